@@ -1,0 +1,1 @@
+# kestrel_add_device_module(): see tools/kestrel-cc

@@ -1,0 +1,93 @@
+/* Kestrel ISA and ABI constants shared by the device SDK, the functional model,
+ * the runtime and the RTL test benches.  docs/isa.md is the prose version of this
+ * file; the two must agree.  Plain C so that device code can include it too. */
+#ifndef KESTREL_ABI_H
+#define KESTREL_ABI_H
+
+/* ---- Device virtual address map (identical for XLEN=32 and XLEN=64) --------
+ * Every device address fits in 32 bits; on RV64 an address with any of bits
+ * 63..32 set is an illegal address. */
+#define KESTREL_NULL_GUARD_END   0x00010000u /* [0, this) always faults            */
+#define KESTREL_GLOBAL_BASE      0x10000000u /* first byte of device DRAM           */
+#define KESTREL_GLOBAL_LIMIT     0xE0000000u /* device DRAM never extends past this */
+#define KESTREL_LOCAL_BASE       0xF0000000u /* per-thread local/stack window       */
+#define KESTREL_LOCAL_LIMIT      0xF1000000u /* window size bounds the stack size   */
+#define KESTREL_PAGE_SHIFT       12u          /* global memory is mapped in 4 KiB pages */
+#define KESTREL_PAGE_SIZE        (1u << KESTREL_PAGE_SHIFT)
+
+/* Page permissions kept by the device page table (host_regs.h: MAP_*). */
+#define KESTREL_PAGE_READ   0x1u
+#define KESTREL_PAGE_WRITE  0x2u
+#define KESTREL_PAGE_EXEC   0x4u
+
+/* ---- Kernel entry state ------------------------------------------------------
+ * Every thread starts at LaunchDesc.entry_pc with all integer and FP registers
+ * zero except: ra = LaunchDesc.exit_pc, sp = KESTREL_LOCAL_BASE + stack_bytes,
+ * gp = LaunchDesc.gp, a0 = LaunchDesc.param_addr.  The entry is a compiler-made
+ * trampoline that unpacks the CUDA-layout parameter buffer at a0 and calls the
+ * kernel; returning lands on exit_pc, which executes KX_EXIT. */
+
+/* ---- Custom SIMT extension: opcode custom-0 (0x0B), R-type ------------------
+ * .insn r 0x0b, funct3, funct7, rd, rs1, rs2 */
+#define KESTREL_OPC_SIMT        0x0Bu
+#define KESTREL_F3_CONTROL      0u   /* funct7 below                                  */
+#define KESTREL_F7_EXIT         0x00u /* thread exits                                 */
+#define KESTREL_F7_BAR_SYNC     0x01u /* block barrier (__syncthreads); rs1 = id, x0 */
+#define KESTREL_F7_BAR_COUNT    0x02u /* rd = #threads with rs1 != 0, after barrier  */
+#define KESTREL_F7_BAR_AND      0x03u /* rd = all arrived threads had rs1 != 0       */
+#define KESTREL_F7_BAR_OR       0x04u /* rd = any arrived thread had rs1 != 0        */
+#define KESTREL_F7_TRAP         0x08u /* fault KESTREL_FAULT_TRAP, rs1 = code        */
+#define KESTREL_F7_NANOSLEEP    0x09u /* sleep about rs1 ns (issue 6)                */
+#define KESTREL_F7_FENCE_BLOCK  0x10u /* __threadfence_block                          */
+#define KESTREL_F7_FENCE_DEVICE 0x11u /* __threadfence                                */
+#define KESTREL_F7_FENCE_SYSTEM 0x12u /* __threadfence_system                         */
+#define KESTREL_F3_VOTE         1u   /* reserved: vote/ballot/activemask (issue 6)    */
+#define KESTREL_F3_SHUFFLE      2u   /* reserved: shuffle (issue 6)                   */
+#define KESTREL_F3_MATCH        3u   /* reserved: match/reduce (issue 6)              */
+#define KESTREL_F3_TEX          4u   /* reserved: texture/surface                     */
+#define KESTREL_OPC_ATOMIC      0x2Bu /* custom-1, reserved: CUDA atomics (issue 5)   */
+
+/* Trap codes (rs1 of KX_TRAP). */
+#define KESTREL_TRAP_USER    0u /* __trap()                               */
+#define KESTREL_TRAP_ASSERT  1u /* assert(); a1 = file, a2 = line, a3 = expr */
+
+/* ---- Read-only CSRs (custom user read-only range 0xCC0-0xCFF) --------------- */
+#define KESTREL_CSR_TID_X     0xCC0u
+#define KESTREL_CSR_TID_Y     0xCC1u
+#define KESTREL_CSR_TID_Z     0xCC2u
+#define KESTREL_CSR_CTAID_X   0xCC3u
+#define KESTREL_CSR_CTAID_Y   0xCC4u
+#define KESTREL_CSR_CTAID_Z   0xCC5u
+#define KESTREL_CSR_NTID_X    0xCC6u
+#define KESTREL_CSR_NTID_Y    0xCC7u
+#define KESTREL_CSR_NTID_Z    0xCC8u
+#define KESTREL_CSR_NCTAID_X  0xCC9u
+#define KESTREL_CSR_NCTAID_Y  0xCCAu
+#define KESTREL_CSR_NCTAID_Z  0xCCBu
+#define KESTREL_CSR_LANEID    0xCCCu
+#define KESTREL_CSR_WARPID    0xCCDu /* warp index within the block            */
+#define KESTREL_CSR_SMID      0xCCEu
+#define KESTREL_CSR_WARPSIZE  0xCCFu
+#define KESTREL_CSR_ACTIVEMASK 0xCD0u /* lanes executing this instruction      */
+#define KESTREL_CSR_SHARED_BASE 0xCD1u /* this block's shared window base       */
+#define KESTREL_CSR_SHARED_SIZE 0xCD2u /* static + dynamic shared bytes         */
+#define KESTREL_CSR_DYN_SHARED  0xCD3u /* first byte of dynamic shared memory   */
+/* Standard Zicntr: cycle 0xC00, time 0xC01, instret 0xC02 (+0xC80.. on RV32). */
+
+/* ---- Fault kinds (reported by model, RTL and board alike) ------------------ */
+enum kestrel_fault_kind {
+  KESTREL_FAULT_NONE = 0,
+  KESTREL_FAULT_ILLEGAL_INSTRUCTION = 1, /* undecodable or unsupported opcode         */
+  KESTREL_FAULT_MISALIGNED = 2,          /* load/store/AMO address not size-aligned    */
+  KESTREL_FAULT_ILLEGAL_ADDRESS = 3,     /* unmapped global page or outside any window */
+  KESTREL_FAULT_SHARED_BOUNDS = 4,       /* shared window access past the block's size */
+  KESTREL_FAULT_LOCAL_BOUNDS = 5,        /* stack/local access past the stack size     */
+  KESTREL_FAULT_WRITE_PROTECT = 6,       /* store to a read-only page (code, constant) */
+  KESTREL_FAULT_FETCH = 7,               /* PC outside an executable page or misaligned */
+  KESTREL_FAULT_BARRIER_DEADLOCK = 8,    /* barrier watchdog expired                   */
+  KESTREL_FAULT_TRAP = 9,                /* __trap()                                   */
+  KESTREL_FAULT_ASSERT = 10,             /* assert() failed                            */
+  KESTREL_FAULT_TIMEOUT = 11             /* launch instruction/cycle budget exhausted  */
+};
+
+#endif /* KESTREL_ABI_H */

@@ -1,0 +1,117 @@
+/* Kestrel C API: devices, device memory, modules, kernels, launches.
+ * Every function returns a kestrel_status (0 success, negative error) and
+ * checks its arguments; none crashes on bad input.  Lifetimes come in pairs:
+ * device_open/device_close, malloc/free, module_load/module_unload.  Kernels
+ * are borrowed from their module and die with it.  The C++ layer is
+ * kestrel/kestrel.hpp. */
+#ifndef KESTREL_KESTREL_H
+#define KESTREL_KESTREL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kestrel/abi.h"
+#include "kestrel/host_regs.h"
+#include "kestrel/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kestrel_device kestrel_device_t;
+typedef struct kestrel_module kestrel_module_t;
+typedef struct kestrel_kernel kestrel_kernel_t;
+typedef uint64_t kestrel_devptr_t; /* a device address; 0 is never valid */
+
+typedef struct kestrel_dim3 {
+  uint32_t x, y, z;
+} kestrel_dim3;
+
+/* Requested backend configuration; a NULL config means the defaults of
+ * kestrel::BackendConfig (xlen 64, 2 SMs, 8 warps/SM, 32 lanes, 256 MiB). */
+typedef struct kestrel_device_config {
+  uint32_t xlen;
+  uint32_t num_sms;
+  uint32_t warps_per_sm;
+  uint32_t lanes_per_warp;
+  uint64_t mem_bytes;
+  const char* trace_path; /* NULL for none */
+} kestrel_device_config;
+
+typedef struct kestrel_device_props {
+  char name[64];           /* backend and configuration, e.g. "kestrel-model rv64 2x8x32" */
+  char backend[16];        /* "model", "rtlsim", "fpga" */
+  uint32_t xlen;
+  uint32_t num_sms;
+  uint32_t warps_per_sm;
+  uint32_t warp_size;
+  uint32_t max_threads_per_block;
+  uint32_t max_block_dim[3];
+  uint32_t max_grid_dim[3];
+  uint32_t shared_mem_per_block;
+  uint32_t max_param_bytes; /* 4096 */
+  uint32_t clock_khz;
+  uint64_t global_mem_bytes;
+} kestrel_device_props;
+
+typedef struct kestrel_fault_info {
+  int32_t kind;            /* enum kestrel_fault_kind */
+  uint64_t pc;
+  uint64_t address;
+  kestrel_dim3 block;
+  kestrel_dim3 thread;
+  uint32_t sm;
+  uint32_t warp;
+  uint32_t info;           /* trap code or assert line */
+  char message[512];       /* human-readable, e.g. "illegal address 0x... at pc ... block (1,0,0) thread (5,0,0)" */
+} kestrel_fault_info;
+
+typedef struct kestrel_counters {
+  uint64_t value[KESTREL_CNT_COUNT]; /* indexed by enum kestrel_counter */
+} kestrel_counters;
+
+/* backend: "model", "rtlsim", "fpga", or NULL/"" for $KESTREL_BACKEND, else the default. */
+kestrel_status kestrel_device_open(const char* backend, const kestrel_device_config* config,
+                                   kestrel_device_t** device);
+kestrel_status kestrel_device_close(kestrel_device_t* device);
+kestrel_status kestrel_device_get_props(kestrel_device_t* device, kestrel_device_props* props);
+/* The message of the last error on this device (thread-compatible, not thread-safe). */
+const char* kestrel_device_last_error(kestrel_device_t* device);
+
+kestrel_status kestrel_malloc(kestrel_device_t* device, size_t bytes, kestrel_devptr_t* ptr);
+kestrel_status kestrel_free(kestrel_device_t* device, kestrel_devptr_t ptr);
+kestrel_status kestrel_memcpy_htod(kestrel_device_t* device, kestrel_devptr_t dst, const void* src, size_t bytes);
+kestrel_status kestrel_memcpy_dtoh(kestrel_device_t* device, void* dst, kestrel_devptr_t src, size_t bytes);
+kestrel_status kestrel_memcpy_dtod(kestrel_device_t* device, kestrel_devptr_t dst, kestrel_devptr_t src, size_t bytes);
+kestrel_status kestrel_memset(kestrel_device_t* device, kestrel_devptr_t dst, int value, size_t bytes);
+
+kestrel_status kestrel_module_load(kestrel_device_t* device, const char* path, kestrel_module_t** module);
+kestrel_status kestrel_module_load_data(kestrel_device_t* device, const void* image, size_t bytes,
+                                        kestrel_module_t** module);
+kestrel_status kestrel_module_unload(kestrel_module_t* module);
+/* name: the mangled name, or the plain function name when exactly one kernel has it. */
+kestrel_status kestrel_module_get_kernel(kestrel_module_t* module, const char* name, kestrel_kernel_t** kernel);
+/* Address and size of a __device__/__constant__ variable by (mangled or plain) name. */
+kestrel_status kestrel_module_get_global(kestrel_module_t* module, const char* name, kestrel_devptr_t* ptr,
+                                         size_t* bytes);
+
+kestrel_status kestrel_kernel_num_params(kestrel_kernel_t* kernel, uint32_t* count);
+
+/* CUDA-style launch: args[i] points to the host value of parameter i (a pointer
+ * parameter's host value is a kestrel_devptr_t or a 64-bit device pointer).
+ * Returns once the launch is queued; faults are reported by kestrel_synchronize. */
+kestrel_status kestrel_launch(kestrel_kernel_t* kernel, kestrel_dim3 grid, kestrel_dim3 block,
+                              uint32_t dynamic_shared_bytes, void** args);
+/* Waits for all launches.  KESTREL_ERROR_LAUNCH_FAULT if one faulted (details
+ * in kestrel_get_fault); the device stays usable afterwards. */
+kestrel_status kestrel_synchronize(kestrel_device_t* device);
+kestrel_status kestrel_get_fault(kestrel_device_t* device, kestrel_fault_info* fault);
+kestrel_status kestrel_get_counters(kestrel_device_t* device, kestrel_counters* counters);
+const char* kestrel_counter_name(int counter);
+const char* kestrel_fault_kind_name(int kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KESTREL_KESTREL_H */

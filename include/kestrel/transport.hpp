@@ -1,0 +1,54 @@
+// The host protocol as a C++ interface.  Every backend (functional model,
+// Verilated RTL, FPGA board over USB) is a Transport: it exposes the register
+// map of host_regs.h and a window onto device DRAM.  Everything above it
+// (driver/device.cpp, the runtime) speaks only this interface, so nothing above
+// the driver knows which backend runs.  docs/host-interface.md describes the
+// protocol; the USB backend carries the same four operations as packets.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace kestrel {
+
+// Parameters a backend is built with.  A backend reports the values it really
+// uses through the CONFIG registers; these are requests.
+struct BackendConfig {
+  unsigned xlen = 64;            // 64 (default, host-compatible layout) or 32
+  unsigned num_sms = 2;
+  unsigned warps_per_sm = 8;
+  unsigned lanes_per_warp = 32;  // 32 by default; 4 and 8 are supported
+  uint64_t mem_bytes = 256ull << 20;
+  uint32_t shared_bytes_per_sm = 64 * 1024;
+  uint32_t max_threads_per_block = 1024;
+  std::string trace_path;        // backend specific (RTL: FST waveform)
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual std::string name() const = 0;
+
+  // Register access (host_regs.h).  Writing START to CONTROL begins a launch.
+  virtual uint32_t read_reg(uint32_t offset) = 0;
+  virtual void write_reg(uint32_t offset, uint32_t value) = 0;
+
+  // Device DRAM access by device address, bypassing the page table (the host
+  // may write pages the kernel may not).  Addresses outside DRAM throw
+  // kestrel::Error(KESTREL_ERROR_INVALID_VALUE).
+  virtual void write_mem(uint64_t addr, const void* src, size_t bytes) = 0;
+  virtual void read_mem(uint64_t addr, void* dst, size_t bytes) = 0;
+
+  // Returns once STATUS is no longer RUNNING.  Simulated backends do the
+  // simulation work here.
+  virtual void wait_idle() = 0;
+};
+
+// Factory: "model" (functional model) is always available; "rtlsim" and "fpga"
+// when built.  Throws kestrel::Error(KESTREL_ERROR_NO_DEVICE) for an unknown or
+// unavailable backend.
+std::unique_ptr<Transport> open_transport(const std::string& backend, const BackendConfig& config);
+
+}  // namespace kestrel

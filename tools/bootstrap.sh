@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package Kestrel needs (the one dependency list), only
+# when something is missing.  Runs as root on a fresh Debian 12 machine, or
+# through sudo.  Nothing is downloaded from anywhere but Debian's archive.
+set -euo pipefail
+
+packages=(
+  # host build
+  build-essential cmake ninja-build make git pkg-config python3
+  googletest libgtest-dev libgmock-dev libbenchmark-dev clang-format
+  # device toolchain: clang/lld for riscv32/64, picolibc (device libc/libm),
+  # libgcc for soft-float double and RV32 64-bit arithmetic
+  clang lld llvm picolibc-riscv64-unknown-elf gcc-riscv64-unknown-elf
+  # ELF and DWARF reading
+  libelf-dev libdw-dev
+  # RTL simulation, synthesis and FPGA flow
+  verilator yosys nextpnr-ice40 fpga-icestorm libsystemc-dev
+  # FPGA board link
+  libusb-1.0-0-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "kestrel: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
