@@ -18,7 +18,7 @@ build: configure
 # The main demo: a CUDA kernel on the default backend, with its result and
 # the performance counters.
 demo: build
-	@$(BUILD)/tests/kestrel-demo
+	@$(BUILD)/runtime/demo/kestrel-demo
 
 # Every test: unit, end-to-end on each backend, lock-step, lint and synthesis.
 test: build
