@@ -12,6 +12,7 @@
 
 #include "kestrel/abi.h"
 #include "kestrel/host_regs.h"
+#include "kestrel/module_format.h"
 #include "kestrel/status.h"
 
 #ifdef __cplusplus
@@ -28,7 +29,8 @@ typedef struct kestrel_dim3 {
 } kestrel_dim3;
 
 /* Requested backend configuration; a NULL config means the defaults of
- * kestrel::BackendConfig (xlen 64, 2 SMs, 8 warps/SM, 32 lanes, 256 MiB). */
+ * kestrel::BackendConfig (xlen 64, 2 SMs, 8 warps/SM, 32 lanes, 256 MiB), and
+ * so does a zero field (or a NULL trace_path) of a given config. */
 typedef struct kestrel_device_config {
   uint32_t xlen;
   uint32_t num_sms;
@@ -75,9 +77,25 @@ kestrel_status kestrel_device_open(const char* backend, const kestrel_device_con
                                    kestrel_device_t** device);
 kestrel_status kestrel_device_close(kestrel_device_t* device);
 kestrel_status kestrel_device_get_props(kestrel_device_t* device, kestrel_device_props* props);
-/* The message of the last error on this device (thread-compatible, not thread-safe). */
+/* The message of the last error on this device (thread-compatible, not thread-safe).
+ * With a NULL device: the last error of a call that had no usable device
+ * (kestrel_device_open, or a call given an invalid device handle) on this thread.
+ * The text stays valid until the next failing call on the same device/thread. */
 const char* kestrel_device_last_error(kestrel_device_t* device);
 
+/* Per-device limits, as cudaDeviceSetLimit.  Each applies to later launches. */
+typedef enum kestrel_limit {
+  KESTREL_LIMIT_STACK_BYTES = 0,   /* per-thread local memory/stack; default 1024, multiple of 16 */
+  KESTREL_LIMIT_WATCHDOG_MI = 1    /* launch budget in units of 2^20 instructions; default 1024, 0 = none */
+} kestrel_limit;
+kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t value);
+kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t* value);
+
+/* Allocations are rounded up to whole pages (two never share a page) and mapped
+ * read/write; copies are checked against the requested size.  0 bytes is
+ * KESTREL_ERROR_INVALID_VALUE.  kestrel_free(device, 0) does nothing, as
+ * cudaFree(NULL); freeing anything but a live allocation's start is
+ * KESTREL_ERROR_INVALID_HANDLE. */
 kestrel_status kestrel_malloc(kestrel_device_t* device, size_t bytes, kestrel_devptr_t* ptr);
 kestrel_status kestrel_free(kestrel_device_t* device, kestrel_devptr_t ptr);
 kestrel_status kestrel_memcpy_htod(kestrel_device_t* device, kestrel_devptr_t dst, const void* src, size_t bytes);
@@ -96,18 +114,29 @@ kestrel_status kestrel_module_get_global(kestrel_module_t* module, const char* n
                                          size_t* bytes);
 
 kestrel_status kestrel_kernel_num_params(kestrel_kernel_t* kernel, uint32_t* count);
+/* Layout of parameter `index` in the device parameter buffer (module_format.h). */
+kestrel_status kestrel_kernel_get_param(kestrel_kernel_t* kernel, uint32_t index, struct kestrel_param_desc* param);
+/* The kernel's mangled name; the text lives as long as the module. */
+kestrel_status kestrel_kernel_get_name(kestrel_kernel_t* kernel, const char** name);
 
 /* CUDA-style launch: args[i] points to the host value of parameter i (a pointer
  * parameter's host value is a kestrel_devptr_t or a 64-bit device pointer).
- * Returns once the launch is queued; faults are reported by kestrel_synchronize. */
+ * Returns once the launch is queued; faults are reported by kestrel_synchronize.
+ * Launches run one after another, in order (CUDA's default stream).  A launch
+ * made while an earlier launch's fault is still unreported is refused with
+ * KESTREL_ERROR_LAUNCH_FAULT. */
 kestrel_status kestrel_launch(kestrel_kernel_t* kernel, kestrel_dim3 grid, kestrel_dim3 block,
                               uint32_t dynamic_shared_bytes, void** args);
 /* Waits for all launches.  KESTREL_ERROR_LAUNCH_FAULT if one faulted (details
  * in kestrel_get_fault); the device stays usable afterwards. */
 kestrel_status kestrel_synchronize(kestrel_device_t* device);
+/* kind KESTREL_FAULT_NONE when the latest launch did not fault (cleared by each launch). */
 kestrel_status kestrel_get_fault(kestrel_device_t* device, kestrel_fault_info* fault);
+/* Counters of the latest launch (waits for it to end). */
 kestrel_status kestrel_get_counters(kestrel_device_t* device, kestrel_counters* counters);
+/* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */
 const char* kestrel_counter_name(int counter);
+/* "illegal address", ...; NULL for an unknown kind. */
 const char* kestrel_fault_kind_name(int kind);
 
 #ifdef __cplusplus

@@ -1,0 +1,75 @@
+// Backend selection: the one place that knows which backends exist.
+#include <cstdlib>
+#include <string>
+
+#include "kestrel/error.hpp"
+#include "kestrel/transport.hpp"
+
+#ifdef KESTREL_HAVE_MODEL
+#include "kestrel/model/model_transport.hpp"
+#endif
+
+#ifdef KESTREL_HAVE_RTLSIM
+namespace kestrel::rtlsim {
+// Defined by driver/rtlsim/ (the Verilated RTL backend).
+std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config);
+}  // namespace kestrel::rtlsim
+#endif
+
+namespace kestrel {
+namespace {
+
+std::string built_backends() {
+  std::string names;
+#ifdef KESTREL_HAVE_MODEL
+  names += " model";
+#endif
+#ifdef KESTREL_HAVE_RTLSIM
+  names += " rtlsim";
+#endif
+  return names.empty() ? " (none)" : names;
+}
+
+}  // namespace
+
+std::string default_backend() {
+  const char* from_env = std::getenv("KESTREL_BACKEND");
+  if (from_env != nullptr && *from_env != '\0') return from_env;
+#ifdef KESTREL_HAVE_RTLSIM
+  return "rtlsim";
+#else
+  return "model";
+#endif
+}
+
+std::unique_ptr<Transport> open_transport(const std::string& backend, const BackendConfig& config) {
+  const std::string name = backend.empty() ? default_backend() : backend;
+  if (name == "model") {
+#ifdef KESTREL_HAVE_MODEL
+    return model::make_model_transport(config);
+#else
+    throw Error(KESTREL_ERROR_NO_DEVICE,
+                "backend 'model' was not built (built backends:" + built_backends() + ")");
+#endif
+  }
+  if (name == "rtlsim") {
+#ifdef KESTREL_HAVE_RTLSIM
+    return rtlsim::make_rtlsim_transport(config);
+#else
+    throw Error(KESTREL_ERROR_NO_DEVICE,
+                "backend 'rtlsim' was not built (configure with KESTREL_BUILD_RTL=ON and Verilator; built "
+                "backends:" +
+                    built_backends() + ")");
+#endif
+  }
+  if (name == "fpga") {
+    throw Error(KESTREL_ERROR_NO_DEVICE,
+                "backend 'fpga' is not available yet: the USB board link is specified in "
+                "docs/host-interface.md but not implemented");
+  }
+  (void)config;
+  throw Error(KESTREL_ERROR_NO_DEVICE,
+              "unknown backend '" + name + "' (known: model, rtlsim, fpga; built:" + built_backends() + ")");
+}
+
+}  // namespace kestrel

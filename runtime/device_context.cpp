@@ -1,0 +1,468 @@
+#include "device_context.hpp"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "kestrel/error.hpp"
+
+namespace kestrel::runtime {
+namespace {
+
+constexpr uint64_t kPage = KESTREL_PAGE_SIZE;
+constexpr uint32_t kMaxParamBytes = 4096;    // guide B.1.4
+constexpr uint32_t kMaxGridX = 0x7FFFFFFFu;  // guide appendix G, compute capability 3.0+
+constexpr uint32_t kMaxGridYZ = 65535;
+constexpr uint32_t kMaxBlockZ = 64;
+constexpr size_t kCopyChunk = 1u << 20;
+
+uint64_t pages_for(uint64_t bytes) { return (bytes + kPage - 1) / kPage; }
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
+  return text;
+}
+
+std::string dims(const kestrel_dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+void copy_text(char* dst, size_t capacity, const std::string& text) {
+  const size_t n = std::min(capacity - 1, text.size());
+  std::memcpy(dst, text.data(), n);
+  dst[n] = '\0';
+}
+
+}  // namespace
+
+std::string demangle(const std::string& mangled) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) {
+    std::free(text);
+    return mangled;
+  }
+  std::string result(text);
+  std::free(text);
+  return result;
+}
+
+std::string base_name(const std::string& mangled) {
+  std::string name = demangle(mangled);
+  if (name == mangled) return name;
+  // Drop the parameter list: the last balanced (...) group.
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (size_t i = name.size(); i-- > 0;) {
+      if (name[i] == ')') ++depth;
+      if (name[i] == '(' && --depth == 0) {
+        name.resize(i);
+        break;
+      }
+    }
+  }
+  // Drop template arguments at the end, then the return type that a template
+  // instance's demangling carries before the name ("void scale<float>").
+  if (!name.empty() && name.back() == '>') {
+    int depth = 0;
+    for (size_t i = name.size(); i-- > 0;) {
+      if (name[i] == '>') ++depth;
+      if (name[i] == '<' && --depth == 0) {
+        name.resize(i);
+        break;
+      }
+    }
+  }
+  int depth = 0;
+  for (size_t i = name.size(); i-- > 0;) {
+    const char c = name[i];
+    if (c == '>' || c == ')') ++depth;
+    if (c == '<' || c == '(') --depth;
+    if (c == ' ' && depth == 0) return name.substr(i + 1);
+  }
+  return name;
+}
+
+std::vector<uint8_t> marshal_params(const KernelInfo& kernel, unsigned xlen, void** args) {
+  std::vector<uint8_t> buffer(kernel.param_bytes, 0);
+  if (!kernel.params.empty() && args == nullptr)
+    throw Error(KESTREL_ERROR_INVALID_VALUE, "kernel '" + kernel.name + "' takes " +
+                                                 std::to_string(kernel.params.size()) +
+                                                 " parameters but args is NULL");
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    const kestrel_param_desc& p = kernel.params[i];
+    if (args[i] == nullptr)
+      throw Error(KESTREL_ERROR_INVALID_VALUE,
+                  "args[" + std::to_string(i) + "] of kernel '" + kernel.name + "' is NULL");
+    if (p.kind == KESTREL_PARAM_POINTER) {
+      uint64_t host_value = 0;
+      std::memcpy(&host_value, args[i], sizeof host_value);
+      if (xlen == 32) {
+        if (host_value > 0xFFFFFFFFu)
+          throw Error(KESTREL_ERROR_INVALID_VALUE, "pointer parameter " + std::to_string(i) + " of kernel '" +
+                                                       kernel.name + "' is " + hex(host_value) +
+                                                       ", which does not fit an RV32 device pointer");
+        const uint32_t narrow = static_cast<uint32_t>(host_value);
+        std::memcpy(buffer.data() + p.offset, &narrow, sizeof narrow);
+      } else {
+        std::memcpy(buffer.data() + p.offset, &host_value, sizeof host_value);
+      }
+    } else {
+      std::memcpy(buffer.data() + p.offset, args[i], p.size);
+    }
+  }
+  return buffer;
+}
+
+DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::string& backend)
+    : device_(std::move(transport)), pages_(device_.info().mem_base, device_.info().mem_bytes, kPage) {
+  const driver::DeviceInfo& info = device_.info();
+  const std::string backend_name = backend.empty() ? device_.backend_name() : backend;
+  copy_text(props_.backend, sizeof props_.backend, backend_name);
+  copy_text(props_.name, sizeof props_.name,
+            "kestrel-" + backend_name + " rv" + std::to_string(info.xlen) + " " +
+                std::to_string(info.num_sms) + "x" + std::to_string(info.warps_per_sm) + "x" +
+                std::to_string(info.lanes_per_warp));
+  props_.xlen = info.xlen;
+  props_.num_sms = info.num_sms;
+  props_.warps_per_sm = info.warps_per_sm;
+  props_.warp_size = info.lanes_per_warp;
+  // A block's warps must all be resident on one SM at once.
+  props_.max_threads_per_block =
+      std::min(info.max_threads_per_block, info.warps_per_sm * info.lanes_per_warp);
+  props_.max_block_dim[0] = props_.max_threads_per_block;
+  props_.max_block_dim[1] = props_.max_threads_per_block;
+  props_.max_block_dim[2] = std::min(props_.max_threads_per_block, kMaxBlockZ);
+  props_.max_grid_dim[0] = kMaxGridX;
+  props_.max_grid_dim[1] = kMaxGridYZ;
+  props_.max_grid_dim[2] = kMaxGridYZ;
+  props_.shared_mem_per_block = info.shared_bytes_per_sm;
+  props_.max_param_bytes = kMaxParamBytes;
+  props_.clock_khz = info.clock_khz;
+  props_.global_mem_bytes = info.mem_bytes;
+  param_buffer_ = allocate_region(kMaxParamBytes, kMaxParamBytes, RegionKind::params, KESTREL_PAGE_READ);
+}
+
+DeviceContext::~DeviceContext() {
+  // Nothing may run on pages this context is about to forget.
+  try {
+    if (in_flight_) {
+      device_.abort();
+      device_.wait();
+    }
+  } catch (const std::exception&) {
+    // The device goes away with this context; a transport error now changes nothing.
+  }
+}
+
+uint64_t DeviceContext::allocate_region(uint64_t bytes, uint64_t reserve_bytes, RegionKind kind,
+                                        uint32_t perms) {
+  const uint64_t pages = pages_for(std::max<uint64_t>(reserve_bytes, 1));
+  const std::optional<uint64_t> addr = pages_.allocate(pages);
+  if (!addr) {
+    throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "out of device memory: " + std::to_string(pages) +
+                                                 " pages wanted, " + std::to_string(pages_.free_pages()) +
+                                                 " free, largest run " +
+                                                 std::to_string(pages_.largest_free_run()));
+  }
+  try {
+    if (perms != 0) device_.map_pages(*addr, static_cast<uint32_t>(pages), perms);
+  } catch (...) {
+    pages_.release(*addr, pages);
+    throw;
+  }
+  regions_.emplace(*addr, Region{bytes, pages, kind});
+  return *addr;
+}
+
+void DeviceContext::release_region(uint64_t addr) {
+  const auto it = regions_.find(addr);
+  if (it == regions_.end()) throw Error(KESTREL_ERROR_INVALID_HANDLE, "no region at " + hex(addr));
+  const Region region = it->second;
+  regions_.erase(it);
+  pages_.release(addr, region.pages);
+  device_.unmap_pages(addr, static_cast<uint32_t>(region.pages));
+}
+
+uint64_t DeviceContext::allocate(size_t bytes) {
+  if (bytes == 0) throw Error(KESTREL_ERROR_INVALID_VALUE, "allocation of 0 bytes");
+  if (bytes > props_.global_mem_bytes)
+    throw Error(KESTREL_ERROR_OUT_OF_MEMORY,
+                "allocation of " + std::to_string(bytes) + " bytes exceeds the " +
+                    std::to_string(props_.global_mem_bytes) + "-byte device memory");
+  // Code may still run on pages being remapped; CUDA's cudaMalloc also
+  // synchronizes with the device.
+  retire_launch();
+  return allocate_region(bytes, bytes, RegionKind::user, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+}
+
+void DeviceContext::release(uint64_t ptr) {
+  const auto it = regions_.find(ptr);
+  if (it == regions_.end() || it->second.kind != RegionKind::user) {
+    throw Error(KESTREL_ERROR_INVALID_HANDLE,
+                "free of " + hex(ptr) + ", which is not the start of a live allocation (double free?)");
+  }
+  retire_launch();
+  release_region(ptr);
+}
+
+void DeviceContext::check_accessible(uint64_t ptr, size_t bytes, const char* what) const {
+  auto it = regions_.upper_bound(ptr);
+  if (it == regions_.begin()) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                std::string(what) + " " + hex(ptr) + " is not in any allocation");
+  }
+  --it;
+  const uint64_t start = it->first;
+  const Region& region = it->second;
+  if (region.kind != RegionKind::user && region.kind != RegionKind::module) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                std::string(what) + " " + hex(ptr) + " is runtime-internal memory");
+  }
+  if (ptr >= start + region.bytes) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                std::string(what) + " " + hex(ptr) + " is not in any allocation");
+  }
+  if (bytes > start + region.bytes - ptr) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE, std::string(what) + " range " + hex(ptr) + " + " +
+                                                 std::to_string(bytes) + " bytes runs past the end of its " +
+                                                 std::to_string(region.bytes) + "-byte allocation at " +
+                                                 hex(start));
+  }
+}
+
+void DeviceContext::copy_to_device(uint64_t dst, const void* src, size_t bytes) {
+  if (bytes == 0) return;
+  if (src == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host source pointer is NULL");
+  check_accessible(dst, bytes, "destination");
+  retire_launch();
+  device_.write_mem(dst, src, bytes);
+}
+
+void DeviceContext::copy_to_host(void* dst, uint64_t src, size_t bytes) {
+  if (bytes == 0) return;
+  if (dst == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host destination pointer is NULL");
+  check_accessible(src, bytes, "source");
+  retire_launch();
+  device_.read_mem(src, dst, bytes);
+}
+
+void DeviceContext::copy_on_device(uint64_t dst, uint64_t src, size_t bytes) {
+  if (bytes == 0) return;
+  check_accessible(src, bytes, "source");
+  check_accessible(dst, bytes, "destination");
+  retire_launch();
+  std::vector<uint8_t> staging(std::min(bytes, kCopyChunk));
+  // Overlapping ranges behave like memmove: copy from the far end when the
+  // destination lies above the source.
+  const bool backwards = dst > src && dst < src + bytes;
+  for (size_t done = 0; done < bytes;) {
+    const size_t n = std::min(kCopyChunk, bytes - done);
+    const size_t at = backwards ? bytes - done - n : done;
+    device_.read_mem(src + at, staging.data(), n);
+    device_.write_mem(dst + at, staging.data(), n);
+    done += n;
+  }
+}
+
+void DeviceContext::fill(uint64_t dst, uint8_t value, size_t bytes) {
+  if (bytes == 0) return;
+  check_accessible(dst, bytes, "destination");
+  retire_launch();
+  const std::vector<uint8_t> pattern(std::min(bytes, kCopyChunk), value);
+  for (size_t done = 0; done < bytes;) {
+    const size_t n = std::min(kCopyChunk, bytes - done);
+    device_.write_mem(dst + done, pattern.data(), n);
+    done += n;
+  }
+}
+
+std::unique_ptr<LoadedModule> DeviceContext::load_module(const uint8_t* data, size_t size) {
+  auto module = std::make_unique<LoadedModule>();
+  module->image = parse_module(data, size, props_.xlen);
+  ModuleImage& image = module->image;
+  if (image.static_shared_bytes() > props_.shared_mem_per_block) {
+    throw Error(KESTREL_ERROR_INVALID_MODULE, "module needs " + std::to_string(image.static_shared_bytes()) +
+                                                  " bytes of static shared memory, the device has " +
+                                                  std::to_string(props_.shared_mem_per_block) + " per block");
+  }
+  // The shared window reserves address space for the largest block the
+  // device allows; its pages are never mapped, so global accesses there fault.
+  const uint64_t image_bytes = image.bytes.size();
+  module->reserved_bytes =
+      pages_for(std::max<uint64_t>(image_bytes, image.shared_start + props_.shared_mem_per_block)) * kPage;
+  if (module->reserved_bytes > props_.global_mem_bytes) {
+    throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "module needs " + std::to_string(module->reserved_bytes) +
+                                                 " bytes, more than the device memory");
+  }
+  retire_launch();
+  module->base = allocate_region(image_bytes, module->reserved_bytes, RegionKind::module, 0);
+  if (module->base + module->reserved_bytes > 0xFFFFFFFFull) {
+    release_region(module->base);
+    throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "module would lie above 4 GiB");
+  }
+  try {
+    const unsigned word = props_.xlen / 8;
+    std::vector<uint8_t> placed = image.bytes;
+    for (uint64_t offset : image.relocations) {
+      uint64_t value = 0;
+      std::memcpy(&value, placed.data() + offset, word);
+      value += module->base;
+      std::memcpy(placed.data() + offset, &value, word);
+    }
+    device_.write_mem(module->base, placed.data(), placed.size());
+    for (const PageRun& run : image.page_runs)
+      device_.map_pages(module->base + run.first_page * kPage, static_cast<uint32_t>(run.pages), run.perms);
+  } catch (...) {
+    release_region(module->base);
+    throw;
+  }
+  return module;
+}
+
+void DeviceContext::unload_module(LoadedModule& module) {
+  retire_launch();
+  release_region(module.base);
+  module.base = 0;
+}
+
+void DeviceContext::validate_launch(const KernelInfo& kernel, const LoadedModule& module,
+                                    const kestrel_dim3& grid, const kestrel_dim3& block,
+                                    uint32_t dynamic_shared_bytes) const {
+  auto reject = [&](const std::string& why) {
+    throw Error(KESTREL_ERROR_INVALID_CONFIG, "launch of '" + demangle(kernel.name) + "': " + why);
+  };
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0) reject("grid " + dims(grid) + " has a zero dimension");
+  if (block.x == 0 || block.y == 0 || block.z == 0) reject("block " + dims(block) + " has a zero dimension");
+  if (grid.x > props_.max_grid_dim[0] || grid.y > props_.max_grid_dim[1] || grid.z > props_.max_grid_dim[2])
+    reject("grid " + dims(grid) + " exceeds the maximum (" + std::to_string(props_.max_grid_dim[0]) + "," +
+           std::to_string(props_.max_grid_dim[1]) + "," + std::to_string(props_.max_grid_dim[2]) + ")");
+  if (block.x > props_.max_block_dim[0] || block.y > props_.max_block_dim[1] ||
+      block.z > props_.max_block_dim[2])
+    reject("block " + dims(block) + " exceeds the maximum block dimensions (" +
+           std::to_string(props_.max_block_dim[0]) + "," + std::to_string(props_.max_block_dim[1]) + "," +
+           std::to_string(props_.max_block_dim[2]) + ")");
+  const uint64_t threads = uint64_t{block.x} * block.y * block.z;
+  const driver::DeviceInfo& info = device_.info();
+  if (threads > info.max_threads_per_block)
+    reject("block " + dims(block) + " has " + std::to_string(threads) + " threads, the device allows " +
+           std::to_string(info.max_threads_per_block));
+  const uint64_t warps = (threads + info.lanes_per_warp - 1) / info.lanes_per_warp;
+  if (warps > info.warps_per_sm)
+    reject("block " + dims(block) + " needs " + std::to_string(warps) + " warps of " +
+           std::to_string(info.lanes_per_warp) + " lanes, an SM holds " + std::to_string(info.warps_per_sm));
+  const uint64_t shared = module.image.static_shared_bytes() + uint64_t{dynamic_shared_bytes};
+  if (shared > props_.shared_mem_per_block)
+    reject(std::to_string(module.image.static_shared_bytes()) + " static + " +
+           std::to_string(dynamic_shared_bytes) + " dynamic shared bytes exceed the " +
+           std::to_string(props_.shared_mem_per_block) + " bytes per block");
+  if (kernel.param_bytes > kMaxParamBytes)
+    reject("parameter buffer of " + std::to_string(kernel.param_bytes) + " bytes exceeds 4096");
+}
+
+void DeviceContext::ensure_local_backing() {
+  const driver::DeviceInfo& info = device_.info();
+  const uint64_t slots = uint64_t{info.num_sms} * info.warps_per_sm * info.lanes_per_warp;
+  const uint64_t wanted = slots * stack_bytes_;
+  if (local_backing_ != 0 && local_backing_bytes_ == wanted) return;
+  if (local_backing_ != 0) {
+    release_region(local_backing_);
+    local_backing_ = 0;
+  }
+  // The hardware reaches the backing only through the local window, which is
+  // bounds-checked per thread, so its pages stay unmapped: a stray global
+  // pointer cannot corrupt a stack.
+  local_backing_ = allocate_region(wanted, wanted, RegionKind::local_backing, 0);
+  local_backing_bytes_ = wanted;
+}
+
+void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel, const kestrel_dim3& grid,
+                           const kestrel_dim3& block, uint32_t dynamic_shared_bytes, void** args) {
+  validate_launch(kernel, module, grid, block, dynamic_shared_bytes);
+  const std::vector<uint8_t> params = marshal_params(kernel, props_.xlen, args);
+  retire_launch();
+  if (pending_fault_) {
+    throw Error(KESTREL_ERROR_LAUNCH_FAULT,
+                std::string("an earlier launch faulted and was not yet reported by kestrel_synchronize: ") +
+                    pending_fault_->message);
+  }
+  ensure_local_backing();
+  device_.write_mem(param_buffer_, params.data(), params.size());
+
+  driver::LaunchRegs regs;
+  regs.entry_pc = module.base + kernel.entry;
+  regs.exit_pc = module.base + module.image.exit_pc;
+  regs.gp = module.image.gp == 0 ? 0 : module.base + module.image.gp;
+  regs.param_addr = param_buffer_;
+  regs.grid = {grid.x, grid.y, grid.z};
+  regs.block = {block.x, block.y, block.z};
+  regs.shared_base = static_cast<uint32_t>(module.base + module.image.shared_start);
+  regs.shared_static = static_cast<uint32_t>(module.image.static_shared_bytes());
+  regs.shared_dyn = dynamic_shared_bytes;
+  regs.stack_bytes = stack_bytes_;
+  regs.local_backing = static_cast<uint32_t>(local_backing_);
+  regs.watchdog = watchdog_units_;
+  last_fault_ = kestrel_fault_info{};
+  device_.launch(regs);
+  in_flight_ = InFlight{kernel.name, module.base, module.image.bytes.size()};
+}
+
+void DeviceContext::retire_launch() {
+  if (!in_flight_) return;
+  const InFlight launch = *in_flight_;
+  in_flight_.reset();
+  if (device_.wait() != driver::RunState::fault) return;
+
+  const driver::FaultRecord record = device_.read_fault();
+  kestrel_fault_info fault{};
+  fault.kind = record.kind;
+  fault.pc = record.pc;
+  fault.address = record.address;
+  fault.block = kestrel_dim3{record.block[0], record.block[1], record.block[2]};
+  fault.thread = kestrel_dim3{record.thread[0], record.thread[1], record.thread[2]};
+  fault.sm = record.sm;
+  fault.warp = record.warp;
+  fault.info = record.info;
+  std::string message = driver::describe_fault(record) + " in kernel '" + demangle(launch.kernel_name) + "'";
+  if (record.pc >= launch.module_base && record.pc < launch.module_base + launch.module_bytes)
+    message += " (module offset " + hex(record.pc - launch.module_base) + ")";
+  copy_text(fault.message, sizeof fault.message, message);
+  pending_fault_ = fault;
+}
+
+void DeviceContext::synchronize() {
+  retire_launch();
+  if (!pending_fault_) return;
+  last_fault_ = *pending_fault_;
+  pending_fault_.reset();
+  throw Error(last_fault_.kind == KESTREL_FAULT_TIMEOUT ? KESTREL_ERROR_TIMEOUT : KESTREL_ERROR_LAUNCH_FAULT,
+              last_fault_.message);
+}
+
+driver::CounterValues DeviceContext::counters() {
+  retire_launch();
+  return device_.read_counters();
+}
+
+void DeviceContext::set_stack_bytes(uint64_t bytes) {
+  const uint64_t window = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
+  if (bytes == 0 || bytes % 16 != 0 || bytes > window)
+    throw Error(KESTREL_ERROR_INVALID_VALUE, "stack size " + std::to_string(bytes) +
+                                                 " must be a non-zero multiple of 16 of at most " +
+                                                 std::to_string(window) + " bytes");
+  retire_launch();
+  stack_bytes_ = static_cast<uint32_t>(bytes);
+}
+
+void DeviceContext::set_watchdog_units(uint64_t units) {
+  if (units > 0xFFFFFFFFu)
+    throw Error(KESTREL_ERROR_INVALID_VALUE, "watchdog budget " + std::to_string(units) + " too large");
+  watchdog_units_ = static_cast<uint32_t>(units);
+}
+
+}  // namespace kestrel::runtime

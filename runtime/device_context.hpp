@@ -1,0 +1,109 @@
+// The runtime's state for one open device: the driver Device, the DRAM
+// allocator and its regions, loaded modules and the launch in flight.  All
+// methods throw kestrel::Error; the C API (c_api.cpp) turns that into status
+// codes and the device's last-error message.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kestrel/driver/device.hpp"
+#include "kestrel/kestrel.h"
+#include "module_image.hpp"
+#include "page_allocator.hpp"
+
+namespace kestrel::runtime {
+
+// A module placed in device DRAM.
+struct LoadedModule {
+  ModuleImage image;
+  uint64_t base = 0;            // load address of link-time address 0
+  uint64_t reserved_bytes = 0;  // image + shared window, whole pages
+};
+
+class DeviceContext {
+ public:
+  DeviceContext(std::unique_ptr<Transport> transport, const std::string& backend);
+  ~DeviceContext();
+  DeviceContext(const DeviceContext&) = delete;
+  DeviceContext& operator=(const DeviceContext&) = delete;
+
+  const kestrel_device_props& props() const { return props_; }
+
+  uint64_t allocate(size_t bytes);
+  void release(uint64_t ptr);
+  void copy_to_device(uint64_t dst, const void* src, size_t bytes);
+  void copy_to_host(void* dst, uint64_t src, size_t bytes);
+  void copy_on_device(uint64_t dst, uint64_t src, size_t bytes);
+  void fill(uint64_t dst, uint8_t value, size_t bytes);
+
+  std::unique_ptr<LoadedModule> load_module(const uint8_t* data, size_t size);
+  void unload_module(LoadedModule& module);
+
+  void launch(const LoadedModule& module, const KernelInfo& kernel, const kestrel_dim3& grid,
+              const kestrel_dim3& block, uint32_t dynamic_shared_bytes, void** args);
+  void synchronize();
+  const kestrel_fault_info& last_fault() const { return last_fault_; }
+  driver::CounterValues counters();
+
+  uint32_t stack_bytes() const { return stack_bytes_; }
+  void set_stack_bytes(uint64_t bytes);
+  uint32_t watchdog_units() const { return watchdog_units_; }
+  void set_watchdog_units(uint64_t units);
+
+ private:
+  enum class RegionKind { user, module, params, local_backing };
+  struct Region {
+    uint64_t bytes;  // bytes the owner may touch (user: as requested)
+    uint64_t pages;
+    RegionKind kind;
+  };
+
+  uint64_t allocate_region(uint64_t bytes, uint64_t reserve_bytes, RegionKind kind, uint32_t perms);
+  void release_region(uint64_t addr);
+  // The user or module region holding [ptr, ptr + bytes); throws naming `what`.
+  void check_accessible(uint64_t ptr, size_t bytes, const char* what) const;
+  void validate_launch(const KernelInfo& kernel, const LoadedModule& module, const kestrel_dim3& grid,
+                       const kestrel_dim3& block, uint32_t dynamic_shared_bytes) const;
+  void ensure_local_backing();
+  // Waits for the launch in flight; a fault becomes pending_fault_.
+  void retire_launch();
+
+  driver::Device device_;
+  kestrel_device_props props_{};
+  PageAllocator pages_;
+  std::map<uint64_t, Region> regions_;  // by base address
+
+  uint32_t stack_bytes_ = 1024;     // docs/isa.md section 4 default
+  uint32_t watchdog_units_ = 1024;  // 2^30 instructions, see docs/runtime.md
+  uint64_t param_buffer_ = 0;       // one read-only page, rewritten per launch
+  uint64_t local_backing_ = 0;
+  uint64_t local_backing_bytes_ = 0;
+
+  struct InFlight {
+    std::string kernel_name;
+    uint64_t module_base;
+    uint64_t module_bytes;
+  };
+  std::optional<InFlight> in_flight_;
+  std::optional<kestrel_fault_info> pending_fault_;
+  kestrel_fault_info last_fault_{};
+};
+
+// Parameter buffer in CUDA layout for `kernel` from CUDA-style args (args[i]
+// points at the host value of parameter i; a pointer's host value is 8 bytes
+// and is narrowed to 4 on an RV32 device).  Throws KESTREL_ERROR_INVALID_VALUE.
+std::vector<uint8_t> marshal_params(const KernelInfo& kernel, unsigned xlen, void** args);
+
+// "vector_add" for "_Z10vector_addPKfS0_Pfi", "ns::scale" for a function in a
+// namespace; the demangled signature without return type and parameters.
+std::string base_name(const std::string& mangled);
+// The demangled form, or the name itself when it is not a mangled name.
+std::string demangle(const std::string& mangled);
+
+}  // namespace kestrel::runtime

@@ -1,0 +1,503 @@
+// ELF parsing for device modules.  Reads ELF32 and ELF64 little-endian files
+// field by field through bounds-checked accessors, so a corrupt or hostile file
+// can only ever produce an INVALID_MODULE error.
+#include "module_image.hpp"
+
+#include <elf.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "kestrel/abi.h"
+#include "kestrel/error.hpp"
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the module parser assumes a little-endian host");
+
+namespace kestrel::runtime {
+namespace {
+
+// Bounds for things a legitimate module never approaches; they keep a hostile
+// header from making the loader allocate or loop without limit.
+constexpr uint64_t kMaxImageBytes = 256ull << 20;
+constexpr uint32_t kMaxParamBytes = 4096;  // guide B.1.4
+constexpr size_t kMaxNameBytes = 4096;
+
+[[noreturn]] void invalid(const std::string& why) {
+  throw Error(KESTREL_ERROR_INVALID_MODULE, "invalid module: " + why);
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
+  return text;
+}
+
+bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// True when [offset, offset + length) lies inside [0, limit).
+bool range_within(uint64_t offset, uint64_t length, uint64_t limit) {
+  return offset <= limit && length <= limit - offset;
+}
+
+// A read-only byte span with checked little-endian loads.
+class Bytes {
+ public:
+  Bytes(const uint8_t* data, uint64_t size) : data_(data), size_(size) {}
+  uint64_t size() const { return size_; }
+  const uint8_t* data() const { return data_; }
+
+  uint64_t load(uint64_t offset, unsigned width, const char* what) const {
+    if (!range_within(offset, width, size_))
+      invalid(std::string(what) + " at " + hex(offset) + " is past the end");
+    uint64_t value = 0;
+    std::memcpy(&value, data_ + offset, width);  // little endian on both sides
+    return value;
+  }
+  uint32_t u32(uint64_t offset, const char* what) const {
+    return static_cast<uint32_t>(load(offset, 4, what));
+  }
+  uint16_t u16(uint64_t offset, const char* what) const {
+    return static_cast<uint16_t>(load(offset, 2, what));
+  }
+  uint8_t u8(uint64_t offset, const char* what) const { return static_cast<uint8_t>(load(offset, 1, what)); }
+
+  // NUL-terminated string starting at offset; it must end inside the span.
+  std::string string(uint64_t offset, const char* what) const {
+    if (offset >= size_) invalid(std::string(what) + " starts past the end");
+    const uint64_t room = std::min<uint64_t>(size_ - offset, kMaxNameBytes + 1);
+    const void* nul = std::memchr(data_ + offset, 0, room);
+    if (nul == nullptr) invalid(std::string(what) + " at " + hex(offset) + " is not NUL-terminated");
+    return std::string(reinterpret_cast<const char*>(data_ + offset));
+  }
+
+ private:
+  const uint8_t* data_;
+  uint64_t size_;
+};
+
+struct Segment {
+  uint64_t offset, vaddr, filesz, memsz;
+  uint32_t flags;
+};
+
+struct Section {
+  uint32_t name_offset;
+  std::string name;
+  uint32_t type;
+  uint64_t flags, addr, offset, size;
+  uint32_t link;
+  uint64_t entsize;
+};
+
+// Field layout of the ELF headers for one class.
+struct ClassLayout {
+  bool is64;
+  unsigned word;  // 4 or 8
+  unsigned ehdr_size, phdr_size, shdr_size, sym_size, rela_size, rel_size;
+};
+constexpr ClassLayout kElf32{false,
+                             4,
+                             sizeof(Elf32_Ehdr),
+                             sizeof(Elf32_Phdr),
+                             sizeof(Elf32_Shdr),
+                             sizeof(Elf32_Sym),
+                             sizeof(Elf32_Rela),
+                             sizeof(Elf32_Rel)};
+constexpr ClassLayout kElf64{true,
+                             8,
+                             sizeof(Elf64_Ehdr),
+                             sizeof(Elf64_Phdr),
+                             sizeof(Elf64_Shdr),
+                             sizeof(Elf64_Sym),
+                             sizeof(Elf64_Rela),
+                             sizeof(Elf64_Rel)};
+
+class Parser {
+ public:
+  Parser(const uint8_t* data, size_t size, unsigned device_xlen)
+      : file_(data, size), device_xlen_(device_xlen) {}
+
+  ModuleImage run() {
+    read_header();
+    read_segments();
+    read_sections();
+    build_image();
+    apply_relocations();
+    read_symbols();
+    read_kernels();
+    return std::move(out_);
+  }
+
+ private:
+  uint64_t word(uint64_t offset, const char* what) const { return file_.load(offset, layout_.word, what); }
+
+  void read_header() {
+    if (file_.size() < EI_NIDENT || std::memcmp(file_.data(), ELFMAG, SELFMAG) != 0)
+      invalid("not an ELF file (bad magic)");
+    const uint8_t elf_class = file_.u8(EI_CLASS, "ELF class");
+    if (elf_class != ELFCLASS32 && elf_class != ELFCLASS64)
+      invalid("unknown ELF class " + std::to_string(elf_class));
+    layout_ = elf_class == ELFCLASS64 ? kElf64 : kElf32;
+    const unsigned module_xlen = layout_.is64 ? 64 : 32;
+    if (module_xlen != device_xlen_) {
+      invalid("ELF class is " + std::string(layout_.is64 ? "ELF64 (RV64)" : "ELF32 (RV32)") +
+              " but the device is RV" + std::to_string(device_xlen_));
+    }
+    out_.xlen = module_xlen;
+    if (file_.u8(EI_DATA, "ELF data encoding") != ELFDATA2LSB) invalid("not little-endian");
+    if (file_.u8(EI_VERSION, "ELF version") != EV_CURRENT) invalid("unknown ELF version");
+    if (file_.size() < layout_.ehdr_size)
+      invalid("truncated ELF header (" + std::to_string(file_.size()) + " bytes)");
+
+    const uint16_t type = file_.u16(16, "e_type");
+    const uint16_t machine = file_.u16(18, "e_machine");
+    if (machine != EM_RISCV) invalid("e_machine is " + std::to_string(machine) + ", not EM_RISCV (243)");
+    if (type != ET_DYN)
+      invalid("e_type is " + std::to_string(type) + ", not ET_DYN (link with -pie at base 0)");
+    // Offsets of the remaining header fields differ by class.
+    const uint64_t w = layout_.word;
+    const uint64_t phoff = word(24 + w, "e_phoff");
+    const uint64_t shoff = word(24 + 2 * w, "e_shoff");
+    const uint64_t after = 24 + 3 * w;
+    const uint32_t flags = file_.u32(after, "e_flags");
+    const uint16_t phentsize = file_.u16(after + 6, "e_phentsize");
+    const uint16_t phnum = file_.u16(after + 8, "e_phnum");
+    const uint16_t shentsize = file_.u16(after + 10, "e_shentsize");
+    const uint16_t shnum = file_.u16(after + 12, "e_shnum");
+    const uint16_t shstrndx = file_.u16(after + 14, "e_shstrndx");
+
+    if (flags & EF_RISCV_RVC)
+      invalid("compiled with compressed instructions (EF_RISCV_RVC); Kestrel has no C extension");
+    if (flags & EF_RISCV_RVE) invalid("RV32E/RV64E module (EF_RISCV_RVE)");
+    if ((flags & EF_RISCV_FLOAT_ABI) != EF_RISCV_FLOAT_ABI_SINGLE) {
+      invalid("float ABI flags " + hex(flags & EF_RISCV_FLOAT_ABI) + " are not single (ilp32f/lp64f)");
+    }
+    if (phnum == 0) invalid("no program headers");
+    if (phentsize != layout_.phdr_size) invalid("e_phentsize " + std::to_string(phentsize) + " is wrong");
+    if (!range_within(phoff, uint64_t{phnum} * phentsize, file_.size()))
+      invalid("program headers lie outside the file");
+    if (shnum == 0) invalid("no section headers (stripped of sections?)");
+    if (shentsize != layout_.shdr_size) invalid("e_shentsize " + std::to_string(shentsize) + " is wrong");
+    if (!range_within(shoff, uint64_t{shnum} * shentsize, file_.size()))
+      invalid("section headers lie outside the file");
+    if (shstrndx >= shnum) invalid("e_shstrndx " + std::to_string(shstrndx) + " is out of range");
+    phoff_ = phoff;
+    phnum_ = phnum;
+    shoff_ = shoff;
+    shnum_ = shnum;
+    shstrndx_ = shstrndx;
+  }
+
+  void read_segments() {
+    for (uint32_t i = 0; i < phnum_; ++i) {
+      const uint64_t at = phoff_ + uint64_t{i} * layout_.phdr_size;
+      if (file_.u32(at, "p_type") != PT_LOAD) continue;
+      Segment s{};
+      if (layout_.is64) {
+        s.flags = file_.u32(at + 4, "p_flags");
+        s.offset = file_.load(at + 8, 8, "p_offset");
+        s.vaddr = file_.load(at + 16, 8, "p_vaddr");
+        s.filesz = file_.load(at + 32, 8, "p_filesz");
+        s.memsz = file_.load(at + 40, 8, "p_memsz");
+      } else {
+        s.offset = file_.u32(at + 4, "p_offset");
+        s.vaddr = file_.u32(at + 8, "p_vaddr");
+        s.filesz = file_.u32(at + 16, "p_filesz");
+        s.memsz = file_.u32(at + 20, "p_memsz");
+        s.flags = file_.u32(at + 24, "p_flags");
+      }
+      const std::string which = "segment " + std::to_string(i);
+      if (s.memsz == 0) continue;
+      if (s.filesz > s.memsz) invalid(which + " has p_filesz > p_memsz");
+      if (!range_within(s.offset, s.filesz, file_.size())) invalid(which + " lies outside the file");
+      if (!range_within(s.vaddr, s.memsz, kMaxImageBytes))
+        invalid(which + " at " + hex(s.vaddr) + " + " + hex(s.memsz) + " exceeds the " + hex(kMaxImageBytes) +
+                "-byte image limit");
+      for (const Segment& other : segments_) {
+        if (s.vaddr < other.vaddr + other.memsz && other.vaddr < s.vaddr + s.memsz)
+          invalid(which + " overlaps another loadable segment");
+      }
+      segments_.push_back(s);
+    }
+    if (segments_.empty()) invalid("no loadable segments");
+  }
+
+  void read_sections() {
+    sections_.resize(shnum_);
+    for (uint32_t i = 0; i < shnum_; ++i) {
+      const uint64_t at = shoff_ + uint64_t{i} * layout_.shdr_size;
+      Section& s = sections_[i];
+      const uint64_t w = layout_.word;
+      s.name_offset = file_.u32(at, "sh_name");
+      s.type = file_.u32(at + 4, "sh_type");
+      s.flags = word(at + 8, "sh_flags");
+      s.addr = word(at + 8 + w, "sh_addr");
+      s.offset = word(at + 8 + 2 * w, "sh_offset");
+      s.size = word(at + 8 + 3 * w, "sh_size");
+      s.link = file_.u32(at + 8 + 4 * w, "sh_link");
+      s.entsize = word(at + 16 + 5 * w, "sh_entsize");
+      if (s.type != SHT_NOBITS && s.type != SHT_NULL && !range_within(s.offset, s.size, file_.size()))
+        invalid("section " + std::to_string(i) + " lies outside the file");
+    }
+    const Section& names = sections_[shstrndx_];
+    if (names.type != SHT_STRTAB) invalid("e_shstrndx does not name a string table");
+    const Bytes name_table(file_.data() + names.offset, names.size);
+    for (Section& s : sections_) s.name = name_table.string(s.name_offset, "section name");
+  }
+
+  const Segment* segment_holding(uint64_t addr, uint64_t bytes) const {
+    for (const Segment& s : segments_) {
+      if (addr >= s.vaddr && range_within(addr - s.vaddr, bytes, s.memsz)) return &s;
+    }
+    return nullptr;
+  }
+
+  void build_image() {
+    uint64_t end = 0;
+    for (const Segment& s : segments_) end = std::max(end, s.vaddr + s.memsz);
+    out_.bytes.assign(end, 0);
+    std::map<uint64_t, uint32_t> page_perms;
+    for (const Segment& s : segments_) {
+      std::memcpy(out_.bytes.data() + s.vaddr, file_.data() + s.offset, s.filesz);
+      uint32_t perms = KESTREL_PAGE_READ;
+      if (s.flags & PF_W) perms |= KESTREL_PAGE_WRITE;
+      if (s.flags & PF_X) perms |= KESTREL_PAGE_EXEC;
+      // Segments that share a page (a linker script without page alignment)
+      // give that page the union of their permissions.
+      for (uint64_t page = s.vaddr / KESTREL_PAGE_SIZE; page <= (s.vaddr + s.memsz - 1) / KESTREL_PAGE_SIZE;
+           ++page)
+        page_perms[page] |= perms;
+    }
+    for (const auto& [page, perms] : page_perms) {
+      if (!out_.page_runs.empty()) {
+        PageRun& last = out_.page_runs.back();
+        if (last.first_page + last.pages == page && last.perms == perms) {
+          ++last.pages;
+          continue;
+        }
+      }
+      out_.page_runs.push_back(PageRun{page, 1, perms});
+    }
+  }
+
+  void add_relocation(uint64_t offset, std::optional<int64_t> addend, const std::string& where) {
+    const unsigned w = layout_.word;
+    if (segment_holding(offset, w) == nullptr)
+      invalid(where + " patches " + hex(offset) + ", outside every segment");
+    if (offset % w != 0) invalid(where + " patches misaligned address " + hex(offset));
+    uint64_t value = 0;
+    if (addend) {
+      value = static_cast<uint64_t>(*addend);
+    } else {
+      std::memcpy(&value, out_.bytes.data() + offset, w);  // REL: the addend is in place
+    }
+    if (!layout_.is64) value &= 0xFFFFFFFFu;
+    if (value >= out_.bytes.size() + kMaxImageBytes)
+      invalid(where + " has addend " + hex(value) + " far outside the image");
+    std::memcpy(out_.bytes.data() + offset, &value, w);
+    out_.relocations.push_back(offset);
+  }
+
+  void apply_relocations() {
+    for (size_t i = 0; i < sections_.size(); ++i) {
+      const Section& s = sections_[i];
+      if (s.type != SHT_RELA && s.type != SHT_REL) continue;
+      const bool with_addend = s.type == SHT_RELA;
+      const unsigned entry = with_addend ? layout_.rela_size : layout_.rel_size;
+      if (s.size % entry != 0) invalid("relocation section " + s.name + " has a partial entry");
+      for (uint64_t at = s.offset; at < s.offset + s.size; at += entry) {
+        const uint64_t offset = word(at, "r_offset");
+        const uint64_t info = word(at + layout_.word, "r_info");
+        const uint32_t type = layout_.is64 ? static_cast<uint32_t>(ELF64_R_TYPE(info)) : ELF32_R_TYPE(info);
+        if (type != R_RISCV_RELATIVE) {
+          invalid("relocation type " + std::to_string(type) + " in " + s.name +
+                  " (only R_RISCV_RELATIVE is allowed; was the module linked with -pie?)");
+        }
+        std::optional<int64_t> addend;
+        if (with_addend) {
+          uint64_t raw = word(at + 2 * layout_.word, "r_addend");
+          if (!layout_.is64) raw = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(raw)));
+          addend = static_cast<int64_t>(raw);
+        }
+        add_relocation(offset, addend, "a relocation in " + s.name);
+      }
+    }
+  }
+
+  void read_symbols() {
+    const Section* table = nullptr;
+    for (const Section& s : sections_)
+      if (s.type == SHT_SYMTAB) table = &s;
+    if (table == nullptr)
+      for (const Section& s : sections_)
+        if (s.type == SHT_DYNSYM) table = &s;
+    if (table == nullptr) invalid("no symbol table");
+    if (table->link >= sections_.size() || sections_[table->link].type != SHT_STRTAB)
+      invalid("symbol table " + table->name + " links to no string table");
+    if (table->size % layout_.sym_size != 0) invalid("symbol table " + table->name + " has a partial entry");
+    const Section& strings = sections_[table->link];
+    const Bytes names(file_.data() + strings.offset, strings.size);
+
+    std::optional<uint64_t> exit_pc, gp, shared_start, shared_end;
+    for (uint64_t at = table->offset; at < table->offset + table->size; at += layout_.sym_size) {
+      uint32_t name_offset = file_.u32(at, "st_name");
+      uint8_t info;
+      uint16_t shndx;
+      uint64_t value, size;
+      if (layout_.is64) {
+        info = file_.u8(at + 4, "st_info");
+        shndx = file_.u16(at + 6, "st_shndx");
+        value = file_.load(at + 8, 8, "st_value");
+        size = file_.load(at + 16, 8, "st_size");
+      } else {
+        value = file_.u32(at + 4, "st_value");
+        size = file_.u32(at + 8, "st_size");
+        info = file_.u8(at + 12, "st_info");
+        shndx = file_.u16(at + 14, "st_shndx");
+      }
+      if (shndx == SHN_UNDEF || name_offset == 0) continue;
+      const std::string name = names.string(name_offset, "symbol name");
+      if (name == "__kestrel_exit") exit_pc = value;
+      if (name == "__global_pointer$") gp = value;
+      if (name == "__kestrel_shared_start") shared_start = value;
+      if (name == "__kestrel_shared_end") shared_end = value;
+      const uint8_t type = layout_.is64 ? ELF64_ST_TYPE(info) : ELF32_ST_TYPE(info);
+      if (type == STT_OBJECT && size > 0 && segment_holding(value, size) != nullptr)
+        out_.globals.push_back(GlobalSymbol{name, value, size});
+    }
+
+    if (!exit_pc) invalid("symbol __kestrel_exit is missing (not linked with the Kestrel crt?)");
+    const Segment* exit_segment = segment_holding(*exit_pc, 4);
+    if (exit_segment == nullptr || !(exit_segment->flags & PF_X) || *exit_pc % 4 != 0)
+      invalid("__kestrel_exit at " + hex(*exit_pc) + " is not an aligned address in an executable segment");
+    out_.exit_pc = *exit_pc;
+    out_.gp = gp.value_or(0);
+
+    const uint64_t image_end =
+        (out_.bytes.size() + KESTREL_PAGE_SIZE - 1) / KESTREL_PAGE_SIZE * KESTREL_PAGE_SIZE;
+    if (shared_start.has_value() != shared_end.has_value())
+      invalid("only one of __kestrel_shared_start and __kestrel_shared_end is defined");
+    out_.shared_start = shared_start.value_or(image_end);
+    out_.shared_end = shared_end.value_or(image_end);
+    if (out_.shared_end < out_.shared_start)
+      invalid("__kestrel_shared_end lies before __kestrel_shared_start");
+    if (!range_within(out_.shared_start, out_.static_shared_bytes(), kMaxImageBytes))
+      invalid("static shared memory window " + hex(out_.shared_start) + " is out of range");
+    // Shared variables are not global memory: cudaMemcpyToSymbol cannot reach them.
+    out_.globals.erase(std::remove_if(out_.globals.begin(), out_.globals.end(),
+                                      [&](const GlobalSymbol& g) {
+                                        return g.address >= out_.shared_start && g.address < out_.shared_end;
+                                      }),
+                       out_.globals.end());
+  }
+
+  // Reads an XLEN-wide word of the base-0 image at a link-time address.
+  uint64_t image_word(uint64_t addr, const std::string& what) const {
+    if (segment_holding(addr, layout_.word) == nullptr)
+      invalid(what + " at " + hex(addr) + " is outside the image");
+    uint64_t value = 0;
+    std::memcpy(&value, out_.bytes.data() + addr, layout_.word);
+    return value;
+  }
+
+  void read_kernels() {
+    const Section* section = nullptr;
+    for (const Section& s : sections_)
+      if (s.name == KESTREL_KERNELS_SECTION) section = &s;
+    if (section == nullptr) invalid("no " KESTREL_KERNELS_SECTION " section (not built by kestrel-cc?)");
+
+    // The descriptors are read as loaded when the section is part of the image,
+    // so relocated pointer fields hold their link-time values.
+    Bytes table(nullptr, 0);
+    if (section->flags & SHF_ALLOC) {
+      if (section->type == SHT_NOBITS || segment_holding(section->addr, section->size) == nullptr)
+        invalid(KESTREL_KERNELS_SECTION " is not inside a loadable segment");
+      table = Bytes(out_.bytes.data() + section->addr, section->size);
+    } else {
+      if (section->type == SHT_NOBITS) invalid(KESTREL_KERNELS_SECTION " has no contents");
+      table = Bytes(file_.data() + section->offset, section->size);
+    }
+    const unsigned w = layout_.word;
+    const uint64_t record = 16 + 3 * w;
+    if (table.size() % record != 0) {
+      invalid(KESTREL_KERNELS_SECTION " is " + std::to_string(table.size()) +
+              " bytes, not a multiple of the " + std::to_string(record) + "-byte descriptor");
+    }
+    const Bytes image(out_.bytes.data(), out_.bytes.size());
+    for (uint64_t at = 0; at < table.size(); at += record) {
+      const std::string which = "kernel descriptor " + std::to_string(at / record);
+      if (table.u32(at, "magic") != KESTREL_KERNEL_DESC_MAGIC) invalid(which + " has a bad magic number");
+      KernelInfo k;
+      const uint32_t num_params = table.u32(at + 4, "num_params");
+      k.param_bytes = table.u32(at + 8, "param_bytes");
+      k.param_align = table.u32(at + 12, "param_align");
+      k.entry = table.load(at + 16, w, "entry");
+      const uint64_t name_addr = table.load(at + 16 + w, w, "name");
+      const uint64_t params_addr = table.load(at + 16 + 2 * w, w, "params");
+
+      if (segment_holding(name_addr, 1) == nullptr) invalid(which + " has its name outside the image");
+      k.name = image.string(name_addr, "kernel name");
+      if (k.name.empty()) invalid(which + " has an empty name");
+      const std::string kernel = which + " ('" + k.name + "')";
+      const Segment* entry_segment = segment_holding(k.entry, 4);
+      if (entry_segment == nullptr || !(entry_segment->flags & PF_X) || k.entry % 4 != 0)
+        invalid(kernel + " has entry " + hex(k.entry) + " outside executable code");
+      if (k.param_bytes > kMaxParamBytes)
+        invalid(kernel + " needs " + std::to_string(k.param_bytes) + " parameter bytes, more than 4096");
+      if (num_params > k.param_bytes) invalid(kernel + " has more parameters than parameter bytes");
+      if (num_params == 0 && k.param_align == 0) k.param_align = 1;
+      if (!is_power_of_two(k.param_align) || k.param_align > kMaxParamBytes)
+        invalid(kernel + " has parameter buffer alignment " + std::to_string(k.param_align));
+      if (num_params > 0 &&
+          segment_holding(params_addr, uint64_t{num_params} * sizeof(kestrel_param_desc)) == nullptr)
+        invalid(kernel + " has its parameter descriptors outside the image");
+
+      uint64_t previous_end = 0;
+      for (uint32_t i = 0; i < num_params; ++i) {
+        const uint64_t p = params_addr + uint64_t{i} * sizeof(kestrel_param_desc);
+        kestrel_param_desc d{image.u32(p, "param offset"), image.u32(p + 4, "param size"),
+                             image.u32(p + 8, "param align"), image.u32(p + 12, "param kind")};
+        const std::string param = kernel + " parameter " + std::to_string(i);
+        if (d.kind != KESTREL_PARAM_VALUE && d.kind != KESTREL_PARAM_POINTER)
+          invalid(param + " has unknown kind " + std::to_string(d.kind));
+        if (d.size == 0) invalid(param + " has size 0");
+        if (!is_power_of_two(d.align) || d.align > kMaxParamBytes)
+          invalid(param + " has alignment " + std::to_string(d.align));
+        if (d.offset % d.align != 0)
+          invalid(param + " offset " + std::to_string(d.offset) + " is not aligned");
+        if (d.offset < previous_end) invalid(param + " overlaps the previous parameter");
+        if (!range_within(d.offset, d.size, k.param_bytes)) invalid(param + " runs past param_bytes");
+        if (d.kind == KESTREL_PARAM_POINTER && (d.size != w || d.align != w))
+          invalid(param + " is a pointer of " + std::to_string(d.size) + " bytes on an RV" +
+                  std::to_string(out_.xlen) + " device");
+        previous_end = uint64_t{d.offset} + d.size;
+        k.params.push_back(d);
+      }
+      for (const KernelInfo& other : out_.kernels)
+        if (other.name == k.name) invalid("kernel '" + k.name + "' is described twice");
+      out_.kernels.push_back(std::move(k));
+    }
+  }
+
+  Bytes file_;
+  unsigned device_xlen_;
+  ClassLayout layout_ = kElf64;
+  uint64_t phoff_ = 0, shoff_ = 0;
+  uint32_t phnum_ = 0, shnum_ = 0, shstrndx_ = 0;
+  std::vector<Segment> segments_;
+  std::vector<Section> sections_;
+  ModuleImage out_;
+};
+
+}  // namespace
+
+ModuleImage parse_module(const uint8_t* data, size_t size, unsigned device_xlen) {
+  if (data == nullptr || size == 0) invalid("empty image");
+  return Parser(data, size, device_xlen).run();
+}
+
+}  // namespace kestrel::runtime

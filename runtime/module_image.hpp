@@ -1,0 +1,58 @@
+// Parsing and validation of a Kestrel device module (docs/isa.md section 8)
+// into a relocatable image, independent of any device.  Nothing in the file is
+// trusted: every offset, size, count and pointer is checked before use, and
+// any problem is a kestrel::Error(KESTREL_ERROR_INVALID_MODULE) naming it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kestrel/module_format.h"
+
+namespace kestrel::runtime {
+
+struct KernelInfo {
+  std::string name;    // mangled, as the descriptor gives it
+  uint64_t entry = 0;  // link-time address of the trampoline
+  uint32_t param_bytes = 0;
+  uint32_t param_align = 1;
+  std::vector<kestrel_param_desc> params;
+};
+
+struct GlobalSymbol {
+  std::string name;
+  uint64_t address = 0;  // link-time
+  uint64_t bytes = 0;
+};
+
+// A run of pages of the image with one permission set (KESTREL_PAGE_*).
+struct PageRun {
+  uint64_t first_page = 0;  // page index from the image start
+  uint64_t pages = 0;
+  uint32_t perms = 0;
+};
+
+struct ModuleImage {
+  unsigned xlen = 64;
+  // The loadable image as linked at base 0, with every R_RISCV_RELATIVE
+  // relocation already applied for base 0.  Loading at base B adds B to the
+  // XLEN-wide word at each offset in relocations.
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> relocations;
+  std::vector<PageRun> page_runs;  // pages to map; gaps between segments stay unmapped
+  std::vector<KernelInfo> kernels;
+  std::vector<GlobalSymbol> globals;
+  uint64_t exit_pc = 0;       // __kestrel_exit
+  uint64_t gp = 0;            // __global_pointer$, 0 when the module has none
+  uint64_t shared_start = 0;  // __kestrel_shared_start (page aligned image end when absent)
+  uint64_t shared_end = 0;    // __kestrel_shared_end
+
+  uint64_t static_shared_bytes() const { return shared_end - shared_start; }
+};
+
+// Parses and validates `size` bytes at `data` for a device of `device_xlen`.
+ModuleImage parse_module(const uint8_t* data, size_t size, unsigned device_xlen);
+
+}  // namespace kestrel::runtime
