@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Synthesizes a Kestrel RTL top with Debian's Yosys 0.23 and prints the cell
+# counts.  Usage: rtl_synth.sh TOP [param=value ...]
+# Fails on any Yosys error, and on warnings that signal a Yosys 0.23 parse
+# gap (an implicitly declared identifier, a wire without driver) or a latch.
+set -euo pipefail
+rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+top="$1"
+shift
+chparams=""
+for kv in "$@"; do chparams+=" -set ${kv%%=*} ${kv#*=}"; done
+files=("$rtl_dir/pkg/kestrel_pkg.sv")
+for d in prim core mem top; do
+  for f in "$rtl_dir/$d"/*.sv; do [ -e "$f" ] && files+=("$f"); done
+done
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+script="read_verilog -sv -DSYNTHESIS ${files[*]}; "
+if [ -n "$chparams" ]; then script+="chparam$chparams $top; "; fi
+script+="synth -top $top -flatten"
+if ! yosys -p "$script" >"$log" 2>&1; then
+  grep -E "ERROR|rror:" "$log" | head -20
+  echo "synth: $top FAILED"
+  exit 1
+fi
+if grep -E "implicitly declared|has no driver|^Latch inferred|\$(dlatch|_DLATCH)" "$log"; then
+  echo "synth: $top has warnings that indicate a mis-parse or latch"
+  exit 1
+fi
+# The last statistics block is the flattened top after synthesis.
+awk '/Printing statistics/ { block = "" } { block = block $0 "\n" } END { printf "%s", block }' "$log" |
+  grep -E "Number of cells|\\\$_|Number of wires" | head -40
+echo "synth: $top OK ($*)"
