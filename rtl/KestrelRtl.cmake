@@ -1,11 +1,12 @@
-# kestrel_rtl_model(<name> TOP <module> [PARAMS <name=value>...] [ARGS <verilator args>...])
+# kestrel_rtl_model(<name> TOP <module> [PARAMS <name=value>...] [EXTRA <bench .sv files>...]
+#                   [ARGS <verilator args>...])
 # Builds the Verilated model of one Kestrel RTL module as a static library
 # <name> (class V<name>), from every file under rtl/.  Link it into a bench
 # or a backend like any library.
 set(KESTREL_RTL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "Kestrel RTL sources")
 
 function(kestrel_rtl_model name)
-  cmake_parse_arguments(ARG "" "TOP" "PARAMS;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
   file(GLOB rtl_units CONFIGURE_DEPENDS
     ${KESTREL_RTL_DIR}/prim/*.sv ${KESTREL_RTL_DIR}/core/*.sv
     ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv)
@@ -15,7 +16,7 @@ function(kestrel_rtl_model name)
   endforeach()
   add_library(${name} STATIC)
   verilate(${name}
-    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${rtl_units}
+    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${rtl_units} ${ARG_EXTRA}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
     VERILATOR_ARGS -Wall -Wno-fatal --assert -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS})
