@@ -135,9 +135,11 @@ DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::st
   // A block's warps must all be resident on one SM at once.
   props_.max_threads_per_block =
       std::min(info.max_threads_per_block, info.warps_per_sm * info.lanes_per_warp);
-  props_.max_block_dim[0] = props_.max_threads_per_block;
-  props_.max_block_dim[1] = props_.max_threads_per_block;
-  props_.max_block_dim[2] = std::min(props_.max_threads_per_block, kMaxBlockZ);
+  // Per-dimension limits follow CONFIG1 as CUDA's maxThreadsDim does; the
+  // thread and warp counts are checked separately at launch.
+  props_.max_block_dim[0] = info.max_threads_per_block;
+  props_.max_block_dim[1] = info.max_threads_per_block;
+  props_.max_block_dim[2] = std::min(info.max_threads_per_block, kMaxBlockZ);
   props_.max_grid_dim[0] = kMaxGridX;
   props_.max_grid_dim[1] = kMaxGridYZ;
   props_.max_grid_dim[2] = kMaxGridYZ;

@@ -125,9 +125,11 @@ class Parser {
     read_header();
     read_segments();
     read_sections();
+    read_symbols();
+    place_shared_window();
     build_image();
     apply_relocations();
-    read_symbols();
+    check_symbols();
     read_kernels();
     return std::move(out_);
   }
@@ -342,7 +344,6 @@ class Parser {
     const Section& strings = sections_[table->link];
     const Bytes names(file_.data() + strings.offset, strings.size);
 
-    std::optional<uint64_t> exit_pc, gp, shared_start, shared_end;
     for (uint64_t at = table->offset; at < table->offset + table->size; at += layout_.sym_size) {
       uint32_t name_offset = file_.u32(at, "st_name");
       uint8_t info;
@@ -361,38 +362,57 @@ class Parser {
       }
       if (shndx == SHN_UNDEF || name_offset == 0) continue;
       const std::string name = names.string(name_offset, "symbol name");
-      if (name == "__kestrel_exit") exit_pc = value;
-      if (name == "__global_pointer$") gp = value;
-      if (name == "__kestrel_shared_start") shared_start = value;
-      if (name == "__kestrel_shared_end") shared_end = value;
+      if (name == "__kestrel_exit") exit_pc_ = value;
+      if (name == "__global_pointer$") gp_ = value;
+      if (name == "__kestrel_shared_start") shared_start_ = value;
+      if (name == "__kestrel_shared_end") shared_end_ = value;
       const uint8_t type = layout_.is64 ? ELF64_ST_TYPE(info) : ELF32_ST_TYPE(info);
-      if (type == STT_OBJECT && size > 0 && segment_holding(value, size) != nullptr)
-        out_.globals.push_back(GlobalSymbol{name, value, size});
+      if (type == STT_OBJECT && size > 0) out_.globals.push_back(GlobalSymbol{name, value, size});
     }
+  }
 
-    if (!exit_pc) invalid("symbol __kestrel_exit is missing (not linked with the Kestrel crt?)");
-    const Segment* exit_segment = segment_holding(*exit_pc, 4);
-    if (exit_segment == nullptr || !(exit_segment->flags & PF_X) || *exit_pc % 4 != 0)
-      invalid("__kestrel_exit at " + hex(*exit_pc) + " is not an aligned address in an executable segment");
-    out_.exit_pc = *exit_pc;
-    out_.gp = gp.value_or(0);
+  // Static shared memory is linked after the image; a linker that appends its
+  // NOBITS section to the bss segment makes the segment reach into the
+  // window.  The window is not global memory, so the segment is cut there.
+  void place_shared_window() {
+    if (shared_start_.has_value() != shared_end_.has_value())
+      invalid("only one of __kestrel_shared_start and __kestrel_shared_end is defined");
+    if (!shared_start_) return;
+    if (*shared_end_ < *shared_start_) invalid("__kestrel_shared_end lies before __kestrel_shared_start");
+    if (!range_within(*shared_start_, *shared_end_ - *shared_start_, kMaxImageBytes))
+      invalid("static shared memory window " + hex(*shared_start_) + " is out of range");
+    const uint64_t start = *shared_start_, end = *shared_end_;
+    for (Segment& s : segments_) {
+      if (s.vaddr + s.memsz <= start || s.vaddr >= end) continue;
+      const bool zero_fill_only = s.vaddr + s.filesz <= start || s.filesz == 0;
+      if (!zero_fill_only || s.vaddr + s.memsz > end)
+        invalid("a loadable segment overlaps the static shared window at " + hex(start));
+      s.memsz = s.vaddr < start ? start - s.vaddr : 0;
+    }
+    segments_.erase(
+        std::remove_if(segments_.begin(), segments_.end(), [](const Segment& s) { return s.memsz == 0; }),
+        segments_.end());
+    if (segments_.empty()) invalid("no loadable segments outside the static shared window");
+  }
 
+  void check_symbols() {
+    if (!exit_pc_) invalid("symbol __kestrel_exit is missing (not linked with the Kestrel crt?)");
+    const Segment* exit_segment = segment_holding(*exit_pc_, 4);
+    if (exit_segment == nullptr || !(exit_segment->flags & PF_X) || *exit_pc_ % 4 != 0)
+      invalid("__kestrel_exit at " + hex(*exit_pc_) + " is not an aligned address in an executable segment");
+    out_.exit_pc = *exit_pc_;
+    out_.gp = gp_.value_or(0);
     const uint64_t image_end =
         (out_.bytes.size() + KESTREL_PAGE_SIZE - 1) / KESTREL_PAGE_SIZE * KESTREL_PAGE_SIZE;
-    if (shared_start.has_value() != shared_end.has_value())
-      invalid("only one of __kestrel_shared_start and __kestrel_shared_end is defined");
-    out_.shared_start = shared_start.value_or(image_end);
-    out_.shared_end = shared_end.value_or(image_end);
-    if (out_.shared_end < out_.shared_start)
-      invalid("__kestrel_shared_end lies before __kestrel_shared_start");
-    if (!range_within(out_.shared_start, out_.static_shared_bytes(), kMaxImageBytes))
-      invalid("static shared memory window " + hex(out_.shared_start) + " is out of range");
-    // Shared variables are not global memory: cudaMemcpyToSymbol cannot reach them.
-    out_.globals.erase(std::remove_if(out_.globals.begin(), out_.globals.end(),
-                                      [&](const GlobalSymbol& g) {
-                                        return g.address >= out_.shared_start && g.address < out_.shared_end;
-                                      }),
-                       out_.globals.end());
+    out_.shared_start = shared_start_.value_or(image_end);
+    out_.shared_end = shared_end_.value_or(image_end);
+    if (out_.shared_start < out_.bytes.size()) invalid("the static shared window lies inside the image");
+    // Shared variables are not global memory (cudaMemcpyToSymbol cannot reach
+    // them), and neither is anything a clipped segment no longer holds.
+    out_.globals.erase(
+        std::remove_if(out_.globals.begin(), out_.globals.end(),
+                       [&](const GlobalSymbol& g) { return segment_holding(g.address, g.bytes) == nullptr; }),
+        out_.globals.end());
   }
 
   // Reads an XLEN-wide word of the base-0 image at a link-time address.
@@ -490,6 +510,7 @@ class Parser {
   uint32_t phnum_ = 0, shnum_ = 0, shstrndx_ = 0;
   std::vector<Segment> segments_;
   std::vector<Section> sections_;
+  std::optional<uint64_t> exit_pc_, gp_, shared_start_, shared_end_;
   ModuleImage out_;
 };
 
