@@ -336,6 +336,8 @@ kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit 
       case KESTREL_LIMIT_WATCHDOG_MI:
         d->context->set_watchdog_units(value);
         return;
+      case KESTREL_LIMIT_MAX_ENUM:
+        break;
     }
     throw Error(KESTREL_ERROR_INVALID_VALUE, "unknown limit " + std::to_string(static_cast<int>(limit)));
   });
@@ -352,6 +354,8 @@ kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit 
       case KESTREL_LIMIT_WATCHDOG_MI:
         *value = d->context->watchdog_units();
         return;
+      case KESTREL_LIMIT_MAX_ENUM:
+        break;
     }
     throw Error(KESTREL_ERROR_INVALID_VALUE, "unknown limit " + std::to_string(static_cast<int>(limit)));
   });

@@ -86,7 +86,8 @@ const char* kestrel_device_last_error(kestrel_device_t* device);
 /* Per-device limits, as cudaDeviceSetLimit.  Each applies to later launches. */
 typedef enum kestrel_limit {
   KESTREL_LIMIT_STACK_BYTES = 0,   /* per-thread local memory/stack; default 1024, multiple of 16 */
-  KESTREL_LIMIT_WATCHDOG_MI = 1    /* launch budget in units of 2^20 instructions; default 1024, 0 = none */
+  KESTREL_LIMIT_WATCHDOG_MI = 1,   /* launch budget in units of 2^20 instructions; default 1024, 0 = none */
+  KESTREL_LIMIT_MAX_ENUM = 0x7FFFFFFF /* makes every int a valid value, so bad input is an error, not UB */
 } kestrel_limit;
 kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t value);
 kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t* value);
