@@ -1,0 +1,108 @@
+// The runtime on the functional model: the fixture kernels really run, faults
+// come back from the device's fault record, and the device keeps working.
+#include <gtest/gtest.h>
+
+#include "kestrel/kestrel.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+class ModelBackend : public ::testing::TestWithParam<unsigned> {
+ protected:
+  ModelBackend() : device_(open()), module_(kestrel::Module::from_bytes(device_, fixture())) {}
+
+  kestrel::Device open() const {
+    kestrel::DeviceConfig config{};
+    config.xlen = GetParam();
+    config.mem_bytes = 64u << 20;
+    return kestrel::Device::open("model", &config);
+  }
+  std::vector<uint8_t> fixture() const { return kestrel::testing::fixture_module(GetParam()); }
+
+  void fill(kestrel::DeviceBuffer<int>& out, int base, int n, uint32_t block) {
+    const uint32_t grid = (static_cast<uint32_t>(n) + block - 1) / block;
+    module_.kernel("fill_index").launch(kestrel::Dim3(grid), kestrel::Dim3(block), 0, out, base, n);
+    device_.synchronize();
+  }
+
+  kestrel::Device device_;
+  kestrel::Module module_;
+};
+
+TEST_P(ModelBackend, PropsComeFromTheModel) {
+  const kestrel_device_props props = device_.props();
+  EXPECT_STREQ(props.backend, "model");
+  EXPECT_EQ(props.xlen, GetParam());
+  EXPECT_EQ(props.global_mem_bytes, 64u << 20);
+  EXPECT_GT(props.warp_size, 0u);
+  EXPECT_GT(props.shared_mem_per_block, 0u);
+}
+
+TEST_P(ModelBackend, KernelWritesEveryElementAndNoMore) {
+  const int n = 1000;
+  kestrel::DeviceBuffer<int> out(device_, 1024);
+  out.fill_bytes(0xFF);
+  fill(out, 100, n, 128);
+  const std::vector<int> result = out.download();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(result[static_cast<size_t>(i)], 100 + i) << "element " << i;
+  for (size_t i = n; i < result.size(); ++i) ASSERT_EQ(result[i], -1) << "element " << i << " was written";
+
+  const kestrel_counters counters = device_.counters();
+  EXPECT_EQ(counters.value[KESTREL_CNT_BLOCKS], 8u);
+  EXPECT_GT(counters.value[KESTREL_CNT_WARP_INSTRS], 0u);
+  EXPECT_GE(counters.value[KESTREL_CNT_THREAD_INSTRS], counters.value[KESTREL_CNT_WARP_INSTRS]);
+  EXPECT_GT(counters.value[KESTREL_CNT_STORES], 0u);
+}
+
+TEST_P(ModelBackend, IllegalAddressIsReportedAndTheDeviceStillWorks) {
+  kestrel_devptr_t freed = 0;
+  {
+    kestrel::DeviceBuffer<int> gone(device_, 16);
+    freed = gone.ptr();
+  }
+  module_.kernel("_Z4pokePi").launch(kestrel::Dim3(2), kestrel::Dim3(64), 0, freed + 8);
+  try {
+    device_.synchronize();
+    FAIL() << "store to a freed page did not fault";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_LAUNCH_FAULT);
+    EXPECT_NE(std::string(e.what()).find("illegal address"), std::string::npos) << e.what();
+  }
+  const kestrel_fault_info fault = device_.fault();
+  EXPECT_EQ(fault.kind, KESTREL_FAULT_ILLEGAL_ADDRESS);
+  EXPECT_EQ(fault.address, freed + 8);
+  EXPECT_EQ(fault.thread.x % 32, 0u);  // the lowest lane of its warp reports
+
+  kestrel::DeviceBuffer<int> out(device_, 64);
+  fill(out, 0, 64, 64);
+  EXPECT_EQ(out.download()[63], 63);
+}
+
+TEST_P(ModelBackend, ConstantDataIsWriteProtected) {
+  const kestrel::Global table = module_.global("test::table");
+  module_.kernel("_Z4pokePi").launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, table.ptr);
+  EXPECT_THROW(device_.synchronize(), kestrel::Error);
+  EXPECT_EQ(device_.fault().kind, KESTREL_FAULT_WRITE_PROTECT);
+  EXPECT_EQ(module_.read_global<int>("test::table"), 10);
+}
+
+TEST_P(ModelBackend, NullPointerFaults) {
+  module_.kernel("test::poke").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, kestrel_devptr_t{0});
+  EXPECT_THROW(device_.synchronize(), kestrel::Error);
+  EXPECT_EQ(device_.fault().kind, KESTREL_FAULT_ILLEGAL_ADDRESS);
+  EXPECT_EQ(device_.fault().address, 0u);
+}
+
+TEST_P(ModelBackend, KernelWritesReachGlobals) {
+  const kestrel::Global counter = module_.global("counter");
+  module_.kernel("test::poke").launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, counter.ptr);
+  device_.synchronize();
+  EXPECT_EQ(module_.read_global<int>("counter"), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Xlen, ModelBackend, ::testing::Values(64u, 32u),
+                         [](const ::testing::TestParamInfo<unsigned>& param) {
+                           return "RV" + std::to_string(param.param);
+                         });
+
+}  // namespace
