@@ -4,6 +4,8 @@
 //   kestrel-demo [--backend NAME] [--module PATH] [--n COUNT] [--xlen 32|64]
 //
 // Exit status: 0 when every element matches, 1 on a mismatch, 2 on an error.
+#include <cxxabi.h>
+
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -27,10 +29,19 @@ void usage(const char* program) {
                program);
 }
 
-bool parse_options(int argc, char** argv, Options& options) {
-#ifdef KESTREL_DEMO_MODULE
-  options.module_path = KESTREL_DEMO_MODULE;
+// The module built for this device's XLEN, when the build made one.
+std::string built_module(unsigned xlen) {
+#ifdef KESTREL_DEMO_MODULE64
+  if (xlen == 64) return KESTREL_DEMO_MODULE64;
 #endif
+#ifdef KESTREL_DEMO_MODULE32
+  if (xlen == 32) return KESTREL_DEMO_MODULE32;
+#endif
+  (void)xlen;
+  return "";
+}
+
+bool parse_options(int argc, char** argv, Options& options) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -47,6 +58,14 @@ bool parse_options(int argc, char** argv, Options& options) {
     }
   }
   return options.count > 0;
+}
+
+std::string demangled(const std::string& name) {
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  const std::string result = status == 0 && text != nullptr ? text : name;
+  std::free(text);
+  return result;
 }
 
 void print_counters(const kestrel::Device& device, const kestrel_device_props& props) {
@@ -84,9 +103,17 @@ int run(const Options& options) {
               props.num_sms, props.warps_per_sm, props.warp_size, props.max_threads_per_block);
   std::printf("  memory         %" PRIu64 " MiB DRAM, %u KiB shared per block, clock %u kHz\n",
               props.global_mem_bytes >> 20, props.shared_mem_per_block / 1024, props.clock_khz);
-  std::printf("  module         %s\n", options.module_path.c_str());
+  const std::string module_path =
+      options.module_path.empty() ? built_module(props.xlen) : options.module_path;
+  if (module_path.empty()) {
+    throw kestrel::Error(
+        KESTREL_ERROR_NOT_FOUND,
+        "this build has no vector_add module for RV" + std::to_string(props.xlen) +
+            " (no device toolchain or sw_kernels/examples/vector_add.cu); pass --module PATH");
+  }
+  std::printf("  module         %s\n", module_path.c_str());
 
-  kestrel::Module module = kestrel::Module::load(device, options.module_path);
+  kestrel::Module module = kestrel::Module::load(device, module_path);
   kestrel::Kernel kernel = module.kernel("vector_add");
 
   const uint32_t n = options.count;
@@ -102,7 +129,7 @@ int run(const Options& options) {
 
   const uint32_t block = props.max_threads_per_block < 256 ? props.max_threads_per_block : 256;
   const uint32_t grid = (n + block - 1) / block;
-  std::printf("  kernel         %s\n", kernel.name().c_str());
+  std::printf("  kernel         %s\n", demangled(kernel.name()).c_str());
   std::printf("  launch         %u elements, grid %u, block %u\n\n", n, grid, block);
   kernel.launch(kestrel::Dim3(grid), kestrel::Dim3(block), 0, device_a, device_b, device_c,
                 static_cast<int>(n));
@@ -133,12 +160,6 @@ int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, options)) {
     usage(argv[0]);
-    return 2;
-  }
-  if (options.module_path.empty()) {
-    std::fprintf(stderr,
-                 "kestrel-demo: no module: this build has no device toolchain (kestrel_add_device_module); "
-                 "pass --module PATH to a vector_add .kmod\n");
     return 2;
   }
   try {
