@@ -1,0 +1,2 @@
+/* See cuda_runtime.h. */
+#include "kestrel_cuda.h"

@@ -1,0 +1,303 @@
+/* The Kestrel device SDK: what a CUDA kernel expects to find without including
+ * anything (kestrel-cc force-includes this header, as nvcc does with
+ * cuda_runtime.h).  Sections of NVIDIA's CUDA C Programming Guide v8.0 are
+ * cited as "guide X.Y"; docs/isa.md defines the instructions and CSRs used
+ * here; docs/programming-guide.md is the user's page. */
+#ifndef KESTREL_CUDA_H
+#define KESTREL_CUDA_H
+
+#if !defined(__CUDA__) || !defined(__riscv)
+#error "kestrel_cuda.h is for device code compiled by kestrel-cc"
+#endif
+
+#include "kestrel/abi.h"
+
+#define __KESTREL__ 1
+#define __CUDACC__ 1
+/* Kestrel schedules threads independently with a forward-progress guarantee,
+ * as compute capability 7.0 does (docs/isa.md section 6), so code that selects
+ * a path by __CUDA_ARCH__ takes the 7.0 one. */
+#ifndef __CUDA_ARCH__
+#define __CUDA_ARCH__ 700
+#endif
+
+/* ---- Function and variable qualifiers (guide B.1, B.2) ----------------------
+ * The "kestrel.kernel" annotation lists every kernel in the IR's
+ * llvm.global.annotations, which is how kestrel-cc finds the kernels to make
+ * entry trampolines for; "kestrel.const" tells it which variables to place in
+ * section .kestrel.const (a section attribute here would clash between const
+ * and non-const __constant__ variables of one file). */
+#define __global__ __attribute__((global)) __attribute__((annotate("kestrel.kernel")))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant)) __attribute__((annotate("kestrel.const")))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+/* Occupancy hints only: Kestrel has no register file to partition. */
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+
+/* ---- C library (picolibc) ---------------------------------------------------
+ * Declarations of the C library are callable from device code (it is the only
+ * code there is), so they are compiled as __host__ __device__.
+ * picolibc's <machine/math.h> adds GNU-inline RISC-V versions of fminf,
+ * sqrtf, ... whose signalling-NaN test goes through 128-bit long double, which
+ * CUDA device code rejects; without them clang turns those calls into the
+ * same single instructions (fmin.s, fsqrt.s) by itself. */
+#pragma push_macro("__GNUC_STDC_INLINE__")
+#pragma push_macro("__GNUC_GNU_INLINE__")
+#undef __GNUC_STDC_INLINE__
+#undef __GNUC_GNU_INLINE__
+#pragma clang force_cuda_host_device begin
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#pragma clang force_cuda_host_device end
+#pragma pop_macro("__GNUC_GNU_INLINE__")
+#pragma pop_macro("__GNUC_STDC_INLINE__")
+#include <sys/types.h> /* clock_t */
+
+#include "kestrel_vector_types.h"
+
+/* ---- CSR access --------------------------------------------------------------
+ * The CSR numbers must be literals in the instruction text, so they are
+ * repeated here and checked against abi.h. */
+#define KESTREL_READ_CSR(number)                          \
+  __extension__({                                         \
+    unsigned long kestrel_csr_value_;                     \
+    __asm__("csrr %0, " #number : "=r"(kestrel_csr_value_)); \
+    kestrel_csr_value_;                                   \
+  })
+static_assert(KESTREL_CSR_TID_X == 0xCC0 && KESTREL_CSR_CTAID_X == 0xCC3 && KESTREL_CSR_NTID_X == 0xCC6 &&
+                  KESTREL_CSR_NCTAID_X == 0xCC9 && KESTREL_CSR_LANEID == 0xCCC &&
+                  KESTREL_CSR_WARPID == 0xCCD && KESTREL_CSR_SMID == 0xCCE && KESTREL_CSR_WARPSIZE == 0xCCF,
+              "kestrel_cuda.h CSR numbers disagree with kestrel/abi.h");
+
+/* ---- Built-in variables (guide B.4) -------------------------------------------
+ * threadIdx.x and friends are properties: reading one executes `csrr`, and
+ * the expression has type unsigned int, so it works in templates, varargs and
+ * `auto` exactly as on CUDA.  The objects convert to uint3/dim3 as a whole.
+ * Every accessor is static and always inlined, so the objects themselves are
+ * never referenced by the generated code. */
+#define KESTREL_BUILTIN_VARIABLE(type_name, var_name, csr_x, csr_y, csr_z)                  \
+  struct type_name {                                                                                  \
+    static __device__ __forceinline__ unsigned int kestrel_x() { return (unsigned)KESTREL_READ_CSR(csr_x); } \
+    static __device__ __forceinline__ unsigned int kestrel_y() { return (unsigned)KESTREL_READ_CSR(csr_y); } \
+    static __device__ __forceinline__ unsigned int kestrel_z() { return (unsigned)KESTREL_READ_CSR(csr_z); } \
+    __declspec(property(get = kestrel_x)) unsigned int x;                                             \
+    __declspec(property(get = kestrel_y)) unsigned int y;                                             \
+    __declspec(property(get = kestrel_z)) unsigned int z;                                             \
+    __device__ __forceinline__ operator uint3() const { return uint3{kestrel_x(), kestrel_y(), kestrel_z()}; } \
+    __device__ __forceinline__ operator dim3() const { return dim3(kestrel_x(), kestrel_y(), kestrel_z()); } \
+    type_name* operator&() const = delete;                                                           \
+    void operator=(const type_name&) const = delete;                                                 \
+  };                                                                                                  \
+  static const __device__ type_name var_name = {};
+
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_threadIdx_t, threadIdx, 0xCC0, 0xCC1, 0xCC2)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_blockIdx_t, blockIdx, 0xCC3, 0xCC4, 0xCC5)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_blockDim_t, blockDim, 0xCC6, 0xCC7, 0xCC8)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_gridDim_t, gridDim, 0xCC9, 0xCCA, 0xCCB)
+#undef KESTREL_BUILTIN_VARIABLE
+
+/* warpSize is an int (guide B.4.5); Kestrel's is 32 unless the device was
+ * configured with 4 or 8 lanes, so it is read from the warpsize CSR. */
+struct kestrel_builtin_warpSize_t {
+  __device__ __forceinline__ operator int() const { return (int)KESTREL_READ_CSR(0xCCF); }
+};
+static const __device__ kestrel_builtin_warpSize_t warpSize = {};
+
+/* Kestrel-specific thread facts (docs/isa.md section 3). */
+static __device__ __forceinline__ unsigned int __kestrel_lane_id() { return (unsigned)KESTREL_READ_CSR(0xCCC); }
+static __device__ __forceinline__ unsigned int __kestrel_warp_id() { return (unsigned)KESTREL_READ_CSR(0xCCD); }
+static __device__ __forceinline__ unsigned int __kestrel_sm_id() { return (unsigned)KESTREL_READ_CSR(0xCCE); }
+
+/* ---- Synchronization (guide B.6) and fences (B.5) ------------------------------
+ * custom-0 instructions of docs/isa.md section 2.  The "memory" clobber keeps
+ * the compiler from moving loads and stores across them, which is what makes
+ * writes before __syncthreads() visible after it. */
+static __device__ __forceinline__ void __syncthreads() {
+  __asm__ volatile(".insn r 0x0b, 0, 0x01, x0, x0, x0" ::: "memory");
+}
+static __device__ __forceinline__ int __syncthreads_count(int predicate) {
+  int result;
+  __asm__ volatile(".insn r 0x0b, 0, 0x02, %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
+  return result;
+}
+static __device__ __forceinline__ int __syncthreads_and(int predicate) {
+  int result;
+  __asm__ volatile(".insn r 0x0b, 0, 0x03, %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
+  return result;
+}
+static __device__ __forceinline__ int __syncthreads_or(int predicate) {
+  int result;
+  __asm__ volatile(".insn r 0x0b, 0, 0x04, %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
+  return result;
+}
+static __device__ __forceinline__ void __threadfence_block() {
+  __asm__ volatile(".insn r 0x0b, 0, 0x10, x0, x0, x0" ::: "memory");
+}
+static __device__ __forceinline__ void __threadfence() {
+  __asm__ volatile(".insn r 0x0b, 0, 0x11, x0, x0, x0" ::: "memory");
+}
+static __device__ __forceinline__ void __threadfence_system() {
+  __asm__ volatile(".insn r 0x0b, 0, 0x12, x0, x0, x0" ::: "memory");
+}
+
+/* ---- Ending threads and launches ------------------------------------------------ */
+/* The calling thread exits now, as if its kernel had returned (kx.exit). */
+static __device__ __forceinline__ __attribute__((noreturn)) void __kestrel_thread_exit() {
+  __asm__ volatile(".insn r 0x0b, 0, 0x00, x0, x0, x0" ::: "memory");
+  __builtin_unreachable();
+}
+/* Stops the launch with a TRAP fault (kx.trap, code KESTREL_TRAP_USER). */
+static __device__ __forceinline__ __attribute__((noreturn)) void __trap() {
+  __asm__ volatile(".insn r 0x0b, 0, 0x08, x0, x0, x0" ::: "memory");
+  __builtin_unreachable();
+}
+#include <assert.h> /* the SDK's assert.h: assert() stops the launch with ASSERT */
+
+/* ---- Time (guide B.11) ------------------------------------------------------------
+ * The cycle CSR counts SM clocks (docs/isa.md section 3). */
+static __device__ __forceinline__ long long int clock64() {
+#if __riscv_xlen == 64
+  unsigned long cycles;
+  __asm__ volatile("csrr %0, cycle" : "=r"(cycles));
+  return (long long int)cycles;
+#else
+  /* Re-read until the high half is stable so a carry between the two reads
+   * cannot produce a value 2^32 off. */
+  unsigned int high, low, high_again;
+  do {
+    __asm__ volatile("csrr %0, cycleh" : "=r"(high));
+    __asm__ volatile("csrr %0, cycle" : "=r"(low));
+    __asm__ volatile("csrr %0, cycleh" : "=r"(high_again));
+  } while (high != high_again);
+  return (long long int)(((unsigned long long)high << 32) | low);
+#endif
+}
+static __device__ __forceinline__ clock_t clock() { return (clock_t)clock64(); }
+
+/* ---- min/max (CUDA's overload set, usual arithmetic conversions) ------------------ */
+#define KESTREL_MIN_MAX(T)                                                            \
+  __host__ __device__ __forceinline__ T min(T a, T b) { return b < a ? b : a; }      \
+  __host__ __device__ __forceinline__ T max(T a, T b) { return a < b ? b : a; }
+KESTREL_MIN_MAX(int)
+KESTREL_MIN_MAX(unsigned int)
+KESTREL_MIN_MAX(long)
+KESTREL_MIN_MAX(unsigned long)
+KESTREL_MIN_MAX(long long)
+KESTREL_MIN_MAX(unsigned long long)
+#undef KESTREL_MIN_MAX
+/* Mixed signedness compares as unsigned, as CUDA's overloads do. */
+#define KESTREL_MIN_MAX_MIXED(S, U)                                                                     \
+  __host__ __device__ __forceinline__ U min(S a, U b) { return min((U)a, b); }                          \
+  __host__ __device__ __forceinline__ U min(U a, S b) { return min(a, (U)b); }                          \
+  __host__ __device__ __forceinline__ U max(S a, U b) { return max((U)a, b); }                          \
+  __host__ __device__ __forceinline__ U max(U a, S b) { return max(a, (U)b); }
+KESTREL_MIN_MAX_MIXED(int, unsigned int)
+KESTREL_MIN_MAX_MIXED(long, unsigned long)
+KESTREL_MIN_MAX_MIXED(long long, unsigned long long)
+#undef KESTREL_MIN_MAX_MIXED
+__host__ __device__ __forceinline__ float min(float a, float b) { return fminf(a, b); }
+__host__ __device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
+__host__ __device__ __forceinline__ double min(double a, double b) { return fmin(a, b); }
+__host__ __device__ __forceinline__ double max(double a, double b) { return fmax(a, b); }
+__host__ __device__ __forceinline__ double min(float a, double b) { return fmin(a, b); }
+__host__ __device__ __forceinline__ double min(double a, float b) { return fmin(a, b); }
+__host__ __device__ __forceinline__ double max(float a, double b) { return fmax(a, b); }
+__host__ __device__ __forceinline__ double max(double a, float b) { return fmax(a, b); }
+
+/* ---- C++ float overloads of <math.h> (sqrt(1.0f) is a float, as in <cmath>) ----- */
+#define KESTREL_FLOAT_OVERLOAD_1(name) \
+  __host__ __device__ __forceinline__ float name(float x) { return name##f(x); }
+#define KESTREL_FLOAT_OVERLOAD_2(name) \
+  __host__ __device__ __forceinline__ float name(float x, float y) { return name##f(x, y); }
+KESTREL_FLOAT_OVERLOAD_1(sin)
+KESTREL_FLOAT_OVERLOAD_1(cos)
+KESTREL_FLOAT_OVERLOAD_1(tan)
+KESTREL_FLOAT_OVERLOAD_1(asin)
+KESTREL_FLOAT_OVERLOAD_1(acos)
+KESTREL_FLOAT_OVERLOAD_1(atan)
+KESTREL_FLOAT_OVERLOAD_1(sinh)
+KESTREL_FLOAT_OVERLOAD_1(cosh)
+KESTREL_FLOAT_OVERLOAD_1(tanh)
+KESTREL_FLOAT_OVERLOAD_1(exp)
+KESTREL_FLOAT_OVERLOAD_1(exp2)
+KESTREL_FLOAT_OVERLOAD_1(expm1)
+KESTREL_FLOAT_OVERLOAD_1(log)
+KESTREL_FLOAT_OVERLOAD_1(log2)
+KESTREL_FLOAT_OVERLOAD_1(log10)
+KESTREL_FLOAT_OVERLOAD_1(log1p)
+KESTREL_FLOAT_OVERLOAD_1(sqrt)
+KESTREL_FLOAT_OVERLOAD_1(cbrt)
+KESTREL_FLOAT_OVERLOAD_1(fabs)
+KESTREL_FLOAT_OVERLOAD_1(floor)
+KESTREL_FLOAT_OVERLOAD_1(ceil)
+KESTREL_FLOAT_OVERLOAD_1(trunc)
+KESTREL_FLOAT_OVERLOAD_1(round)
+KESTREL_FLOAT_OVERLOAD_2(pow)
+KESTREL_FLOAT_OVERLOAD_2(atan2)
+KESTREL_FLOAT_OVERLOAD_2(fmod)
+KESTREL_FLOAT_OVERLOAD_2(fmin)
+KESTREL_FLOAT_OVERLOAD_2(fmax)
+KESTREL_FLOAT_OVERLOAD_2(hypot)
+KESTREL_FLOAT_OVERLOAD_2(copysign)
+#undef KESTREL_FLOAT_OVERLOAD_2
+#undef KESTREL_FLOAT_OVERLOAD_1
+__host__ __device__ __forceinline__ float abs(float x) { return fabsf(x); }
+__host__ __device__ __forceinline__ double abs(double x) { return fabs(x); }
+__host__ __device__ __forceinline__ long abs(long x) { return labs(x); }
+__host__ __device__ __forceinline__ long long abs(long long x) { return llabs(x); }
+
+/* ---- CUDA intrinsics with a direct RISC-V/libm equivalent ---------------------- */
+static __device__ __forceinline__ float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static __device__ __forceinline__ float __fdividef(float x, float y) { return x / y; }
+static __device__ __forceinline__ float __expf(float x) { return expf(x); }
+static __device__ __forceinline__ float __logf(float x) { return logf(x); }
+static __device__ __forceinline__ float __sinf(float x) { return sinf(x); }
+static __device__ __forceinline__ float __cosf(float x) { return cosf(x); }
+static __device__ __forceinline__ float __powf(float x, float y) { return powf(x, y); }
+static __device__ __forceinline__ float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+static __device__ __forceinline__ int __popc(unsigned int x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ __forceinline__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static __device__ __forceinline__ int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
+}
+static __device__ __forceinline__ int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ __forceinline__ int __ffsll(long long x) { return __builtin_ffsll(x); }
+static __device__ __forceinline__ unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+static __device__ __forceinline__ unsigned long long __brevll(unsigned long long x) {
+  return __builtin_bitreverse64(x);
+}
+static __device__ __forceinline__ int __mul24(int x, int y) { return (int)((x << 8 >> 8) * (y << 8 >> 8)); }
+static __device__ __forceinline__ unsigned int __umul24(unsigned int x, unsigned int y) {
+  return (x & 0xFFFFFFu) * (y & 0xFFFFFFu);
+}
+static __device__ __forceinline__ int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+static __device__ __forceinline__ unsigned int __umulhi(unsigned int x, unsigned int y) {
+  return (unsigned int)(((unsigned long long)x * y) >> 32);
+}
+static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+static __device__ __forceinline__ unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ long long __double_as_longlong(double x) {
+  return __builtin_bit_cast(long long, x);
+}
+static __device__ __forceinline__ double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+/* Kestrel has no separate read-only data cache: __ldg is a plain load (guide B.10). */
+template <typename T>
+static __device__ __forceinline__ T __ldg(const T* address) {
+  return *address;
+}
+
+#endif /* KESTREL_CUDA_H */

@@ -1,0 +1,390 @@
+#include "compiler.hpp"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "compile_error.hpp"
+#include "ir_text.hpp"
+#include "kernel_entry.hpp"
+#include "process.hpp"
+
+namespace kestrel::cc {
+
+namespace fs = std::filesystem;
+
+struct Compiler::Unit {
+  std::string source;  // as the user wrote it, so diagnostics show that path
+  fs::path absolute_source;
+  unsigned index = 0;
+  std::vector<std::string> kernels;  // symbols this unit generates entries for
+  fs::path object;
+  fs::path depfile;
+  std::set<std::string> defined_symbols;
+  std::vector<std::string> extern_shared;
+};
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CompileError("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw CompileError("cannot write " + path.string());
+}
+
+// The prerequisites listed in a Make-style dependency file written by clang.
+std::vector<std::string> read_dependencies(const fs::path& depfile) {
+  const std::string text = read_file(depfile);
+  std::vector<std::string> deps;
+  std::string current;
+  bool after_target = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == ' ')) {
+      if (text[i + 1] == ' ') current += ' ';
+      ++i;
+      continue;
+    }
+    if (!after_target) {
+      if (c == ':' && i + 1 < text.size() && std::isspace(static_cast<unsigned char>(text[i + 1])))
+        after_target = true;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!current.empty()) deps.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) deps.push_back(current);
+  return deps;
+}
+
+// Archive members lld refused because they use absolute (R_RISCV_HI20/LO12)
+// addressing, from messages such as
+//   ld.lld: error: relocation R_RISCV_HI20 cannot be used against symbol '.LC0'; recompile with -fPIC
+//   >>> defined in /usr/lib/.../libc.a(libm_math_kf_sin.c.o)
+std::vector<std::string> position_dependent_members(const std::string& linker_output) {
+  std::set<std::string> members;
+  std::istringstream lines(linker_output);
+  std::string line;
+  bool in_absolute_error = false;
+  while (std::getline(lines, line)) {
+    if (line.find("error: relocation R_RISCV_") != std::string::npos) {
+      in_absolute_error = line.find("recompile with -fPIC") != std::string::npos;
+      continue;
+    }
+    const std::size_t open = line.rfind(".a(");
+    if (in_absolute_error && line.find(">>> defined in") != std::string::npos && open != std::string::npos &&
+        line.back() == ')')
+      members.insert(line.substr(open + 3, line.size() - open - 4));
+  }
+  return {members.begin(), members.end()};
+}
+
+std::string escape_make(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+Compiler::Compiler(Options options, ToolchainPaths paths, std::ostream& log)
+    : options_(std::move(options)), paths_(std::move(paths)), log_(log) {}
+
+Compiler::~Compiler() {
+  if (work_dir_.empty()) return;
+  if (options_.keep_temps) {
+    log_ << "kestrel-cc: kept work directory " << work_dir_.string() << "\n";
+    return;
+  }
+  std::error_code ignored;
+  fs::remove_all(work_dir_, ignored);
+}
+
+fs::path Compiler::temp(const std::string& name) const { return work_dir_ / name; }
+
+void Compiler::run_tool(const std::vector<std::string>& argv, const std::string& failure) {
+  if (options_.verbose) log_ << format_command(argv) << "\n";
+  const ProcessResult result = run_process(argv);
+  log_ << result.output;
+  if (result.exit_code != 0) throw CompileError(failure);
+}
+
+std::vector<std::string> Compiler::target_arguments() const {
+  const bool rv64 = options_.xlen == 64;
+  std::vector<std::string> args = {"-triple", rv64 ? "riscv64-unknown-elf" : "riscv32-unknown-elf",
+                                   // RV64IMAF / RV32IMAF without C (docs/isa.md section 1); lld 14 cannot
+                                   // relax, so relaxable code must not be emitted.
+                                   "-target-feature", "+m", "-target-feature", "+a", "-target-feature", "+f",
+                                   "-target-feature", "-c", "-target-feature", "-relax", "-target-feature",
+                                   "-save-restore"};
+  if (rv64) args.insert(args.end(), {"-target-feature", "+64bit"});
+  args.insert(args.end(), {"-target-abi", rv64 ? "lp64f" : "ilp32f",
+                           // medany PIE code: every access PC-relative, so the module links
+                           // at base 0 and loads anywhere with only R_RISCV_RELATIVE fix-ups
+                           // (non-PIC objects would make lld give function addresses in data
+                           // canonical PLT entries).
+                           "-mcmodel=medium", "-mrelocation-model", "pic", "-pic-level", "2", "-pic-is-pie",
+                           "-msmall-data-limit", "0", "-mframe-pointer=none"});
+  return args;
+}
+
+std::vector<std::string> Compiler::frontend_arguments() const {
+  std::vector<std::string> args = {paths_.clang, "-cc1"};
+  const std::vector<std::string> target = target_arguments();
+  args.insert(args.end(), target.begin(), target.end());
+  args.insert(args.end(),
+              {"-fcuda-is-device", "-x", "cuda", "-std=" + options_.language_standard,
+               // __declspec(property) makes threadIdx.x a real unsigned int expression.
+               "-fdeclspec", "-fgnuc-version=4.2.1", "-fno-rtti", "-fno-threadsafe-statics",
+               // CUDA's default: a*b+c may become one fused multiply-add.
+               "-ffp-contract=fast", "-nostdsysteminc", "-resource-dir", paths_.resource_dir,
+               // The SDK's headers (assert.h among them) shadow the C library's.
+               "-internal-isystem", paths_.sdk_dir + "/include", "-internal-isystem",
+               paths_.resource_dir + "/include", "-internal-isystem", paths_.picolibc_dir + "/include",
+               "-internal-isystem", paths_.project_include, "-include", "kestrel_cuda.h"});
+  if (options_.color_diagnostics) args.push_back("-fcolor-diagnostics");
+  if (options_.debug_info)
+    args.insert(args.end(), {"-debug-info-kind=constructor", "-dwarf-version=5", "-debugger-tuning=gdb"});
+  for (const std::string& dir : options_.include_dirs) args.insert(args.end(), {"-I", dir});
+  for (const std::string& flag : options_.macro_flags) args.push_back(flag);
+  return args;
+}
+
+void Compiler::scan_kernels(Unit& unit) {
+  const fs::path ir = temp(std::to_string(unit.index) + ".scan.ll");
+  std::vector<std::string> args = frontend_arguments();
+  args.insert(args.end(), options_.warning_flags.begin(), options_.warning_flags.end());
+  args.insert(args.end(), {"-emit-llvm", "-O0", "-disable-llvm-passes", "-o", ir.string()});
+  if (!options_.depfile.empty()) {
+    unit.depfile = temp(std::to_string(unit.index) + ".d");
+    args.insert(args.end(), {"-dependency-file", unit.depfile.string(), "-MT", options_.output});
+  }
+  args.push_back(unit.source);
+  run_tool(args, "compilation of " + unit.source + " failed");
+  unit.kernels = parse_ir(read_file(ir)).annotated("kestrel.kernel");
+}
+
+void Compiler::build_entries(Unit& unit) {
+  std::vector<EntryKernel> kernels;
+  for (const std::string& symbol : unit.kernels) {
+    EntryKernel kernel;
+    kernel.signature = describe_kernel(symbol);
+    kernel.index = next_entry_index_++;
+    kernels.push_back(kernel);
+  }
+  const fs::path wrapper = temp(std::to_string(unit.index) + ".entry.cu");
+  write_file(wrapper, generate_entry_source(unit.absolute_source.string(),
+                                            paths_.sdk_dir + "/kestrel_entry.h", kernels));
+  const fs::path ir = temp(std::to_string(unit.index) + ".ll");
+  std::vector<std::string> args = frontend_arguments();
+  // The user's warnings were reported by step a; the wrapper adds none of its own.
+  args.insert(args.end(),
+              {"-w", "-emit-llvm", "-O" + options_.optimization, "-o", ir.string(), wrapper.string()});
+  run_tool(args, "cannot generate the kernel entries of " + unit.source +
+                     " (see the diagnostics above; kestrel-cc spells each kernel's parameter types from its "
+                     "mangled name, so they must be nameable at file scope)");
+  IrModule module = parse_ir(read_file(ir));
+  if (module.find_global("llvm.global_ctors"))
+    throw CompileError(unit.source +
+                       " needs dynamic initialization of a global object, which Kestrel device "
+                       "code does not support");
+  place_device_sections(module);
+  write_file(temp(std::to_string(unit.index) + ".placed.ll"), module.text());
+  unit.defined_symbols = module.defined_symbols();
+  unit.extern_shared = extern_shared_candidates(module);
+}
+
+void Compiler::compile_object(Unit& unit) {
+  unit.object = temp(std::to_string(unit.index) + ".o");
+  std::vector<std::string> args = {paths_.clang, "-cc1"};
+  const std::vector<std::string> target = target_arguments();
+  args.insert(args.end(), target.begin(), target.end());
+  args.insert(args.end(), {"-emit-obj", "-x", "ir",
+                           // Step c already optimized; only code generation remains.
+                           "-O" + options_.optimization, "-disable-llvm-passes", "-o", unit.object.string(),
+                           temp(std::to_string(unit.index) + ".placed.ll").string()});
+  if (options_.debug_info) args.insert(args.end(), {"-dwarf-version=5"});
+  run_tool(args, "code generation for " + unit.source + " failed");
+}
+
+fs::path Compiler::assemble_crt() {
+  const fs::path object = temp("crt.o");
+  const bool rv64 = options_.xlen == 64;
+  run_tool(
+      {paths_.clang, rv64 ? "--target=riscv64-unknown-elf" : "--target=riscv32-unknown-elf",
+       rv64 ? "-march=rv64imaf" : "-march=rv32imaf", rv64 ? "-mabi=lp64f" : "-mabi=ilp32f", "-mno-relax",
+       "-nostdinc", "-I", paths_.project_include, "-c", paths_.crt_dir + "/crt.S", "-o", object.string()},
+      "assembling " + paths_.crt_dir + "/crt.S failed");
+  return object;
+}
+
+void Compiler::link(const std::vector<std::string>& extern_shared, const fs::path& crt,
+                    const fs::path& output) {
+  const std::string multilib = ToolchainPaths::multilib(options_.xlen);
+  std::vector<std::string> args = {paths_.lld,
+                                   "-pie",
+                                   "--no-dynamic-linker",
+                                   "-z",
+                                   "norelro",
+                                   "--apply-dynamic-relocs",
+                                   "-z",
+                                   "max-page-size=4096",
+                                   "-z",
+                                   "common-page-size=4096",
+                                   "--hash-style=sysv",
+                                   "--build-id=none",
+                                   "--no-undefined",
+                                   "--error-limit=0",
+                                   "-T",
+                                   paths_.crt_dir + "/kestrel.ld",
+                                   "-o",
+                                   output.string()};
+  if (!options_.debug_info) args.push_back("--strip-debug");
+  // CUDA gives every extern __shared__ array the address of the first
+  // dynamic shared byte (guide B.2.3), which the linker script names.
+  for (const std::string& name : extern_shared) args.push_back("--defsym=" + name + "=__kestrel_shared_end");
+  args.push_back(crt.string());
+  for (const Unit& unit : units_) args.push_back(unit.object.string());
+  args.insert(args.end(), {"--start-group", paths_.picolibc_dir + "/lib/" + multilib + "/libc.a",
+                           paths_.libgcc_dir + "/" + multilib + "/libgcc.a", "--end-group"});
+  if (options_.verbose) log_ << format_command(args) << "\n";
+  const ProcessResult result = run_process(args);
+  if (result.exit_code == 0) {
+    log_ << result.output;
+    return;
+  }
+  const std::vector<std::string> absolute = position_dependent_members(result.output);
+  if (absolute.empty()) {
+    log_ << result.output;
+    throw CompileError("linking " + options_.output + " failed");
+  }
+  std::string members;
+  for (const std::string& member : absolute) members += "\n  " + member;
+  throw CompileError(
+      "the module needs C library code that is built position-dependent (medlow code model), "
+      "which a relocatable Kestrel module cannot contain:" +
+      members +
+      "\nDebian's picolibc builds every RV32 multilib that way; on RV32 only the math functions "
+      "that compile to instructions (sqrtf, fabsf, fminf, floorf, ...) are available "
+      "(docs/programming-guide.md, Limitations).");
+}
+
+void Compiler::write_depfile(const std::vector<fs::path>& unit_depfiles) const {
+  std::set<std::string> deps;
+  for (const fs::path& depfile : unit_depfiles)
+    for (const std::string& dep : read_dependencies(depfile)) deps.insert(dep);
+  deps.insert(paths_.sdk_dir + "/kestrel_entry.h");
+  deps.insert(paths_.project_include + "/kestrel/module_format.h");
+  deps.insert(paths_.crt_dir + "/crt.S");
+  deps.insert(paths_.crt_dir + "/kestrel.ld");
+  std::string text = escape_make(options_.output) + ":";
+  for (const std::string& dep : deps) text += " \\\n  " + escape_make(dep);
+  write_file(options_.depfile, text + "\n");
+}
+
+ModuleSummary Compiler::run() {
+  for (const std::string& source : options_.sources) {
+    std::error_code error;
+    if (!fs::is_regular_file(source, error)) throw CompileError("no such source file: " + source);
+  }
+  std::string pattern = (fs::temp_directory_path() / "kestrel-cc.XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw CompileError("cannot create a work directory in " + pattern);
+  work_dir_ = pattern;
+
+  std::set<std::string> kernel_symbols;
+  for (std::size_t i = 0; i < options_.sources.size(); ++i) {
+    Unit unit;
+    unit.source = options_.sources[i];
+    unit.absolute_source = fs::absolute(unit.source);
+    unit.index = static_cast<unsigned>(i);
+    scan_kernels(unit);
+    // A template kernel instantiated in two sources gets one entry.
+    std::vector<std::string> own;
+    for (const std::string& symbol : unit.kernels)
+      if (kernel_symbols.insert(symbol).second) own.push_back(symbol);
+    unit.kernels = own;
+    units_.push_back(std::move(unit));
+  }
+  if (kernel_symbols.empty()) {
+    std::string names;
+    for (const std::string& source : options_.sources) names += (names.empty() ? "" : ", ") + source;
+    throw CompileError("no kernels found in " + names + ": a module needs at least one __global__ function");
+  }
+  std::set<std::string> defined;
+  std::set<std::string> extern_shared;
+  for (Unit& unit : units_) {
+    build_entries(unit);
+    compile_object(unit);
+    defined.insert(unit.defined_symbols.begin(), unit.defined_symbols.end());
+    extern_shared.insert(unit.extern_shared.begin(), unit.extern_shared.end());
+  }
+  std::vector<std::string> unresolved_shared;
+  for (const std::string& name : extern_shared)
+    if (!defined.count(name)) unresolved_shared.push_back(name);
+
+  const fs::path linked = temp("module.kmod");
+  link(unresolved_shared, assemble_crt(), linked);
+  ModuleSummary summary = check_module(linked.string(), options_.xlen);
+  std::error_code error;
+  fs::copy_file(linked, options_.output, fs::copy_options::overwrite_existing, error);
+  if (error) throw CompileError("cannot write " + options_.output + ": " + error.message());
+  if (!options_.depfile.empty()) {
+    std::vector<fs::path> depfiles;
+    for (const Unit& unit : units_) depfiles.push_back(unit.depfile);
+    write_depfile(depfiles);
+  }
+  return summary;
+}
+
+int run_kestrel_cc(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    Options options = parse_options(args);
+    if (options.help) {
+      out << usage_text();
+      return 0;
+    }
+    if (options.version) {
+      out << "kestrel-cc " KESTREL_CC_VERSION " (clang " << KESTREL_CC_CLANG << ")\n";
+      return 0;
+    }
+    options.color_diagnostics = &err == &std::cerr && isatty(STDERR_FILENO);
+    const bool verbose = options.verbose;
+    Compiler compiler(std::move(options), ToolchainPaths::from_build_and_environment(), err);
+    const ModuleSummary summary = compiler.run();
+    if (verbose) {
+      for (const ModuleKernel& kernel : summary.kernels)
+        err << "kestrel-cc: kernel " << kernel.name << ": " << kernel.num_params << " parameters, "
+            << kernel.param_bytes << " bytes\n";
+    }
+    return 0;
+  } catch (const CompileError& error) {
+    err << "kestrel-cc: error: " << error.what() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    err << "kestrel-cc: internal error: " << error.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace kestrel::cc
