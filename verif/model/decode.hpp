@@ -1,0 +1,173 @@
+// Instruction decoding: one 32-bit word to a pre-decoded Inst the interpreter
+// switches on.  Every static instruction is decoded once (memory.hpp keeps the
+// decoded pages), so nothing here is on the per-lane hot path.
+#pragma once
+
+#include <cstdint>
+
+namespace kestrel::model {
+
+enum class Op : uint8_t {
+  kIllegal,
+  // RV32I / RV64I
+  kLui,
+  kAuipc,
+  kJal,
+  kJalr,
+  kBeq,
+  kBne,
+  kBlt,
+  kBge,
+  kBltu,
+  kBgeu,
+  kLb,
+  kLh,
+  kLw,
+  kLd,
+  kLbu,
+  kLhu,
+  kLwu,
+  kSb,
+  kSh,
+  kSw,
+  kSd,
+  kAddi,
+  kSlti,
+  kSltiu,
+  kXori,
+  kOri,
+  kAndi,
+  kSlli,
+  kSrli,
+  kSrai,
+  kAdd,
+  kSub,
+  kSll,
+  kSlt,
+  kSltu,
+  kXor,
+  kSrl,
+  kSra,
+  kOr,
+  kAnd,
+  kAddiw,
+  kSlliw,
+  kSrliw,
+  kSraiw,
+  kAddw,
+  kSubw,
+  kSllw,
+  kSrlw,
+  kSraw,
+  kFence,
+  // M
+  kMul,
+  kMulh,
+  kMulhsu,
+  kMulhu,
+  kDiv,
+  kDivu,
+  kRem,
+  kRemu,
+  kMulw,
+  kDivw,
+  kDivuw,
+  kRemw,
+  kRemuw,
+  // A (funct5 kept in Inst::aux)
+  kLrW,
+  kScW,
+  kAmoW,
+  kLrD,
+  kScD,
+  kAmoD,
+  // F
+  kFlw,
+  kFsw,
+  kFmadd,
+  kFmsub,
+  kFnmsub,
+  kFnmadd,
+  kFadd,
+  kFsub,
+  kFmul,
+  kFdiv,
+  kFsqrt,
+  kFsgnj,
+  kFsgnjn,
+  kFsgnjx,
+  kFmin,
+  kFmax,
+  kFcvtWS,
+  kFcvtWuS,
+  kFcvtLS,
+  kFcvtLuS,
+  kFcvtSW,
+  kFcvtSWu,
+  kFcvtSL,
+  kFcvtSLu,
+  kFmvXW,
+  kFmvWX,
+  kFeq,
+  kFlt,
+  kFle,
+  kFclass,
+  // Zicsr (CSR number in imm)
+  kCsrrw,
+  kCsrrs,
+  kCsrrc,
+  kCsrrwi,
+  kCsrrsi,
+  kCsrrci,
+  // Kestrel SIMT (custom-0)
+  kExit,
+  kBarrier,
+  kTrap,
+  kNanosleep,
+  kSimtFence,
+  kCount
+};
+
+// Barrier flavours (Inst::aux of kBarrier).
+enum BarrierKind : uint8_t { kBarSync = 1, kBarCount = 2, kBarAnd = 3, kBarOr = 4 };
+
+// AMO operations (Inst::aux of kAmoW/kAmoD): the instruction's funct5.
+enum AmoOp : uint8_t {
+  kAmoAdd = 0x00,
+  kAmoSwap = 0x01,
+  kAmoXor = 0x04,
+  kAmoOr = 0x08,
+  kAmoAnd = 0x0C,
+  kAmoMin = 0x10,
+  kAmoMax = 0x14,
+  kAmoMinu = 0x18,
+  kAmoMaxu = 0x1C
+};
+
+// x register the interpreter writes when rd is x0: a sink row, so the hot path
+// needs no rd == 0 test and x0 always reads zero.
+constexpr uint8_t kSinkReg = 32;
+constexpr uint8_t kDynamicRm = 7;
+
+struct Inst {
+  Op op = Op::kIllegal;
+  uint8_t rd = 0;  // kSinkReg when an x-register destination is x0
+  uint8_t rs1 = 0;
+  uint8_t rs2 = 0;
+  uint8_t rs3 = 0;
+  uint8_t rm = 0;   // F rounding mode field
+  uint8_t aux = 0;  // AMO funct5, barrier kind
+  int32_t imm = 0;  // immediate, CSR number, or branch/jump offset
+  uint32_t raw = 0;
+};
+
+// Decodes one word for the given XLEN; unknown or reserved encodings (and
+// RV64-only ones on RV32) decode to Op::kIllegal.
+Inst decode(uint32_t word, unsigned xlen);
+
+// True for instructions whose destination is an f register (for lock-step
+// retire records); false for x-register destinations and no destination.
+bool writes_freg(Op op);
+bool writes_xreg(Op op);
+
+}  // namespace kestrel::model

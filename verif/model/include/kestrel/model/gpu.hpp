@@ -1,0 +1,156 @@
+// The Kestrel functional model: the whole GPU at the instruction level, exactly
+// as docs/isa.md defines it.  It is the golden reference the RTL is compared
+// against (lock-step) and the fast backend the runtime uses when no hardware
+// is present (model_transport.hpp).  docs/functional-model.md describes its
+// structure and scheduling order.
+//
+// Lifetime: a Gpu owns its device DRAM and page table for its whole life; a
+// launch runs from start() until it is done, faults or is aborted, and the
+// next start() clears the fault record and the counters.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "kestrel/abi.h"
+#include "kestrel/host_regs.h"
+
+namespace kestrel::model {
+
+struct Config {
+  unsigned xlen = 64;                 // 64 or 32
+  unsigned num_sms = 2;               // 1..255
+  unsigned warps_per_sm = 8;          // 1..255 warp slots per SM
+  unsigned lanes_per_warp = 32;       // 4, 8 or 32
+  uint64_t mem_bytes = 256ull << 20;  // device DRAM, whole pages, at KESTREL_GLOBAL_BASE
+  uint32_t shared_bytes_per_sm = 64 * 1024;
+  uint32_t max_threads_per_block = 1024;
+  // Warp-instructions a warp issues before the SM turns to its next warp.
+  uint32_t warp_slice = 16;
+  // Warp-instructions a block may issue while some of its threads wait at a
+  // barrier before the watchdog reports BARRIER_DEADLOCK (docs/isa.md sec. 6).
+  uint64_t barrier_watchdog = 1ull << 24;
+  // Line size used to count KESTREL_CNT_MEM_REQUESTS.
+  uint32_t mem_line_bytes = 64;
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+// What the launch descriptor registers of host_regs.h hold.
+struct LaunchDesc {
+  uint64_t entry_pc = 0;
+  uint64_t exit_pc = 0;
+  uint64_t gp = 0;
+  uint64_t param_addr = 0;
+  Dim3 grid;
+  Dim3 block;
+  uint32_t shared_base = 0;  // 0: the launch has no shared window
+  uint32_t shared_static = 0;
+  uint32_t shared_dyn = 0;
+  uint32_t stack_bytes = 1024;
+  // DRAM backing of the local windows (thread slot s at local_backing +
+  // s * stack_bytes).  0 makes the model keep local memory privately.
+  uint32_t local_backing = 0;
+  uint64_t instruction_budget = 0;  // warp-instructions, 0 = unlimited
+};
+
+struct Fault {
+  kestrel_fault_kind kind = KESTREL_FAULT_NONE;
+  uint64_t pc = 0;
+  uint64_t addr = 0;
+  Dim3 block{0, 0, 0};
+  Dim3 thread{0, 0, 0};
+  uint32_t sm = 0;
+  uint32_t warp = 0;  // warp index within the block
+  uint32_t info = 0;  // trap code, or the assert line
+};
+
+enum class LaunchState { kIdle, kRunning, kDone, kFault };
+
+// How blocks reach SMs.  kAutomatic: the model dispatches blocks itself (the
+// backend mode).  kManual: the lock-step driver places every block with
+// place_block() and advances warps with step().
+enum class Dispatch { kAutomatic, kManual };
+
+// One register write a retired warp-instruction made.
+struct RegWrite {
+  uint32_t warp_slot;  // the issuing warp, or a warp released by a barrier
+  uint32_t lane;
+  bool fp;  // f register (else x register)
+  uint8_t reg;
+  uint64_t value;  // x registers XLEN wide, f registers 32-bit patterns
+};
+
+struct Retire {
+  bool issued = false;  // false: the warp had no eligible thread
+  uint32_t sm = 0;
+  uint32_t warp_slot = 0;
+  uint64_t pc = 0;
+  uint32_t mask = 0;  // lanes that executed the instruction
+  std::vector<RegWrite> writes;
+};
+
+using Counters = std::array<uint64_t, KESTREL_CNT_COUNT>;
+
+class Engine;
+
+class Gpu {
+ public:
+  // Throws kestrel::Error(KESTREL_ERROR_INVALID_VALUE) for a configuration the
+  // model cannot build.
+  explicit Gpu(const Config& config);
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  const Config& config() const;
+
+  // Device DRAM by device address, bypassing the page table.  Throws
+  // kestrel::Error(KESTREL_ERROR_INVALID_VALUE) outside DRAM.
+  void write_mem(uint64_t addr, const void* src, size_t bytes);
+  void read_mem(uint64_t addr, void* dst, size_t bytes) const;
+  // Sets the permissions (KESTREL_PAGE_*) of `pages` pages from the page-aligned
+  // `addr`; 0 unmaps.  Throws for a range outside DRAM or unaligned addr.
+  void map_pages(uint64_t addr, uint64_t pages, uint32_t perms);
+  uint32_t page_perms(uint64_t addr) const;
+
+  // Starts a launch.  The driver validates launches; a configuration the model
+  // cannot run anyway (a block needing more warps or shared memory than an SM
+  // has, zero dimensions) throws kestrel::Error(KESTREL_ERROR_INVALID_CONFIG),
+  // as does starting while a launch runs.
+  void start(const LaunchDesc& desc, Dispatch dispatch = Dispatch::kAutomatic);
+  // Runs the launch to its end (automatic dispatch).
+  void run();
+  void abort();
+  LaunchState state() const;
+  const Fault& fault() const;
+  const Counters& counters() const;
+
+  // ---- lock-step interface (Dispatch::kManual) ----
+  // Places block `block_index` (linear, x fastest) on `sm`, its warps in
+  // `warp_slots` (one per warp of the block, in warp order).  Throws
+  // kestrel::Error(KESTREL_ERROR_INVALID_VALUE) if a slot is busy, the block was
+  // placed before, or the SM lacks shared memory.
+  void place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots);
+  // Issues one warp-instruction of the chosen warp by the scheduling rule of
+  // docs/isa.md section 6.  issued is false when the warp has no eligible
+  // thread (all exited or waiting at a barrier).
+  Retire step(uint32_t sm, uint32_t warp_slot);
+  bool warp_resident(uint32_t sm, uint32_t warp_slot) const;
+  // Architectural state of one thread slot, for comparisons.
+  uint64_t xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const;
+  uint32_t freg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const;
+  uint32_t fcsr(uint32_t sm, uint32_t warp_slot, uint32_t lane) const;
+  // The next PC of a live thread; threads that exited report exited = true.
+  uint64_t thread_pc(uint32_t sm, uint32_t warp_slot, uint32_t lane, bool* exited) const;
+
+ private:
+  std::unique_ptr<Engine> engine_;
+};
+
+}  // namespace kestrel::model

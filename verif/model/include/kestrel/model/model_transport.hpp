@@ -1,0 +1,17 @@
+// The functional model as a Kestrel backend: a kestrel::Transport exposing the
+// register map of include/kestrel/host_regs.h.  The driver's open_transport()
+// calls this factory for the "model" backend.
+#pragma once
+
+#include <memory>
+
+#include "kestrel/transport.hpp"
+
+namespace kestrel::model {
+
+// Builds a model with the requested configuration.  Throws
+// kestrel::Error(KESTREL_ERROR_INVALID_VALUE) for a configuration the model
+// cannot build (xlen other than 32/64, lanes other than 4/8/32, ...).
+std::unique_ptr<kestrel::Transport> make_model_transport(const kestrel::BackendConfig& config);
+
+}  // namespace kestrel::model

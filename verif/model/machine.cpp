@@ -1,0 +1,1535 @@
+// The instruction-level interpreter.  Layout chosen for speed (see
+// docs/functional-model.md): registers are structure-of-arrays (row = register,
+// column = lane) so each instruction is one tight loop over its active lanes;
+// a warp keeps its threads as a short sorted list of (pc, lane mask) groups,
+// so a converged warp picks its next PC in O(1); instructions come pre-decoded
+// from memory.hpp; a warp issues several instructions before the SM moves on.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "decode.hpp"
+#include "engine.hpp"
+#include "fpu.hpp"
+#include "kestrel/error.hpp"
+#include "memory.hpp"
+
+namespace kestrel::model {
+namespace {
+
+// 128-bit products for MULH on RV64 (a GCC/Clang extension).
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 UInt128;
+
+constexpr uint32_t kFairnessPeriod = 32;  // docs/isa.md section 6
+constexpr uint32_t kLocalWindow = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
+constexpr unsigned kXRows = 33;  // x0..x31 and the x0 write sink
+
+// CSR numbers beyond abi.h's Kestrel range.
+enum : uint32_t {
+  kCsrFflags = 0x001,
+  kCsrFrm = 0x002,
+  kCsrFcsr = 0x003,
+  kCsrCycle = 0xC00,
+  kCsrTime = 0xC01,
+  kCsrInstret = 0xC02,
+  kCsrCycleH = 0xC80,
+  kCsrTimeH = 0xC81,
+  kCsrInstretH = 0xC82,
+};
+
+enum class Access { kLoad, kStore };
+
+template <class Fn>
+inline void for_each_lane(uint32_t mask, Fn&& fn) {
+  while (mask != 0) {
+    fn(static_cast<uint32_t>(__builtin_ctz(mask)));
+    mask &= mask - 1;
+  }
+}
+
+inline int popcount(uint32_t mask) { return __builtin_popcount(mask); }
+
+// Distinct memory lines one warp-instruction touches (KESTREL_CNT_MEM_REQUESTS).
+struct LineSet {
+  uint32_t lines[32];
+  uint32_t count = 0;
+  void add(uint32_t line) {
+    if (count != 0 && lines[count - 1] == line) return;
+    for (uint32_t i = 0; i + 1 < count; ++i) {
+      if (lines[i] == line) return;
+    }
+    lines[count++] = line;
+  }
+};
+
+void check_config(const Config& c) {
+  auto fail = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_VALUE, "model: " + why); };
+  if (c.xlen != 32 && c.xlen != 64) fail("xlen must be 32 or 64");
+  if (c.lanes_per_warp != 4 && c.lanes_per_warp != 8 && c.lanes_per_warp != 32)
+    fail("lanes_per_warp must be 4, 8 or 32");
+  if (c.num_sms < 1 || c.num_sms > 255) fail("num_sms must be 1..255");
+  if (c.warps_per_sm < 1 || c.warps_per_sm > 255) fail("warps_per_sm must be 1..255");
+  if (c.shared_bytes_per_sm % 256 != 0 || c.shared_bytes_per_sm / 256 > 0xFFFF) {
+    fail("shared_bytes_per_sm must be a multiple of 256 below 16 MiB");
+  }
+  if (c.max_threads_per_block < 1 || c.max_threads_per_block > 0xFFFF)
+    fail("max_threads_per_block must be 1..65535");
+  if (c.warp_slice < 1) fail("warp_slice must be at least 1");
+  if (c.barrier_watchdog < 1) fail("barrier_watchdog must be at least 1");
+  if (c.mem_line_bytes < 8 || (c.mem_line_bytes & (c.mem_line_bytes - 1)) != 0) {
+    fail("mem_line_bytes must be a power of two >= 8");
+  }
+}
+
+template <class X>
+class Machine final : public Engine {
+  using SX = std::make_signed_t<X>;
+  static constexpr unsigned kXlen = sizeof(X) * 8;
+
+  struct Group {
+    uint64_t pc;
+    uint32_t mask;
+  };
+
+  struct Warp {
+    bool resident = false;
+    uint32_t block = 0;          // index into Sm::blocks
+    uint32_t warp_in_block = 0;  // the warpid CSR
+    uint32_t live = 0;           // lanes that have not exited
+    uint32_t waiting = 0;        // lanes waiting at a barrier
+    uint32_t num_groups = 0;
+    Group groups[32];  // sorted by pc, pcs distinct, masks disjoint, union = live
+    uint32_t fair_count = 0;
+    uint64_t rr_pc = 0;
+    // instret of lane l = instret[l] + uniform_instret: a converged issue bumps
+    // the shared count instead of every lane's.
+    uint64_t uniform_instret = 0;
+    std::vector<X> x;         // kXRows * lanes
+    std::vector<uint32_t> f;  // 32 * lanes
+    std::vector<uint8_t> fflags, frm, bar_kind, bar_rd;
+    std::vector<uint64_t> instret;
+    std::vector<uint8_t*> local;  // host address of each lane's local window
+    std::vector<uint8_t> private_local;
+  };
+
+  struct Block {
+    bool active = false;
+    uint32_t index = 0;
+    Dim3 id;
+    uint32_t live = 0;  // threads not exited
+    uint32_t arrived = 0;
+    uint32_t predicate_count = 0;
+    uint64_t watchdog = 0;
+    std::vector<uint32_t> warp_slots;
+    std::vector<uint8_t> shared;
+  };
+
+  struct Sm {
+    std::vector<Warp> warps;
+    std::vector<Block> blocks;
+    uint32_t shared_used = 0;
+    uint32_t free_slots = 0;
+    uint64_t cycles = 0;
+    uint32_t next_warp = 0;
+  };
+
+  struct Reservation {
+    uint64_t thread;
+    const uint8_t* host;
+    uint32_t bytes;
+  };
+
+ public:
+  explicit Machine(const Config& c) : config_(c), lanes_(c.lanes_per_warp), mem_(c.mem_bytes, c.xlen) {
+    sms_.resize(c.num_sms);
+    for (Sm& sm : sms_) {
+      sm.warps.resize(c.warps_per_sm);
+      sm.blocks.resize(c.warps_per_sm);
+      sm.free_slots = c.warps_per_sm;
+      for (Warp& w : sm.warps) {
+        w.x.assign(kXRows * lanes_, 0);
+        w.f.assign(32 * lanes_, 0);
+        w.fflags.assign(lanes_, 0);
+        w.frm.assign(lanes_, 0);
+        w.bar_kind.assign(lanes_, 0);
+        w.bar_rd.assign(lanes_, 0);
+        w.instret.assign(lanes_, 0);
+        w.local.assign(lanes_, nullptr);
+      }
+    }
+    counters_.fill(0);
+  }
+
+  const Config& config() const override { return config_; }
+  void write_mem(uint64_t addr, const void* src, size_t bytes) override { mem_.write(addr, src, bytes); }
+  void read_mem(uint64_t addr, void* dst, size_t bytes) const override { mem_.read(addr, dst, bytes); }
+  void map_pages(uint64_t addr, uint64_t pages, uint32_t perms) override { mem_.map(addr, pages, perms); }
+  uint32_t page_perms(uint64_t addr) const override { return mem_.perms(addr); }
+  LaunchState state() const override { return state_; }
+  const Fault& fault() const override { return fault_; }
+  const Counters& counters() const override { return counters_; }
+
+  void start(const LaunchDesc& d, Dispatch dispatch) override {
+    if (state_ == LaunchState::kRunning)
+      throw Error(KESTREL_ERROR_INVALID_CONFIG, "model: a launch is running");
+    auto refuse = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_CONFIG, "model: " + why); };
+    const uint64_t threads = uint64_t{d.block.x} * d.block.y * d.block.z;
+    if (d.grid.x == 0 || d.grid.y == 0 || d.grid.z == 0) refuse("grid dimensions must be non-zero");
+    if (threads == 0) refuse("block dimensions must be non-zero");
+    if (threads > config_.max_threads_per_block) refuse("block has more threads than the device maximum");
+    const uint64_t warps = (threads + lanes_ - 1) / lanes_;
+    if (warps > config_.warps_per_sm) refuse("block needs more warps than an SM has");
+    const uint64_t shared = uint64_t{d.shared_static} + d.shared_dyn;
+    if (shared > config_.shared_bytes_per_sm) refuse("block needs more shared memory than an SM has");
+    if (d.shared_base != 0 && uint64_t{d.shared_base} + config_.shared_bytes_per_sm > (1ull << 32)) {
+      refuse("shared window does not fit in 32 bits");
+    }
+    if (d.stack_bytes > kLocalWindow) refuse("stack_bytes exceeds the local window");
+
+    for (Sm& sm : sms_) {
+      for (Warp& w : sm.warps) w.resident = false;
+      for (Block& b : sm.blocks) b.active = false;
+      sm.shared_used = 0;
+      sm.free_slots = config_.warps_per_sm;
+      sm.cycles = 0;
+      sm.next_warp = 0;
+    }
+    desc_ = d;
+    dispatch_ = dispatch;
+    threads_per_block_ = static_cast<uint32_t>(threads);
+    warps_per_block_ = static_cast<uint32_t>(warps);
+    shared_size_ = static_cast<uint32_t>(shared);
+    shared_window_ = d.shared_base == 0 ? 0 : config_.shared_bytes_per_sm;
+    total_blocks_ = uint64_t{d.grid.x} * d.grid.y * d.grid.z;
+    next_block_ = 0;
+    blocks_done_ = 0;
+    placed_.assign(dispatch == Dispatch::kManual ? total_blocks_ : 0, false);
+    reservations_.clear();
+    fault_ = Fault{};
+    counters_.fill(0);
+    state_ = LaunchState::kRunning;
+    if (dispatch_ == Dispatch::kAutomatic) initial_dispatch();
+  }
+
+  void run() override {
+    if (state_ != LaunchState::kRunning) return;
+    if (dispatch_ == Dispatch::kManual) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: a manually dispatched launch advances with step()");
+    }
+    while (state_ == LaunchState::kRunning) {
+      bool issued_any = false;
+      for (uint32_t s = 0; s < sms_.size() && state_ == LaunchState::kRunning; ++s) {
+        Sm& sm = sms_[s];
+        const uint32_t slots = config_.warps_per_sm;
+        for (uint32_t k = 0; k < slots; ++k) {
+          const uint32_t slot = (sm.next_warp + k) % slots;
+          if (!sm.warps[slot].resident || !has_eligible(sm.warps[slot])) continue;
+          sm.next_warp = (slot + 1) % slots;
+          run_warp(s, slot, config_.warp_slice, nullptr);
+          issued_any = true;
+          break;
+        }
+      }
+      if (!issued_any && state_ == LaunchState::kRunning) {
+        if (blocks_done_ == total_blocks_) {
+          finish();
+        } else {
+          // Every resident thread waits at a barrier that cannot complete; the
+          // barrier logic releases such barriers, so this is a model bug guard.
+          throw Error(KESTREL_ERROR_LAUNCH_FAULT, "model: no warp can issue but the launch is not done");
+        }
+      }
+    }
+  }
+
+  void abort() override {
+    if (state_ != LaunchState::kRunning) return;
+    for (Sm& sm : sms_) {
+      for (Warp& w : sm.warps) w.resident = false;
+      for (Block& b : sm.blocks) b.active = false;
+    }
+    finish();
+  }
+
+  void place_block(uint32_t block_index, uint32_t sm_id, const std::vector<uint32_t>& slots) override {
+    auto reject = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_VALUE, "model: " + why); };
+    if (state_ != LaunchState::kRunning || dispatch_ != Dispatch::kManual)
+      reject("place_block needs a running manual launch");
+    if (block_index >= total_blocks_) reject("block index outside the grid");
+    if (placed_[block_index]) reject("block placed twice");
+    if (sm_id >= sms_.size()) reject("no such SM");
+    if (slots.size() != warps_per_block_) reject("need one warp slot per warp of the block");
+    Sm& sm = sms_[sm_id];
+    for (size_t i = 0; i < slots.size(); ++i) {
+      if (slots[i] >= config_.warps_per_sm || sm.warps[slots[i]].resident)
+        reject("warp slot busy or out of range");
+      for (size_t j = 0; j < i; ++j) {
+        if (slots[i] == slots[j]) reject("warp slot listed twice");
+      }
+    }
+    if (sm.shared_used + shared_size_ > config_.shared_bytes_per_sm)
+      reject("SM lacks shared memory for the block");
+    placed_[block_index] = true;
+    place(sm_id, block_index, slots);
+  }
+
+  Retire step(uint32_t sm_id, uint32_t slot) override {
+    if (state_ != LaunchState::kRunning || dispatch_ != Dispatch::kManual) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: step needs a running manual launch");
+    }
+    if (sm_id >= sms_.size() || slot >= config_.warps_per_sm || !sms_[sm_id].warps[slot].resident) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: step on a warp slot without a resident warp");
+    }
+    Retire retire;
+    retire.sm = sm_id;
+    retire.warp_slot = slot;
+    run_warp(sm_id, slot, 1, &retire);
+    if (state_ == LaunchState::kRunning && blocks_done_ == total_blocks_) finish();
+    return retire;
+  }
+
+  bool warp_resident(uint32_t sm_id, uint32_t slot) const override {
+    return sm_id < sms_.size() && slot < config_.warps_per_sm && sms_[sm_id].warps[slot].resident;
+  }
+
+  uint64_t xreg(uint32_t sm_id, uint32_t slot, uint32_t lane, unsigned reg) const override {
+    const Warp& w = warp_at(sm_id, slot, lane);
+    if (reg >= 32) throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no such x register");
+    return w.x[reg * lanes_ + lane];
+  }
+  uint32_t freg(uint32_t sm_id, uint32_t slot, uint32_t lane, unsigned reg) const override {
+    const Warp& w = warp_at(sm_id, slot, lane);
+    if (reg >= 32) throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no such f register");
+    return w.f[reg * lanes_ + lane];
+  }
+  uint32_t fcsr(uint32_t sm_id, uint32_t slot, uint32_t lane) const override {
+    const Warp& w = warp_at(sm_id, slot, lane);
+    return (uint32_t{w.frm[lane]} << 5) | w.fflags[lane];
+  }
+  uint64_t thread_pc(uint32_t sm_id, uint32_t slot, uint32_t lane, bool* exited) const override {
+    const Warp& w = warp_at(sm_id, slot, lane);
+    for (uint32_t g = 0; g < w.num_groups; ++g) {
+      if (w.groups[g].mask & (1u << lane)) {
+        if (exited) *exited = false;
+        return w.groups[g].pc;
+      }
+    }
+    if (exited) *exited = true;
+    return 0;
+  }
+
+ private:
+  const Warp& warp_at(uint32_t sm_id, uint32_t slot, uint32_t lane) const {
+    if (sm_id >= sms_.size() || slot >= config_.warps_per_sm || lane >= lanes_) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no such thread slot");
+    }
+    return sms_[sm_id].warps[slot];
+  }
+
+  X* xrow(Warp& w, unsigned r) { return w.x.data() + r * lanes_; }
+  uint32_t* frow(Warp& w, unsigned r) { return w.f.data() + r * lanes_; }
+
+  // ---- dispatch -------------------------------------------------------------
+  bool fits(const Sm& sm) const {
+    return sm.free_slots >= warps_per_block_ && sm.shared_used + shared_size_ <= config_.shared_bytes_per_sm;
+  }
+
+  void dispatch_one(uint32_t sm_id) {
+    Sm& sm = sms_[sm_id];
+    std::vector<uint32_t> slots;
+    for (uint32_t s = 0; s < config_.warps_per_sm && slots.size() < warps_per_block_; ++s) {
+      if (!sm.warps[s].resident) slots.push_back(s);
+    }
+    place(sm_id, static_cast<uint32_t>(next_block_++), slots);
+  }
+
+  // Blocks go out in linear order, one per SM in turn, until no SM has room.
+  void initial_dispatch() {
+    bool placed = true;
+    while (placed && next_block_ < total_blocks_) {
+      placed = false;
+      for (uint32_t s = 0; s < sms_.size() && next_block_ < total_blocks_; ++s) {
+        if (fits(sms_[s])) {
+          dispatch_one(s);
+          placed = true;
+        }
+      }
+    }
+  }
+
+  void place(uint32_t sm_id, uint32_t block_index, const std::vector<uint32_t>& slots) {
+    Sm& sm = sms_[sm_id];
+    uint32_t bi = 0;
+    while (sm.blocks[bi].active) ++bi;  // a free entry exists: each block holds at least one warp slot
+    Block& b = sm.blocks[bi];
+    b.active = true;
+    b.index = block_index;
+    b.id.x = block_index % desc_.grid.x;
+    b.id.y = (block_index / desc_.grid.x) % desc_.grid.y;
+    b.id.z = block_index / (desc_.grid.x * desc_.grid.y);
+    b.live = threads_per_block_;
+    b.arrived = 0;
+    b.predicate_count = 0;
+    b.watchdog = 0;
+    b.warp_slots = slots;
+    b.shared.assign(shared_size_, 0);
+    sm.shared_used += shared_size_;
+    sm.free_slots -= warps_per_block_;
+
+    for (uint32_t wi = 0; wi < slots.size(); ++wi) {
+      Warp& w = sm.warps[slots[wi]];
+      w.resident = true;
+      w.block = bi;
+      w.warp_in_block = wi;
+      const uint32_t first_thread = wi * lanes_;
+      const uint32_t present = std::min(lanes_, threads_per_block_ - first_thread);
+      w.live = present == 32 ? ~0u : (1u << present) - 1;
+      w.waiting = 0;
+      w.num_groups = 1;
+      w.groups[0] = Group{desc_.entry_pc, w.live};
+      w.fair_count = 0;
+      w.rr_pc = 0;
+      w.uniform_instret = 0;
+      std::fill(w.x.begin(), w.x.end(), X{0});
+      std::fill(w.f.begin(), w.f.end(), 0u);
+      std::fill(w.fflags.begin(), w.fflags.end(), uint8_t{0});
+      std::fill(w.frm.begin(), w.frm.end(), uint8_t{0});
+      std::fill(w.instret.begin(), w.instret.end(), uint64_t{0});
+      for (uint32_t l = 0; l < lanes_; ++l) {
+        xrow(w, 1)[l] = static_cast<X>(desc_.exit_pc);
+        xrow(w, 2)[l] = static_cast<X>(KESTREL_LOCAL_BASE + desc_.stack_bytes);
+        xrow(w, 3)[l] = static_cast<X>(desc_.gp);
+        xrow(w, 10)[l] = static_cast<X>(desc_.param_addr);
+      }
+      if (desc_.local_backing != 0) {
+        for (uint32_t l = 0; l < lanes_; ++l) {
+          const uint64_t thread_slot = (uint64_t{sm_id} * config_.warps_per_sm + slots[wi]) * lanes_ + l;
+          const uint64_t addr = desc_.local_backing + thread_slot * desc_.stack_bytes;
+          w.local[l] =
+              mem_.contains(addr, desc_.stack_bytes) ? mem_.dram() + (addr - KESTREL_GLOBAL_BASE) : nullptr;
+        }
+      } else {
+        w.private_local.assign(size_t{lanes_} * desc_.stack_bytes, 0);
+        for (uint32_t l = 0; l < lanes_; ++l)
+          w.local[l] = w.private_local.data() + size_t{l} * desc_.stack_bytes;
+      }
+    }
+  }
+
+  void complete_block(uint32_t sm_id, Block& b) {
+    Sm& sm = sms_[sm_id];
+    for (uint32_t slot : b.warp_slots) sm.warps[slot].resident = false;
+    sm.free_slots += warps_per_block_;
+    sm.shared_used -= shared_size_;
+    b.active = false;
+    ++blocks_done_;
+    ++counters_[KESTREL_CNT_BLOCKS];
+    if (dispatch_ == Dispatch::kAutomatic) {
+      while (next_block_ < total_blocks_ && fits(sm)) dispatch_one(sm_id);
+    }
+  }
+
+  void finish() {
+    uint64_t cycles = 0;
+    for (const Sm& sm : sms_) cycles = std::max(cycles, sm.cycles);
+    counters_[KESTREL_CNT_CYCLES] = cycles;
+    if (state_ == LaunchState::kRunning) state_ = LaunchState::kDone;
+  }
+
+  // ---- faults ---------------------------------------------------------------
+  void raise(kestrel_fault_kind kind, uint32_t sm_id, const Warp& w, uint32_t lane, uint64_t pc,
+             uint64_t addr, uint32_t info = 0) {
+    const Block& b = sms_[sm_id].blocks[w.block];
+    const uint32_t t = w.warp_in_block * lanes_ + lane;
+    fault_.kind = kind;
+    fault_.pc = pc;
+    fault_.addr = addr;
+    fault_.block = b.id;
+    fault_.thread.x = t % desc_.block.x;
+    fault_.thread.y = (t / desc_.block.x) % desc_.block.y;
+    fault_.thread.z = t / (desc_.block.x * desc_.block.y);
+    fault_.sm = sm_id;
+    fault_.warp = w.warp_in_block;
+    fault_.info = info;
+    state_ = LaunchState::kFault;
+    uint64_t cycles = 0;
+    for (const Sm& sm : sms_) cycles = std::max(cycles, sm.cycles);
+    counters_[KESTREL_CNT_CYCLES] = cycles;
+  }
+
+  // ---- thread groups (docs/isa.md section 6) --------------------------------
+  static bool has_eligible(const Warp& w) {
+    for (uint32_t g = 0; g < w.num_groups; ++g) {
+      if (w.groups[g].mask & ~w.waiting) return true;
+    }
+    return false;
+  }
+
+  // Picks the PC to issue and its active mask by the min-PC + fairness rule.
+  static bool select(Warp& w, uint32_t& gi, uint64_t& pc, uint32_t& mask) {
+    if (w.num_groups == 1) {
+      mask = w.groups[0].mask & ~w.waiting;
+      if (mask == 0) return false;
+      gi = 0;
+      pc = w.groups[0].pc;
+      w.fair_count = 0;
+      return true;
+    }
+    int first = -1;
+    bool diverged = false;
+    for (uint32_t g = 0; g < w.num_groups; ++g) {
+      if ((w.groups[g].mask & ~w.waiting) == 0) continue;
+      if (first < 0) {
+        first = static_cast<int>(g);
+      } else {
+        diverged = true;
+        break;
+      }
+    }
+    if (first < 0) return false;
+    uint32_t chosen = static_cast<uint32_t>(first);
+    if (diverged && w.fair_count == kFairnessPeriod - 1) {
+      for (uint32_t g = 0; g < w.num_groups; ++g) {  // groups are sorted: the first above rr_pc is the min
+        if ((w.groups[g].mask & ~w.waiting) != 0 && w.groups[g].pc > w.rr_pc) {
+          chosen = g;
+          break;
+        }
+      }
+      w.rr_pc = w.groups[chosen].pc;
+      w.fair_count = 0;
+    } else {
+      w.fair_count = diverged ? w.fair_count + 1 : 0;
+    }
+    gi = chosen;
+    pc = w.groups[chosen].pc;
+    mask = w.groups[chosen].mask & ~w.waiting;
+    return true;
+  }
+
+  static void remove_lanes(Warp& w, uint32_t gi, uint32_t mask) {
+    w.groups[gi].mask &= ~mask;
+    if (w.groups[gi].mask == 0) {
+      for (uint32_t g = gi + 1; g < w.num_groups; ++g) w.groups[g - 1] = w.groups[g];
+      --w.num_groups;
+    }
+  }
+
+  static void insert_lanes(Warp& w, uint64_t pc, uint32_t mask) {
+    uint32_t pos = 0;
+    while (pos < w.num_groups && w.groups[pos].pc < pc) ++pos;
+    if (pos < w.num_groups && w.groups[pos].pc == pc) {
+      w.groups[pos].mask |= mask;
+      return;
+    }
+    for (uint32_t g = w.num_groups; g > pos; --g) w.groups[g] = w.groups[g - 1];
+    w.groups[pos] = Group{pc, mask};
+    ++w.num_groups;
+  }
+
+  // Moves the lanes in `mask` (all in group gi) to `target`.
+  static void move_lanes(Warp& w, uint32_t gi, uint32_t mask, uint64_t target) {
+    Group& g = w.groups[gi];
+    if (g.mask == mask && (gi == 0 || w.groups[gi - 1].pc < target) &&
+        (gi + 1 == w.num_groups || w.groups[gi + 1].pc > target)) {
+      g.pc = target;
+      return;
+    }
+    remove_lanes(w, gi, mask);
+    insert_lanes(w, target, mask);
+  }
+
+  static uint32_t group_of_lane(const Warp& w, uint32_t lane) {
+    for (uint32_t g = 0; g < w.num_groups; ++g) {
+      if (w.groups[g].mask & (1u << lane)) return g;
+    }
+    return 0;
+  }
+
+  // ---- barriers -------------------------------------------------------------
+  void release_barrier(uint32_t sm_id, Block& b, Retire* rec) {
+    Sm& sm = sms_[sm_id];
+    for (uint32_t slot : b.warp_slots) {
+      Warp& w = sm.warps[slot];
+      for_each_lane(w.waiting, [&](uint32_t l) {
+        X value;
+        switch (w.bar_kind[l]) {
+          case kBarCount:
+            value = b.predicate_count;
+            break;
+          case kBarAnd:
+            value = b.predicate_count == b.arrived;
+            break;
+          case kBarOr:
+            value = b.predicate_count != 0;
+            break;
+          default:
+            return;
+        }
+        xrow(w, w.bar_rd[l])[l] = value;
+        if (rec && w.bar_rd[l] != kSinkReg)
+          rec->writes.push_back(RegWrite{slot, l, false, w.bar_rd[l], value});
+      });
+      w.waiting = 0;
+    }
+    b.arrived = 0;
+    b.predicate_count = 0;
+    b.watchdog = 0;
+    ++counters_[KESTREL_CNT_BARRIERS];
+  }
+
+  void barrier_deadlock(uint32_t sm_id, const Block& b) {
+    const Sm& sm = sms_[sm_id];
+    for (uint32_t slot : b.warp_slots) {
+      const Warp& w = sm.warps[slot];
+      if (w.waiting == 0) continue;
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(w.waiting));
+      raise(KESTREL_FAULT_BARRIER_DEADLOCK, sm_id, w, lane, w.groups[group_of_lane(w, lane)].pc - 4, 0);
+      return;
+    }
+  }
+
+  // ---- memory ---------------------------------------------------------------
+  // Host address of a naturally aligned access of `size` bytes, or nullptr with
+  // `kind` set.  Order per docs/isa.md section 4: alignment, then the shared
+  // window, the local window, the page table.
+  template <unsigned Size, Access A>
+  uint8_t* translate(Warp& w, Block& b, uint32_t lane, X addr, kestrel_fault_kind& kind, LineSet& lines) {
+    if ((addr & (Size - 1)) != 0) {
+      kind = KESTREL_FAULT_MISALIGNED;
+      return nullptr;
+    }
+    if constexpr (kXlen == 64) {
+      if ((static_cast<uint64_t>(addr) >> 32) != 0) {
+        kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
+        return nullptr;
+      }
+    }
+    const uint32_t a = static_cast<uint32_t>(addr);
+    uint32_t offset = a - desc_.shared_base;
+    if (offset < shared_window_) {
+      if (offset + Size > shared_size_) {
+        kind = KESTREL_FAULT_SHARED_BOUNDS;
+        return nullptr;
+      }
+      return b.shared.data() + offset;
+    }
+    offset = a - KESTREL_LOCAL_BASE;
+    if (offset < kLocalWindow) {
+      if (offset + Size > desc_.stack_bytes) {
+        kind = KESTREL_FAULT_LOCAL_BOUNDS;
+        return nullptr;
+      }
+      if (w.local[lane] == nullptr) {  // local backing outside DRAM
+        kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
+        return nullptr;
+      }
+      return w.local[lane] + offset;
+    }
+    offset = a - KESTREL_GLOBAL_BASE;
+    if (offset < mem_.size()) {
+      const uint8_t perms = mem_.page_perms_at(offset);
+      if constexpr (A == Access::kLoad) {
+        if ((perms & KESTREL_PAGE_READ) == 0) {
+          kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
+          return nullptr;
+        }
+      } else {
+        if ((perms & KESTREL_PAGE_WRITE) == 0) {
+          kind = perms != 0 ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
+          return nullptr;
+        }
+        if (perms & KESTREL_PAGE_EXEC) mem_.note_store(offset);
+      }
+      lines.add(offset / config_.mem_line_bytes);
+      return mem_.dram() + offset;
+    }
+    kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
+    return nullptr;
+  }
+
+  // Any store ends every reservation on the bytes it writes.
+  void store_done(const uint8_t* host, uint32_t bytes) {
+    if (reservations_.empty()) return;
+    reservations_.erase(std::remove_if(reservations_.begin(), reservations_.end(),
+                                       [&](const Reservation& r) {
+                                         return r.host < host + bytes && host < r.host + r.bytes;
+                                       }),
+                        reservations_.end());
+  }
+
+  static uint64_t thread_key(uint32_t sm_id, uint32_t slot, uint32_t lane) {
+    return (uint64_t{sm_id} << 40) | (uint64_t{slot} << 8) | lane;
+  }
+
+  void drop_reservations(uint32_t sm_id, uint32_t slot, uint32_t mask) {
+    if (reservations_.empty()) return;
+    reservations_.erase(std::remove_if(reservations_.begin(), reservations_.end(),
+                                       [&](const Reservation& r) {
+                                         return (r.thread >> 8) == ((uint64_t{sm_id} << 32) | slot) &&
+                                                ((mask >> (r.thread & 0xFF)) & 1) != 0;
+                                       }),
+                        reservations_.end());
+  }
+
+  template <class T>
+  static T load_host(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  template <class T>
+  static void store_host(uint8_t* p, T v) {
+    std::memcpy(p, &v, sizeof v);
+  }
+
+  // Loads of type T (sign or zero extension by T) into an x register row.
+  template <class T>
+  bool exec_load(uint32_t sm_id, Warp& w, Block& b, const Inst& in, uint64_t pc, uint32_t mask) {
+    X* d = xrow(w, in.rd);
+    const X* base = xrow(w, in.rs1);
+    const X imm = static_cast<X>(static_cast<SX>(in.imm));
+    LineSet lines;
+    kestrel_fault_kind kind = KESTREL_FAULT_NONE;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      const X addr = base[l] + imm;
+      const uint8_t* p = translate<sizeof(T), Access::kLoad>(w, b, l, addr, kind, lines);
+      if (p == nullptr) {
+        raise(kind, sm_id, w, l, pc, addr);
+        return false;
+      }
+      d[l] = static_cast<X>(static_cast<std::conditional_t<std::is_signed_v<T>, SX, X>>(load_host<T>(p)));
+    }
+    ++counters_[KESTREL_CNT_LOADS];
+    counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+    return true;
+  }
+
+  template <class T, class Row>
+  bool exec_store(uint32_t sm_id, Warp& w, Block& b, const Inst& in, uint64_t pc, uint32_t mask,
+                  const Row* src) {
+    const X* base = xrow(w, in.rs1);
+    const X imm = static_cast<X>(static_cast<SX>(in.imm));
+    LineSet lines;
+    kestrel_fault_kind kind = KESTREL_FAULT_NONE;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      const X addr = base[l] + imm;
+      uint8_t* p = translate<sizeof(T), Access::kStore>(w, b, l, addr, kind, lines);
+      if (p == nullptr) {
+        raise(kind, sm_id, w, l, pc, addr);
+        return false;
+      }
+      store_host<T>(p, static_cast<T>(src[l]));
+      store_done(p, sizeof(T));
+    }
+    ++counters_[KESTREL_CNT_STORES];
+    counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+    return true;
+  }
+
+  template <class T>
+  static T amo_apply(uint8_t op, T old, T operand) {
+    using S = std::make_signed_t<T>;
+    switch (op) {
+      case kAmoSwap:
+        return operand;
+      case kAmoAdd:
+        return static_cast<T>(old + operand);
+      case kAmoXor:
+        return old ^ operand;
+      case kAmoAnd:
+        return old & operand;
+      case kAmoOr:
+        return old | operand;
+      case kAmoMin:
+        return static_cast<S>(old) < static_cast<S>(operand) ? old : operand;
+      case kAmoMax:
+        return static_cast<S>(old) > static_cast<S>(operand) ? old : operand;
+      case kAmoMinu:
+        return old < operand ? old : operand;
+      default:
+        return old > operand ? old : operand;  // kAmoMaxu
+    }
+  }
+
+  // AMOs, LR and SC; T is uint32_t (.w) or uint64_t (.d).  Lanes go one after
+  // another in lane order, each seeing the previous lane's result.
+  template <class T>
+  bool exec_atomic(uint32_t sm_id, uint32_t slot, Warp& w, Block& b, const Inst& in, uint64_t pc,
+                   uint32_t mask) {
+    using S = std::make_signed_t<T>;
+    X* d = xrow(w, in.rd);
+    const X* base = xrow(w, in.rs1);
+    const X* src = xrow(w, in.rs2);
+    LineSet lines;
+    kestrel_fault_kind kind = KESTREL_FAULT_NONE;
+    const bool is_lr = in.op == Op::kLrW || in.op == Op::kLrD;
+    const bool is_sc = in.op == Op::kScW || in.op == Op::kScD;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      const X addr = base[l];
+      uint8_t* p = is_lr ? translate<sizeof(T), Access::kLoad>(w, b, l, addr, kind, lines)
+                         : translate<sizeof(T), Access::kStore>(w, b, l, addr, kind, lines);
+      if (p == nullptr) {
+        raise(kind, sm_id, w, l, pc, addr);
+        return false;
+      }
+      const uint64_t key = thread_key(sm_id, slot, l);
+      if (is_lr) {
+        drop_reservations(sm_id, slot, 1u << l);
+        reservations_.push_back(Reservation{key, p, sizeof(T)});
+        d[l] = static_cast<X>(static_cast<S>(load_host<T>(p)));
+      } else if (is_sc) {
+        const bool reserved = std::any_of(
+            reservations_.begin(), reservations_.end(),
+            [&](const Reservation& r) { return r.thread == key && r.host == p && r.bytes == sizeof(T); });
+        drop_reservations(sm_id, slot, 1u << l);
+        if (reserved) {
+          store_host<T>(p, static_cast<T>(src[l]));
+          store_done(p, sizeof(T));
+        }
+        d[l] = reserved ? 0 : 1;
+      } else {
+        const T old = load_host<T>(p);
+        const T operand = static_cast<T>(src[l]);
+        store_host<T>(p, amo_apply<T>(in.aux, old, operand));
+        store_done(p, sizeof(T));
+        d[l] = static_cast<X>(static_cast<S>(old));
+      }
+    }
+    if (!is_sc) ++counters_[KESTREL_CNT_LOADS];
+    if (!is_lr) ++counters_[KESTREL_CNT_STORES];
+    counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+    return true;
+  }
+
+  // ---- CSRs -----------------------------------------------------------------
+  static bool csr_exists(uint32_t csr) {
+    switch (csr) {
+      case kCsrFflags:
+      case kCsrFrm:
+      case kCsrFcsr:
+      case kCsrCycle:
+      case kCsrTime:
+      case kCsrInstret:
+        return true;
+      case kCsrCycleH:
+      case kCsrTimeH:
+      case kCsrInstretH:
+        return kXlen == 32;
+      default:
+        return csr >= KESTREL_CSR_TID_X && csr <= KESTREL_CSR_DYN_SHARED;
+    }
+  }
+  static bool csr_writable(uint32_t csr) { return csr == kCsrFflags || csr == kCsrFrm || csr == kCsrFcsr; }
+
+  uint64_t csr_read(uint32_t sm_id, const Warp& w, const Block& b, uint32_t lane, uint32_t csr,
+                    uint32_t mask) const {
+    const uint32_t t = w.warp_in_block * lanes_ + lane;
+    const uint64_t instret = w.instret[lane] + w.uniform_instret - 1;  // this instruction is already counted
+    const uint64_t cycle = sms_[sm_id].cycles - 1;
+    switch (csr) {
+      case kCsrFflags:
+        return w.fflags[lane];
+      case kCsrFrm:
+        return w.frm[lane];
+      case kCsrFcsr:
+        return (uint32_t{w.frm[lane]} << 5) | w.fflags[lane];
+      case kCsrCycle:
+      case kCsrTime:
+        return cycle;
+      case kCsrInstret:
+        return instret;
+      case kCsrCycleH:
+      case kCsrTimeH:
+        return cycle >> 32;
+      case kCsrInstretH:
+        return instret >> 32;
+      case KESTREL_CSR_TID_X:
+        return t % desc_.block.x;
+      case KESTREL_CSR_TID_Y:
+        return (t / desc_.block.x) % desc_.block.y;
+      case KESTREL_CSR_TID_Z:
+        return t / (desc_.block.x * desc_.block.y);
+      case KESTREL_CSR_CTAID_X:
+        return b.id.x;
+      case KESTREL_CSR_CTAID_Y:
+        return b.id.y;
+      case KESTREL_CSR_CTAID_Z:
+        return b.id.z;
+      case KESTREL_CSR_NTID_X:
+        return desc_.block.x;
+      case KESTREL_CSR_NTID_Y:
+        return desc_.block.y;
+      case KESTREL_CSR_NTID_Z:
+        return desc_.block.z;
+      case KESTREL_CSR_NCTAID_X:
+        return desc_.grid.x;
+      case KESTREL_CSR_NCTAID_Y:
+        return desc_.grid.y;
+      case KESTREL_CSR_NCTAID_Z:
+        return desc_.grid.z;
+      case KESTREL_CSR_LANEID:
+        return lane;
+      case KESTREL_CSR_WARPID:
+        return w.warp_in_block;
+      case KESTREL_CSR_SMID:
+        return sm_id;
+      case KESTREL_CSR_WARPSIZE:
+        return lanes_;
+      case KESTREL_CSR_ACTIVEMASK:
+        return mask;
+      case KESTREL_CSR_SHARED_BASE:
+        return desc_.shared_base;
+      case KESTREL_CSR_SHARED_SIZE:
+        return shared_size_;
+      default:
+        return uint64_t{desc_.shared_base} + desc_.shared_static;  // KESTREL_CSR_DYN_SHARED
+    }
+  }
+
+  static void csr_write(Warp& w, uint32_t lane, uint32_t csr, uint64_t value) {
+    switch (csr) {
+      case kCsrFflags:
+        w.fflags[lane] = value & 0x1F;
+        break;
+      case kCsrFrm:
+        w.frm[lane] = value & 7;
+        break;
+      default:
+        w.fflags[lane] = value & 0x1F;
+        w.frm[lane] = (value >> 5) & 7;
+        break;
+    }
+  }
+
+  bool exec_csr(uint32_t sm_id, Warp& w, Block& b, const Inst& in, uint64_t pc, uint32_t mask) {
+    const uint32_t csr = static_cast<uint32_t>(in.imm);
+    const bool immediate = in.op == Op::kCsrrwi || in.op == Op::kCsrrsi || in.op == Op::kCsrrci;
+    const bool writes = in.op == Op::kCsrrw || in.op == Op::kCsrrwi || in.rs1 != 0;
+    if (!csr_exists(csr) || (writes && !csr_writable(csr))) {
+      raise(KESTREL_FAULT_ILLEGAL_INSTRUCTION, sm_id, w, static_cast<uint32_t>(__builtin_ctz(mask)), pc, 0,
+            in.raw);
+      return false;
+    }
+    X* d = xrow(w, in.rd);
+    const X* s = xrow(w, in.rs1);
+    for_each_lane(mask, [&](uint32_t l) {
+      const uint64_t operand = immediate ? in.rs1 : static_cast<uint64_t>(s[l]);
+      const uint64_t old = csr_read(sm_id, w, b, l, csr, mask);
+      d[l] = static_cast<X>(old);
+      if (!writes) return;
+      switch (in.op) {
+        case Op::kCsrrw:
+        case Op::kCsrrwi:
+          csr_write(w, l, csr, operand);
+          break;
+        case Op::kCsrrs:
+        case Op::kCsrrsi:
+          csr_write(w, l, csr, old | operand);
+          break;
+        default:
+          csr_write(w, l, csr, old & ~operand);
+          break;
+      }
+    });
+    return true;
+  }
+
+  // ---- floating point -------------------------------------------------------
+  // Resolves the rounding mode of each lane; an invalid mode (reserved static
+  // values are rejected by the decoder, frm may hold 5..7) is illegal.
+  template <class Fn>
+  bool fp_lanes(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, uint32_t mask, Fn&& fn) {
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      const unsigned rm = in.rm == kDynamicRm ? w.frm[l] : in.rm;
+      if (rm > fp::kRmm) {
+        raise(KESTREL_FAULT_ILLEGAL_INSTRUCTION, sm_id, w, l, pc, 0, in.raw);
+        return false;
+      }
+      uint32_t flags = 0;
+      fn(l, rm, flags);
+      w.fflags[l] |= static_cast<uint8_t>(flags);
+    }
+    return true;
+  }
+
+  bool exec_fp(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, uint32_t mask) {
+    uint32_t* fd = frow(w, in.rd);
+    const uint32_t* a = frow(w, in.rs1);
+    const uint32_t* b = frow(w, in.rs2);
+    const uint32_t* c = frow(w, in.rs3);
+    X* xd = xrow(w, in.rd);
+    const X* xs = xrow(w, in.rs1);
+    auto sext32 = [](uint32_t v) { return static_cast<X>(static_cast<SX>(static_cast<int32_t>(v))); };
+    switch (in.op) {
+      case Op::kFadd:
+        return fp_lanes(sm_id, w, in, pc, mask,
+                        [&](uint32_t l, unsigned rm, uint32_t& f) { fd[l] = fp::add(a[l], b[l], rm, f); });
+      case Op::kFsub:
+        return fp_lanes(sm_id, w, in, pc, mask,
+                        [&](uint32_t l, unsigned rm, uint32_t& f) { fd[l] = fp::sub(a[l], b[l], rm, f); });
+      case Op::kFmul:
+        return fp_lanes(sm_id, w, in, pc, mask,
+                        [&](uint32_t l, unsigned rm, uint32_t& f) { fd[l] = fp::mul(a[l], b[l], rm, f); });
+      case Op::kFdiv:
+        return fp_lanes(sm_id, w, in, pc, mask,
+                        [&](uint32_t l, unsigned rm, uint32_t& f) { fd[l] = fp::div(a[l], b[l], rm, f); });
+      case Op::kFsqrt:
+        return fp_lanes(sm_id, w, in, pc, mask,
+                        [&](uint32_t l, unsigned rm, uint32_t& f) { fd[l] = fp::sqrt(a[l], rm, f); });
+      case Op::kFmadd:
+      case Op::kFmsub:
+      case Op::kFnmsub:
+      case Op::kFnmadd: {
+        const bool negate_product = in.op == Op::kFnmsub || in.op == Op::kFnmadd;
+        const bool negate_addend = in.op == Op::kFmsub || in.op == Op::kFnmadd;
+        return fp_lanes(sm_id, w, in, pc, mask, [&](uint32_t l, unsigned rm, uint32_t& f) {
+          fd[l] = fp::fma(a[l], b[l], c[l], negate_product, negate_addend, rm, f);
+        });
+      }
+      case Op::kFcvtWS:
+      case Op::kFcvtWuS:
+      case Op::kFcvtLS:
+      case Op::kFcvtLuS: {
+        const unsigned bits = (in.op == Op::kFcvtLS || in.op == Op::kFcvtLuS) ? 64 : 32;
+        const bool is_signed = in.op == Op::kFcvtWS || in.op == Op::kFcvtLS;
+        return fp_lanes(sm_id, w, in, pc, mask, [&](uint32_t l, unsigned rm, uint32_t& f) {
+          xd[l] = static_cast<X>(fp::to_int(a[l], bits, is_signed, rm, f));
+        });
+      }
+      case Op::kFcvtSW:
+      case Op::kFcvtSWu:
+      case Op::kFcvtSL:
+      case Op::kFcvtSLu: {
+        return fp_lanes(sm_id, w, in, pc, mask, [&](uint32_t l, unsigned rm, uint32_t& f) {
+          const uint64_t v = static_cast<uint64_t>(xs[l]);
+          uint64_t value = v;
+          bool is_signed = true;
+          switch (in.op) {
+            case Op::kFcvtSW:
+              value = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v)));
+              break;
+            case Op::kFcvtSWu:
+              value = v & 0xFFFFFFFFu;
+              is_signed = false;
+              break;
+            case Op::kFcvtSLu:
+              is_signed = false;
+              break;
+            default:
+              break;
+          }
+          fd[l] = fp::from_int(value, is_signed, rm, f);
+        });
+      }
+      default:
+        break;
+    }
+    // Operations without rounding.
+    for_each_lane(mask, [&](uint32_t l) {
+      uint32_t flags = 0;
+      switch (in.op) {
+        case Op::kFsgnj:
+          fd[l] = (a[l] & 0x7FFFFFFFu) | (b[l] & 0x80000000u);
+          break;
+        case Op::kFsgnjn:
+          fd[l] = (a[l] & 0x7FFFFFFFu) | (~b[l] & 0x80000000u);
+          break;
+        case Op::kFsgnjx:
+          fd[l] = a[l] ^ (b[l] & 0x80000000u);
+          break;
+        case Op::kFmin:
+          fd[l] = fp::min(a[l], b[l], flags);
+          break;
+        case Op::kFmax:
+          fd[l] = fp::max(a[l], b[l], flags);
+          break;
+        case Op::kFeq:
+          xd[l] = fp::eq(a[l], b[l], flags);
+          break;
+        case Op::kFlt:
+          xd[l] = fp::lt(a[l], b[l], flags);
+          break;
+        case Op::kFle:
+          xd[l] = fp::le(a[l], b[l], flags);
+          break;
+        case Op::kFclass:
+          xd[l] = fp::classify(a[l]);
+          break;
+        case Op::kFmvXW:
+          xd[l] = sext32(a[l]);
+          break;
+        default:
+          fd[l] = static_cast<uint32_t>(xs[l]);
+          break;  // kFmvWX
+      }
+      w.fflags[l] |= static_cast<uint8_t>(flags);
+    });
+    return true;
+  }
+
+  // ---- the hot loop ---------------------------------------------------------
+  // Issues up to `limit` warp-instructions of one warp.  With `rec` (lock-step)
+  // it also records the issue and its register writes.
+  void run_warp(uint32_t sm_id, uint32_t slot, uint32_t limit, Retire* rec) {
+    Sm& sm = sms_[sm_id];
+    Warp& w = sm.warps[slot];
+    Block& blk = sm.blocks[w.block];
+    const uint64_t budget = desc_.instruction_budget;
+    for (uint32_t issued = 0; issued < limit; ++issued) {
+      uint32_t gi, mask;
+      uint64_t pc;
+      if (!select(w, gi, pc, mask)) return;
+      const uint32_t lowest = static_cast<uint32_t>(__builtin_ctz(mask));
+      if (budget != 0 && counters_[KESTREL_CNT_WARP_INSTRS] >= budget) {
+        raise(KESTREL_FAULT_TIMEOUT, sm_id, w, lowest, pc, 0);
+        return;
+      }
+      const Inst* fetched = mem_.fetch(pc);
+      if (fetched == nullptr) {
+        raise(KESTREL_FAULT_FETCH, sm_id, w, lowest, pc, pc);
+        return;
+      }
+      const Inst in = *fetched;  // a copy: a store may drop the decoded page
+      if (rec) {
+        rec->issued = true;
+        rec->pc = pc;
+        rec->mask = mask;
+      }
+      ++sm.cycles;
+      ++counters_[KESTREL_CNT_WARP_INSTRS];
+      counters_[KESTREL_CNT_THREAD_INSTRS] += static_cast<uint64_t>(popcount(mask));
+      if (mask == w.live) {
+        ++w.uniform_instret;
+      } else {
+        ++counters_[KESTREL_CNT_DIVERGED_ISSUES];
+        for_each_lane(mask, [&](uint32_t l) { ++w.instret[l]; });
+      }
+      if (!execute(sm_id, slot, w, blk, in, gi, pc, mask, rec)) return;
+      if (rec) record_writes(slot, w, in, mask, rec);
+      if (blk.arrived != 0 && ++blk.watchdog >= config_.barrier_watchdog) {
+        barrier_deadlock(sm_id, blk);
+        return;
+      }
+    }
+  }
+
+  void record_writes(uint32_t slot, Warp& w, const Inst& in, uint32_t mask, Retire* rec) {
+    if (in.op == Op::kBarrier) return;  // written when the barrier releases
+    if (writes_freg(in.op)) {
+      const uint32_t* row = frow(w, in.rd);
+      for_each_lane(mask, [&](uint32_t l) { rec->writes.push_back(RegWrite{slot, l, true, in.rd, row[l]}); });
+    } else if (writes_xreg(in.op) && in.rd != kSinkReg) {
+      const X* row = xrow(w, in.rd);
+      for_each_lane(mask, [&](uint32_t l) {
+        rec->writes.push_back(RegWrite{slot, l, false, in.rd, static_cast<uint64_t>(row[l])});
+      });
+    }
+  }
+
+  // Executes one instruction for the lanes in `mask` (group gi at pc) and
+  // moves them on.  Returns false when the warp must stop issuing: the launch
+  // faulted, or the warp's threads have all exited.
+  bool execute(uint32_t sm_id, uint32_t slot, Warp& w, Block& blk, const Inst& in, uint32_t gi, uint64_t pc,
+               uint32_t mask, Retire* rec) {
+    X* d = xrow(w, in.rd);
+    const X* s1 = xrow(w, in.rs1);
+    const X* s2 = xrow(w, in.rs2);
+    const X imm = static_cast<X>(static_cast<SX>(in.imm));
+    const uint64_t next = pc + 4;
+    auto alu = [&](auto&& fn) { for_each_lane(mask, [&](uint32_t l) { d[l] = fn(s1[l], s2[l]); }); };
+    auto alu_imm = [&](auto&& fn) { for_each_lane(mask, [&](uint32_t l) { d[l] = fn(s1[l]); }); };
+    auto sext_w = [](uint64_t v) { return static_cast<X>(static_cast<SX>(static_cast<int32_t>(v))); };
+    auto branch = [&](auto&& taken_if) {
+      uint32_t taken = 0;
+      for_each_lane(mask, [&](uint32_t l) { taken |= static_cast<uint32_t>(taken_if(s1[l], s2[l])) << l; });
+      const uint64_t target = static_cast<X>(pc + static_cast<uint64_t>(static_cast<int64_t>(in.imm)));
+      if (taken == mask) {
+        move_lanes(w, gi, mask, target);
+      } else if (taken == 0) {
+        move_lanes(w, gi, mask, next);
+      } else {
+        remove_lanes(w, gi, mask);
+        insert_lanes(w, next, mask & ~taken);
+        insert_lanes(w, target, taken);
+      }
+    };
+
+    switch (in.op) {
+      case Op::kLui:
+        alu_imm([&](X) { return imm; });
+        break;
+      case Op::kAuipc:
+        alu_imm([&](X) { return static_cast<X>(pc) + imm; });
+        break;
+      case Op::kAddi:
+        alu_imm([&](X a) { return static_cast<X>(a + imm); });
+        break;
+      case Op::kSlti:
+        alu_imm([&](X a) { return X{static_cast<SX>(a) < static_cast<SX>(imm)}; });
+        break;
+      case Op::kSltiu:
+        alu_imm([&](X a) { return X{a < imm}; });
+        break;
+      case Op::kXori:
+        alu_imm([&](X a) { return a ^ imm; });
+        break;
+      case Op::kOri:
+        alu_imm([&](X a) { return a | imm; });
+        break;
+      case Op::kAndi:
+        alu_imm([&](X a) { return a & imm; });
+        break;
+      case Op::kSlli:
+        alu_imm([&](X a) { return static_cast<X>(a << in.imm); });
+        break;
+      case Op::kSrli:
+        alu_imm([&](X a) { return static_cast<X>(a >> in.imm); });
+        break;
+      case Op::kSrai:
+        alu_imm([&](X a) { return static_cast<X>(static_cast<SX>(a) >> in.imm); });
+        break;
+      case Op::kAdd:
+        alu([](X a, X b) { return static_cast<X>(a + b); });
+        break;
+      case Op::kSub:
+        alu([](X a, X b) { return static_cast<X>(a - b); });
+        break;
+      case Op::kSll:
+        alu([](X a, X b) { return static_cast<X>(a << (b & (kXlen - 1))); });
+        break;
+      case Op::kSlt:
+        alu([](X a, X b) { return X{static_cast<SX>(a) < static_cast<SX>(b)}; });
+        break;
+      case Op::kSltu:
+        alu([](X a, X b) { return X{a < b}; });
+        break;
+      case Op::kXor:
+        alu([](X a, X b) { return a ^ b; });
+        break;
+      case Op::kSrl:
+        alu([](X a, X b) { return static_cast<X>(a >> (b & (kXlen - 1))); });
+        break;
+      case Op::kSra:
+        alu([](X a, X b) { return static_cast<X>(static_cast<SX>(a) >> (b & (kXlen - 1))); });
+        break;
+      case Op::kOr:
+        alu([](X a, X b) { return a | b; });
+        break;
+      case Op::kAnd:
+        alu([](X a, X b) { return a & b; });
+        break;
+      case Op::kAddiw:
+        alu_imm([&](X a) { return sext_w(static_cast<uint32_t>(a + imm)); });
+        break;
+      case Op::kSlliw:
+        alu_imm([&](X a) { return sext_w(static_cast<uint32_t>(a) << in.imm); });
+        break;
+      case Op::kSrliw:
+        alu_imm([&](X a) { return sext_w(static_cast<uint32_t>(a) >> in.imm); });
+        break;
+      case Op::kSraiw:
+        alu_imm([&](X a) { return sext_w(static_cast<uint32_t>(static_cast<int32_t>(a) >> in.imm)); });
+        break;
+      case Op::kAddw:
+        alu([&](X a, X b) { return sext_w(static_cast<uint32_t>(a + b)); });
+        break;
+      case Op::kSubw:
+        alu([&](X a, X b) { return sext_w(static_cast<uint32_t>(a - b)); });
+        break;
+      case Op::kSllw:
+        alu([&](X a, X b) { return sext_w(static_cast<uint32_t>(a) << (b & 31)); });
+        break;
+      case Op::kSrlw:
+        alu([&](X a, X b) { return sext_w(static_cast<uint32_t>(a) >> (b & 31)); });
+        break;
+      case Op::kSraw:
+        alu([&](X a, X b) { return sext_w(static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31))); });
+        break;
+      case Op::kMul:
+        alu([](X a, X b) { return static_cast<X>(a * b); });
+        break;
+      case Op::kMulh:
+        alu([](X a, X b) { return mulh(a, b, true, true); });
+        break;
+      case Op::kMulhsu:
+        alu([](X a, X b) { return mulh(a, b, true, false); });
+        break;
+      case Op::kMulhu:
+        alu([](X a, X b) { return mulh(a, b, false, false); });
+        break;
+      case Op::kDiv:
+        alu([](X a, X b) { return divide<SX>(a, b, false); });
+        break;
+      case Op::kDivu:
+        alu([](X a, X b) { return divide<X>(a, b, false); });
+        break;
+      case Op::kRem:
+        alu([](X a, X b) { return divide<SX>(a, b, true); });
+        break;
+      case Op::kRemu:
+        alu([](X a, X b) { return divide<X>(a, b, true); });
+        break;
+      case Op::kMulw:
+        alu([&](X a, X b) { return sext_w(static_cast<uint32_t>(a) * static_cast<uint32_t>(b)); });
+        break;
+      case Op::kDivw:
+        alu([&](X a, X b) {
+          return sext_w(divide<int32_t>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), false));
+        });
+        break;
+      case Op::kDivuw:
+        alu([&](X a, X b) {
+          return sext_w(divide<uint32_t>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), false));
+        });
+        break;
+      case Op::kRemw:
+        alu([&](X a, X b) {
+          return sext_w(divide<int32_t>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), true));
+        });
+        break;
+      case Op::kRemuw:
+        alu([&](X a, X b) {
+          return sext_w(divide<uint32_t>(static_cast<uint32_t>(a), static_cast<uint32_t>(b), true));
+        });
+        break;
+
+      case Op::kBeq:
+        branch([](X a, X b) { return a == b; });
+        return true;
+      case Op::kBne:
+        branch([](X a, X b) { return a != b; });
+        return true;
+      case Op::kBlt:
+        branch([](X a, X b) { return static_cast<SX>(a) < static_cast<SX>(b); });
+        return true;
+      case Op::kBge:
+        branch([](X a, X b) { return static_cast<SX>(a) >= static_cast<SX>(b); });
+        return true;
+      case Op::kBltu:
+        branch([](X a, X b) { return a < b; });
+        return true;
+      case Op::kBgeu:
+        branch([](X a, X b) { return a >= b; });
+        return true;
+      case Op::kJal: {
+        for_each_lane(mask, [&](uint32_t l) { d[l] = static_cast<X>(next); });
+        move_lanes(w, gi, mask, static_cast<X>(pc + static_cast<uint64_t>(static_cast<int64_t>(in.imm))));
+        return true;
+      }
+      case Op::kJalr: {
+        X targets[32];
+        for_each_lane(mask, [&](uint32_t l) { targets[l] = static_cast<X>((s1[l] + imm) & ~X{1}); });
+        for_each_lane(mask, [&](uint32_t l) { d[l] = static_cast<X>(next); });
+        const X first = targets[__builtin_ctz(mask)];
+        bool same = true;
+        for_each_lane(mask, [&](uint32_t l) { same = same && targets[l] == first; });
+        if (same) {
+          move_lanes(w, gi, mask, first);
+        } else {
+          remove_lanes(w, gi, mask);
+          for_each_lane(mask, [&](uint32_t l) { insert_lanes(w, targets[l], 1u << l); });
+        }
+        return true;
+      }
+
+      case Op::kLb:
+        if (!exec_load<int8_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLh:
+        if (!exec_load<int16_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLw:
+        if (!exec_load<int32_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLd:
+        if (!exec_load<int64_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLbu:
+        if (!exec_load<uint8_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLhu:
+        if (!exec_load<uint16_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLwu:
+        if (!exec_load<uint32_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kSb:
+        if (!exec_store<uint8_t>(sm_id, w, blk, in, pc, mask, s2)) return false;
+        break;
+      case Op::kSh:
+        if (!exec_store<uint16_t>(sm_id, w, blk, in, pc, mask, s2)) return false;
+        break;
+      case Op::kSw:
+        if (!exec_store<uint32_t>(sm_id, w, blk, in, pc, mask, s2)) return false;
+        break;
+      case Op::kSd:
+        if (!exec_store<uint64_t>(sm_id, w, blk, in, pc, mask, s2)) return false;
+        break;
+      case Op::kFlw: {
+        // Loads into the f register file: the bit pattern as it is.
+        uint32_t* fd = frow(w, in.rd);
+        LineSet lines;
+        kestrel_fault_kind kind = KESTREL_FAULT_NONE;
+        for (uint32_t m = mask; m != 0; m &= m - 1) {
+          const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+          const X addr = s1[l] + imm;
+          const uint8_t* p = translate<4, Access::kLoad>(w, blk, l, addr, kind, lines);
+          if (p == nullptr) {
+            raise(kind, sm_id, w, l, pc, addr);
+            return false;
+          }
+          fd[l] = load_host<uint32_t>(p);
+        }
+        ++counters_[KESTREL_CNT_LOADS];
+        counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+        break;
+      }
+      case Op::kFsw:
+        if (!exec_store<uint32_t>(sm_id, w, blk, in, pc, mask, frow(w, in.rs2))) return false;
+        break;
+      case Op::kLrW:
+      case Op::kScW:
+      case Op::kAmoW:
+        if (!exec_atomic<uint32_t>(sm_id, slot, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kLrD:
+      case Op::kScD:
+      case Op::kAmoD:
+        if (!exec_atomic<uint64_t>(sm_id, slot, w, blk, in, pc, mask)) return false;
+        break;
+
+      case Op::kFence:
+      case Op::kSimtFence:
+      case Op::kNanosleep:
+        break;
+      case Op::kCsrrw:
+      case Op::kCsrrs:
+      case Op::kCsrrc:
+      case Op::kCsrrwi:
+      case Op::kCsrrsi:
+      case Op::kCsrrci:
+        if (!exec_csr(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+
+      case Op::kExit: {
+        remove_lanes(w, gi, mask);
+        w.live &= ~mask;
+        blk.live -= static_cast<uint32_t>(popcount(mask));
+        drop_reservations(sm_id, slot, mask);
+        if (blk.live == 0) {
+          complete_block(sm_id, blk);  // may place a new block in this very slot: stop issuing
+          return false;
+        }
+        if (blk.arrived != 0 && blk.arrived == blk.live) {
+          release_barrier(sm_id, blk, rec);  // exited threads count as arrived
+        }
+        if (w.live == 0) return false;
+        return true;
+      }
+      case Op::kBarrier: {
+        uint32_t predicates = 0;
+        for (uint32_t m = mask; m != 0; m &= m - 1) {
+          const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+          if (in.aux == kBarSync && s1[l] != 0) {  // only barrier 0 exists
+            raise(KESTREL_FAULT_ILLEGAL_INSTRUCTION, sm_id, w, l, pc, 0, in.raw);
+            return false;
+          }
+          predicates += s1[l] != 0;
+          w.bar_kind[l] = in.aux;
+          w.bar_rd[l] = in.rd;
+        }
+        w.waiting |= mask;
+        blk.arrived += static_cast<uint32_t>(popcount(mask));
+        blk.predicate_count += predicates;
+        move_lanes(w, gi, mask, next);
+        if (blk.arrived == blk.live) release_barrier(sm_id, blk, rec);
+        return true;
+      }
+      case Op::kTrap: {
+        const uint32_t l = static_cast<uint32_t>(__builtin_ctz(mask));
+        const uint64_t code = static_cast<uint64_t>(s1[l]);
+        if (code == KESTREL_TRAP_ASSERT) {
+          raise(KESTREL_FAULT_ASSERT, sm_id, w, l, pc, static_cast<uint64_t>(xrow(w, 11)[l]),
+                static_cast<uint32_t>(xrow(w, 12)[l]));
+        } else {
+          raise(KESTREL_FAULT_TRAP, sm_id, w, l, pc, 0, static_cast<uint32_t>(code));
+        }
+        return false;
+      }
+      case Op::kIllegal:
+      case Op::kCount:
+        raise(KESTREL_FAULT_ILLEGAL_INSTRUCTION, sm_id, w, static_cast<uint32_t>(__builtin_ctz(mask)), pc, 0,
+              in.raw);
+        return false;
+      default:
+        if (!exec_fp(sm_id, w, in, pc, mask)) return false;
+        break;
+    }
+    move_lanes(w, gi, mask, next);
+    return true;
+  }
+
+  static X mulh(X a, X b, bool a_signed, bool b_signed) {
+    if constexpr (kXlen == 64) {
+      const Int128 wa = a_signed ? static_cast<Int128>(static_cast<int64_t>(a)) : static_cast<Int128>(a);
+      const Int128 wb = b_signed ? static_cast<Int128>(static_cast<int64_t>(b)) : static_cast<Int128>(b);
+      if (!a_signed && !b_signed) {
+        return static_cast<X>((static_cast<UInt128>(a) * b) >> 64);
+      }
+      return static_cast<X>(static_cast<UInt128>(wa * wb) >> 64);
+    } else {
+      const int64_t wa = a_signed ? static_cast<int64_t>(static_cast<int32_t>(a)) : static_cast<int64_t>(a);
+      const int64_t wb = b_signed ? static_cast<int64_t>(static_cast<int32_t>(b)) : static_cast<int64_t>(b);
+      return static_cast<X>((static_cast<uint64_t>(wa) * static_cast<uint64_t>(wb)) >>
+                            32);  // wraps, never overflows
+    }
+  }
+
+  // RISC-V division: by zero gives all ones (quotient) or the dividend
+  // (remainder); the signed overflow MIN / -1 gives MIN and remainder 0.
+  template <class T>
+  static T divide(std::make_unsigned_t<T> ua, std::make_unsigned_t<T> ub, bool remainder) {
+    const T a = static_cast<T>(ua), b = static_cast<T>(ub);
+    if (b == 0) return remainder ? a : static_cast<T>(-1);
+    if constexpr (std::is_signed_v<T>) {
+      if (a == std::numeric_limits<T>::min() && b == -1) return remainder ? 0 : a;
+    }
+    return remainder ? static_cast<T>(a % b) : static_cast<T>(a / b);
+  }
+
+  Config config_;
+  uint32_t lanes_;
+  DeviceMemory mem_;
+  std::vector<Sm> sms_;
+  LaunchDesc desc_;
+  Dispatch dispatch_ = Dispatch::kAutomatic;
+  LaunchState state_ = LaunchState::kIdle;
+  Fault fault_;
+  Counters counters_{};
+  uint32_t threads_per_block_ = 0;
+  uint32_t warps_per_block_ = 0;
+  uint32_t shared_size_ = 0;
+  uint32_t shared_window_ = 0;
+  uint64_t total_blocks_ = 0;
+  uint64_t next_block_ = 0;
+  uint64_t blocks_done_ = 0;
+  std::vector<bool> placed_;
+  std::vector<Reservation> reservations_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_engine(const Config& config) {
+  check_config(config);
+  if (config.xlen == 32) return std::make_unique<Machine<uint32_t>>(config);
+  return std::make_unique<Machine<uint64_t>>(config);
+}
+
+}  // namespace kestrel::model

@@ -1,0 +1,221 @@
+// The register map of host_regs.h in front of a Gpu.  The launch runs inside
+// wait_idle(), so STATUS reads RUNNING between START and wait_idle().
+#include "kestrel/model/model_transport.hpp"
+
+#include <array>
+#include <string>
+
+#include "kestrel/error.hpp"
+#include "kestrel/host_regs.h"
+#include "kestrel/model/gpu.hpp"
+
+namespace kestrel::model {
+namespace {
+
+constexpr uint32_t kClockKhz = 100000;
+constexpr uint32_t kVersion = (0u << 16) | 1u;
+constexpr uint32_t kDescFirst = KESTREL_REG_ENTRY_LO;
+constexpr uint32_t kDescLast = KESTREL_REG_WATCHDOG;
+
+Config to_model_config(const BackendConfig& c) {
+  Config m;
+  m.xlen = c.xlen;
+  m.num_sms = c.num_sms;
+  m.warps_per_sm = c.warps_per_sm;
+  m.lanes_per_warp = c.lanes_per_warp;
+  m.mem_bytes = c.mem_bytes;
+  m.shared_bytes_per_sm = c.shared_bytes_per_sm;
+  m.max_threads_per_block = c.max_threads_per_block;
+  return m;
+}
+
+uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+
+class ModelTransport final : public Transport {
+ public:
+  explicit ModelTransport(const BackendConfig& config) : gpu_(to_model_config(config)) { desc_regs_.fill(0); }
+
+  std::string name() const override { return "model"; }
+
+  uint32_t read_reg(uint32_t offset) override {
+    check_offset(offset);
+    const Config& c = gpu_.config();
+    switch (offset) {
+      case KESTREL_REG_ID:
+        return KESTREL_ID_VALUE;
+      case KESTREL_REG_VERSION:
+        return kVersion;
+      case KESTREL_REG_CONFIG0:
+        return c.xlen | (c.lanes_per_warp << 8) | (c.warps_per_sm << 16) | (c.num_sms << 24);
+      case KESTREL_REG_CONFIG1:
+        return (c.shared_bytes_per_sm / 256) | (c.max_threads_per_block << 16);
+      case KESTREL_REG_MEM_BASE:
+        return KESTREL_GLOBAL_BASE;
+      case KESTREL_REG_MEM_SIZE_KB:
+        return static_cast<uint32_t>(c.mem_bytes / 1024);
+      case KESTREL_REG_CLOCK_KHZ:
+        return kClockKhz;
+      case KESTREL_REG_CONTROL:
+        return 0;
+      case KESTREL_REG_STATUS:
+        return status();
+      case KESTREL_REG_MAP_ADDR:
+        return map_addr_;
+      case KESTREL_REG_MAP_PAGES:
+        return map_pages_;
+      case KESTREL_REG_MAP_PERMS:
+        return map_perms_;
+      default:
+        break;
+    }
+    if (offset >= kDescFirst && offset <= kDescLast) return desc_regs_[(offset - kDescFirst) / 4];
+    if (offset >= KESTREL_REG_FAULT_KIND && offset <= KESTREL_REG_FAULT_INFO) return fault_reg(offset);
+    if (offset >= KESTREL_REG_COUNTERS && offset < KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_COUNT) {
+      const uint32_t index = (offset - KESTREL_REG_COUNTERS) / 8;
+      const uint64_t value = started_ ? gpu_.counters()[index] : 0;
+      return (offset & 4) ? hi(value) : lo(value);
+    }
+    return 0;  // reserved registers read as zero, as on the hardware
+  }
+
+  void write_reg(uint32_t offset, uint32_t value) override {
+    check_offset(offset);
+    if (offset >= kDescFirst && offset <= kDescLast) {
+      if (gpu_.state() != LaunchState::kRunning) desc_regs_[(offset - kDescFirst) / 4] = value;
+      return;
+    }
+    switch (offset) {
+      case KESTREL_REG_CONTROL:
+        if (value & KESTREL_CTRL_ABORT) {
+          gpu_.abort();
+          aborted_ = true;
+        } else if (value & KESTREL_CTRL_START) {
+          start();
+        }
+        return;
+      case KESTREL_REG_MAP_ADDR:
+        map_addr_ = value;
+        return;
+      case KESTREL_REG_MAP_PAGES:
+        map_pages_ = value;
+        return;
+      case KESTREL_REG_MAP_PERMS:
+        map_perms_ = value;
+        gpu_.map_pages(map_addr_, map_pages_, value);
+        return;
+      default:
+        return;  // read-only and reserved registers ignore writes
+    }
+  }
+
+  void write_mem(uint64_t addr, const void* src, size_t bytes) override {
+    if (src == nullptr && bytes != 0)
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: write_mem from a null pointer");
+    gpu_.write_mem(addr, src, bytes);
+  }
+  void read_mem(uint64_t addr, void* dst, size_t bytes) override {
+    if (dst == nullptr && bytes != 0)
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: read_mem into a null pointer");
+    gpu_.read_mem(addr, dst, bytes);
+  }
+
+  void wait_idle() override { gpu_.run(); }
+
+ private:
+  static void check_offset(uint32_t offset) {
+    if (offset % 4 != 0) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE,
+                  "model: register offset " + std::to_string(offset) + " not word aligned");
+    }
+  }
+
+  uint32_t desc(uint32_t reg) const { return desc_regs_[(reg - kDescFirst) / 4]; }
+  uint64_t desc64(uint32_t reg_lo) const { return desc(reg_lo) | (uint64_t{desc(reg_lo + 4)} << 32); }
+
+  void start() {
+    LaunchDesc d;
+    d.entry_pc = desc64(KESTREL_REG_ENTRY_LO);
+    d.exit_pc = desc64(KESTREL_REG_EXIT_LO);
+    d.gp = desc64(KESTREL_REG_GP_LO);
+    d.param_addr = desc64(KESTREL_REG_PARAM_LO);
+    d.grid = Dim3{desc(KESTREL_REG_GRID_X), desc(KESTREL_REG_GRID_Y), desc(KESTREL_REG_GRID_Z)};
+    d.block = Dim3{desc(KESTREL_REG_BLOCK_X), desc(KESTREL_REG_BLOCK_Y), desc(KESTREL_REG_BLOCK_Z)};
+    d.shared_base = desc(KESTREL_REG_SHARED_BASE);
+    d.shared_static = desc(KESTREL_REG_SHARED_STATIC);
+    d.shared_dyn = desc(KESTREL_REG_SHARED_DYN);
+    d.stack_bytes = desc(KESTREL_REG_STACK_BYTES);
+    d.local_backing = desc(KESTREL_REG_LOCAL_BACKING);
+    d.instruction_budget = uint64_t{desc(KESTREL_REG_WATCHDOG)} << 20;
+    gpu_.start(d);
+    started_ = true;
+    aborted_ = false;
+  }
+
+  uint32_t status() const {
+    if (!started_ || aborted_) return KESTREL_STATUS_IDLE;
+    switch (gpu_.state()) {
+      case LaunchState::kRunning:
+        return KESTREL_STATUS_RUNNING;
+      case LaunchState::kDone:
+        return KESTREL_STATUS_DONE;
+      case LaunchState::kFault:
+        return KESTREL_STATUS_FAULT;
+      default:
+        return KESTREL_STATUS_IDLE;
+    }
+  }
+
+  uint32_t fault_reg(uint32_t offset) const {
+    if (gpu_.state() != LaunchState::kFault) return 0;
+    const Fault& f = gpu_.fault();
+    switch (offset) {
+      case KESTREL_REG_FAULT_KIND:
+        return f.kind;
+      case KESTREL_REG_FAULT_PC_LO:
+        return lo(f.pc);
+      case KESTREL_REG_FAULT_PC_HI:
+        return hi(f.pc);
+      case KESTREL_REG_FAULT_ADDR_LO:
+        return lo(f.addr);
+      case KESTREL_REG_FAULT_ADDR_HI:
+        return hi(f.addr);
+      case KESTREL_REG_FAULT_BLOCK_X:
+        return f.block.x;
+      case KESTREL_REG_FAULT_BLOCK_Y:
+        return f.block.y;
+      case KESTREL_REG_FAULT_BLOCK_Z:
+        return f.block.z;
+      case KESTREL_REG_FAULT_THREAD_X:
+        return f.thread.x;
+      case KESTREL_REG_FAULT_THREAD_Y:
+        return f.thread.y;
+      case KESTREL_REG_FAULT_THREAD_Z:
+        return f.thread.z;
+      case KESTREL_REG_FAULT_SM:
+        return f.sm;
+      case KESTREL_REG_FAULT_WARP:
+        return f.warp;
+      case KESTREL_REG_FAULT_INFO:
+        return f.info;
+      default:
+        return 0;
+    }
+  }
+
+  Gpu gpu_;
+  std::array<uint32_t, (kDescLast - kDescFirst) / 4 + 1> desc_regs_;
+  uint32_t map_addr_ = 0;
+  uint32_t map_pages_ = 0;
+  uint32_t map_perms_ = 0;
+  bool started_ = false;
+  bool aborted_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_model_transport(const BackendConfig& config) {
+  return std::make_unique<ModelTransport>(config);
+}
+
+}  // namespace kestrel::model

@@ -1,0 +1,208 @@
+// The model behind kestrel::Transport: the register map of host_regs.h, a
+// launch driven only through registers, the fault record and counters.
+#include "harness.hpp"
+#include "kestrel/error.hpp"
+#include "kestrel/model/model_transport.hpp"
+
+namespace kestrel::model::test {
+namespace {
+
+std::unique_ptr<Transport> make(unsigned xlen = 64) {
+  BackendConfig c;
+  c.xlen = xlen;
+  c.num_sms = 3;
+  c.warps_per_sm = 6;
+  c.lanes_per_warp = 8;
+  c.mem_bytes = 4u << 20;
+  c.shared_bytes_per_sm = 32 * 1024;
+  c.max_threads_per_block = 48;
+  return make_model_transport(c);
+}
+
+void write64(Transport& t, uint32_t lo, uint64_t v) {
+  t.write_reg(lo, static_cast<uint32_t>(v));
+  t.write_reg(lo + 4, static_cast<uint32_t>(v >> 32));
+}
+
+uint64_t counter(Transport& t, kestrel_counter c) {
+  return t.read_reg(KESTREL_REG_COUNTERS + 8 * c) |
+         (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * c + 4)} << 32);
+}
+
+void map(Transport& t, uint64_t addr, uint32_t pages, uint32_t perms) {
+  t.write_reg(KESTREL_REG_MAP_ADDR, static_cast<uint32_t>(addr));
+  t.write_reg(KESTREL_REG_MAP_PAGES, pages);
+  t.write_reg(KESTREL_REG_MAP_PERMS, perms);
+}
+
+void set_launch(Transport& t, uint32_t blocks, uint32_t threads) {
+  write64(t, KESTREL_REG_ENTRY_LO, kCode);
+  write64(t, KESTREL_REG_EXIT_LO, kExitStub);
+  write64(t, KESTREL_REG_GP_LO, 0);
+  write64(t, KESTREL_REG_PARAM_LO, kData);
+  t.write_reg(KESTREL_REG_GRID_X, blocks);
+  t.write_reg(KESTREL_REG_GRID_Y, 1);
+  t.write_reg(KESTREL_REG_GRID_Z, 1);
+  t.write_reg(KESTREL_REG_BLOCK_X, threads);
+  t.write_reg(KESTREL_REG_BLOCK_Y, 1);
+  t.write_reg(KESTREL_REG_BLOCK_Z, 1);
+  t.write_reg(KESTREL_REG_SHARED_BASE, kShared);
+  t.write_reg(KESTREL_REG_SHARED_STATIC, 0);
+  t.write_reg(KESTREL_REG_SHARED_DYN, 0);
+  t.write_reg(KESTREL_REG_STACK_BYTES, 1024);
+  t.write_reg(KESTREL_REG_LOCAL_BACKING, static_cast<uint32_t>(KESTREL_GLOBAL_BASE + (1u << 20)));
+  t.write_reg(KESTREL_REG_WATCHDOG, 0);
+}
+
+void load(Transport& t, const Assembler& a) {
+  const std::vector<uint32_t> words = a.finish();
+  t.write_mem(kCode, words.data(), words.size() * 4);
+  const uint32_t exit_word = 0x0000000B;
+  t.write_mem(kExitStub, &exit_word, 4);
+  map(t, kCode, 16, KESTREL_PAGE_READ | KESTREL_PAGE_EXEC);
+  map(t, kData, 16, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+}
+
+TEST(ModelTransport, IdentificationAndConfiguration) {
+  auto t = make();
+  EXPECT_EQ(t->name(), "model");
+  EXPECT_EQ(t->read_reg(KESTREL_REG_ID), KESTREL_ID_VALUE);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_CONFIG0), 64u | (8u << 8) | (6u << 16) | (3u << 24));
+  EXPECT_EQ(t->read_reg(KESTREL_REG_CONFIG1), (32u * 1024 / 256) | (48u << 16));
+  EXPECT_EQ(t->read_reg(KESTREL_REG_MEM_BASE), KESTREL_GLOBAL_BASE);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_MEM_SIZE_KB), 4096u);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_CLOCK_KHZ), 100000u);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_IDLE);
+  t->write_reg(KESTREL_REG_GRID_X, 77);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_GRID_X), 77u);
+  EXPECT_EQ(make(32)->read_reg(KESTREL_REG_CONFIG0) & 0xFF, 32u);
+}
+
+TEST(ModelTransport, BadRequestsThrow) {
+  auto t = make();
+  uint32_t word = 0;
+  EXPECT_THROW(t->read_reg(0x41), Error);
+  EXPECT_THROW(t->write_reg(0x42, 1), Error);
+  EXPECT_THROW(t->write_mem(0x1000, &word, 4), Error);
+  EXPECT_THROW(t->read_mem(KESTREL_GLOBAL_BASE + (4u << 20), &word, 4), Error);
+  EXPECT_THROW(t->write_mem(kData, nullptr, 4), Error);
+  EXPECT_THROW(map(*t, kData + 2, 1, KESTREL_PAGE_READ), Error);
+  try {
+    make(48);
+    FAIL() << "xlen 48 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_INVALID_VALUE);
+  }
+  EXPECT_EQ(t->read_reg(0x1F0), 0u) << "reserved registers read as zero";
+}
+
+TEST(ModelTransport, LaunchThroughRegisters) {
+  // out[global] = global + 1, using the stack (local memory backed by DRAM).
+  auto t = make();
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_CTAID_X);
+  a.csrr(t1, KESTREL_CSR_NTID_X);
+  a.mul(t0, t0, t1);
+  a.csrr(t1, KESTREL_CSR_TID_X);
+  a.add(t0, t0, t1);
+  a.addi(sp, sp, -16);
+  a.sd(t0, sp, 8);
+  a.ld(t2, sp, 8);
+  a.addi(t2, t2, 1);
+  a.slli(t3, t0, 2);
+  a.add(t3, t3, a0);
+  a.sw(t2, t3, 0);
+  a.ret();  // to the exit stub
+  load(*t, a);
+  set_launch(*t, 10, 20);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_RUNNING);
+  t->wait_idle();
+  ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  for (uint32_t i = 0; i < 200; ++i) {
+    uint32_t v = 0;
+    t->read_mem(kData + 4 * i, &v, 4);
+    EXPECT_EQ(v, i + 1);
+  }
+  EXPECT_EQ(counter(*t, KESTREL_CNT_BLOCKS), 10u);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_THREAD_INSTRS), 200u * 14);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_WARP_INSTRS), 10u * 3 * 14);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_LOADS), 30u);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_STORES), 60u);
+  EXPECT_GT(counter(*t, KESTREL_CNT_MEM_REQUESTS), 0u);
+  EXPECT_GT(counter(*t, KESTREL_CNT_CYCLES), 0u);
+  // The stacks really live in DRAM at local_backing + slot * stack_bytes:
+  // slot 0 (SM 0, warp 0, lane 0) last ran thread 0 of a block on SM 0.
+  uint64_t saved = 1;
+  t->read_mem(KESTREL_GLOBAL_BASE + (1u << 20) + 1024 - 16 + 8, &saved, 8);
+  EXPECT_EQ(saved % 20, 0u);
+}
+
+TEST(ModelTransport, FaultRecordAndRestart) {
+  auto t = make();
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.li(t1, 9);
+  a.bne(t0, t1, "ok");
+  a.sw(t0, zero, 0x40);  // null guard
+  a.bind("ok");
+  a.kx_exit();
+  load(*t, a);
+  set_launch(*t, 4, 16);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  t->wait_idle();
+  ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_FAULT);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_KIND), KESTREL_FAULT_ILLEGAL_ADDRESS);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_PC_LO), static_cast<uint32_t>(kCode + 12));
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_PC_HI), 0u);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_ADDR_LO), 0x40u);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_THREAD_X), 9u);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_WARP), 1u);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_BLOCK_X), 0u) << "block 0's warp 1 faults first";
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_SM), 0u);
+
+  // Fix the program; START clears the record and the counters.
+  Assembler b(64);
+  b.kx_exit();
+  load(*t, b);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_KIND), 0u);
+  t->wait_idle();
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_WARP_INSTRS), 4u * 2);
+}
+
+TEST(ModelTransport, WatchdogRegisterBudgetsInstructions) {
+  auto t = make();
+  Assembler a(64);
+  a.bind("forever");
+  a.j("forever");
+  load(*t, a);
+  set_launch(*t, 1, 8);
+  t->write_reg(KESTREL_REG_WATCHDOG, 1);  // 2^20 warp-instructions
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  t->wait_idle();
+  ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_FAULT);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_KIND), KESTREL_FAULT_TIMEOUT);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_WARP_INSTRS), 1u << 20);
+}
+
+TEST(ModelTransport, AbortAndUnmap) {
+  auto t = make();
+  Assembler a(64);
+  a.kx_exit();
+  load(*t, a);
+  set_launch(*t, 1, 1);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_ABORT);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_IDLE);
+  t->wait_idle();
+  map(*t, kCode, 16, 0);  // unmapping the code makes the next launch fault on fetch
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  t->wait_idle();
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_FAULT);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_KIND), KESTREL_FAULT_FETCH);
+}
+
+}  // namespace
+}  // namespace kestrel::model::test
