@@ -1,0 +1,133 @@
+// CUDA kernels compiled by kestrel-cc (kernels/runtime_kernels.cu) through the
+// runtime on the functional model, for RV64 and RV32.
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "kestrel/kestrel.hpp"
+
+namespace {
+
+struct Record {
+  int id;
+  double weight;
+  char tag;
+};
+
+class CudaKernels : public ::testing::TestWithParam<unsigned> {
+ protected:
+  CudaKernels() : device_(open()), module_(kestrel::Module::load(device_, module_path())) {}
+
+  kestrel::Device open() const {
+    kestrel::DeviceConfig config{};
+    config.xlen = GetParam();
+    return kestrel::Device::open("model", &config);
+  }
+  std::string module_path() const {
+    return GetParam() == 64 ? KESTREL_TEST_CUDA_MODULE64 : KESTREL_TEST_CUDA_MODULE32;
+  }
+
+  kestrel::Device device_;
+  kestrel::Module module_;
+};
+
+TEST_P(CudaKernels, ConstantMemoryWrittenByTheHost) {
+  const int table[4] = {1, -2, 3, 10};
+  const kestrel::Global global = module_.global("scale_table");
+  ASSERT_EQ(global.bytes, sizeof table);
+  ASSERT_EQ(kestrel_memcpy_htod(device_.handle(), global.ptr, table, sizeof table), KESTREL_SUCCESS);
+  const int n = 300;
+  std::vector<int> input(n);
+  std::iota(input.begin(), input.end(), 1);
+  kestrel::DeviceBuffer<int> in(device_, n), out(device_, n);
+  in.upload(input);
+  module_.kernel("scale_by_table").launch(kestrel::Dim3(3), kestrel::Dim3(128), 0, in, out, n);
+  device_.synchronize();
+  const std::vector<int> result = out.download();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(result[i], input[i] * table[i % 4]) << i;
+}
+
+TEST_P(CudaKernels, StaticAndDynamicSharedMemory) {
+  const uint32_t block = 256, blocks = 3;
+  std::vector<int> input(block * blocks);
+  std::iota(input.begin(), input.end(), 0);
+  kestrel::DeviceBuffer<int> in(device_, input.size()), out(device_, input.size());
+  in.upload(input);
+  const kestrel::Kernel kernel = module_.kernel("reverse_in_block");
+  kernel.launch(kestrel::Dim3(blocks), kestrel::Dim3(block), block * sizeof(int), in, out);
+  device_.synchronize();
+  const std::vector<int> result = out.download();
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < block; ++t) {
+      const uint32_t mirror = block - 1 - t;
+      ASSERT_EQ(result[b * block + t], input[b * block + mirror] + 1000 * static_cast<int>(mirror));
+    }
+  // Too little dynamic shared memory for the ramp runs past the block's window.
+  kernel.launch(kestrel::Dim3(1), kestrel::Dim3(block), 16, in, out);
+  EXPECT_THROW(device_.synchronize(), kestrel::Error);
+  EXPECT_EQ(device_.fault().kind, KESTREL_FAULT_SHARED_BOUNDS);
+  // More than the device has is refused before launching.
+  const uint32_t too_much = device_.props().shared_mem_per_block;
+  EXPECT_THROW(kernel.launch(kestrel::Dim3(1), kestrel::Dim3(block), too_much, in, out), kestrel::Error);
+}
+
+TEST_P(CudaKernels, ParametersByValueKeepCudaLayout) {
+  kestrel::DeviceBuffer<int> out_int(device_, 1);
+  kestrel::DeviceBuffer<double> out_double(device_, 1);
+  const Record record{40, 1.5, 2};
+  module_.kernel("record_params")
+      .launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, record, 4.0, 1000000000000LL, short{-5}, out_int,
+              out_double);
+  device_.synchronize();
+  EXPECT_EQ(out_int.download()[0], 37);
+  EXPECT_EQ(out_double.download()[0], 1000000000006.0);
+  EXPECT_EQ(module_.read_global<int>("launches_seen"), 1);
+}
+
+TEST_P(CudaKernels, StackLimitBoundsRecursion) {
+  kestrel::DeviceBuffer<int> out(device_, 32);
+  const kestrel::Kernel kernel = module_.kernel("recurse");
+  kernel.launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, 200, out);
+  EXPECT_THROW(device_.synchronize(), kestrel::Error);
+  // The stack grows down from the window top, so an overflow touches the
+  // addresses just below KESTREL_LOCAL_BASE.  docs/isa.md calls that
+  // LOCAL_BOUNDS (section 5) but its memory map makes it ILLEGAL_ADDRESS
+  // (section 4); the model follows the map.  Either way the fault must be at
+  // the bottom of the stack.
+  const kestrel_fault_info fault = device_.fault();
+  EXPECT_TRUE(fault.kind == KESTREL_FAULT_LOCAL_BOUNDS || fault.kind == KESTREL_FAULT_ILLEGAL_ADDRESS)
+      << fault.message;
+  EXPECT_LT(fault.address, uint64_t{KESTREL_LOCAL_BASE});
+  EXPECT_GE(fault.address, uint64_t{KESTREL_LOCAL_BASE} - 256);
+
+  device_.set_limit(KESTREL_LIMIT_STACK_BYTES, 32 * 1024);
+  kernel.launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, 200, out);
+  device_.synchronize();
+  EXPECT_EQ(out.download()[31], 200 * 201 / 2);
+}
+
+TEST_P(CudaKernels, FailedAssertNamesTheThread) {
+  std::vector<int> values(64, 1);
+  values[37] = 0;
+  kestrel::DeviceBuffer<int> buffer(device_, values.size());
+  buffer.upload(values);
+  module_.kernel("check_positive").launch(kestrel::Dim3(1), kestrel::Dim3(64), 0, buffer);
+  try {
+    device_.synchronize();
+    FAIL() << "assert did not fire";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_LAUNCH_FAULT);
+    EXPECT_NE(std::string(e.what()).find("assertion failed"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("thread (37,0,0)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("check_positive(int const*)"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(device_.fault().kind, KESTREL_FAULT_ASSERT);
+  EXPECT_GT(device_.fault().info, 0u);  // the source line
+}
+
+INSTANTIATE_TEST_SUITE_P(Xlen, CudaKernels, ::testing::Values(64u, 32u),
+                         [](const ::testing::TestParamInfo<unsigned>& param) {
+                           return "RV" + std::to_string(param.param);
+                         });
+
+}  // namespace
