@@ -2,6 +2,7 @@
 // arguments, runs the work in runtime::DeviceContext and turns any exception
 // into a status code plus the device's last-error message.
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -403,6 +404,9 @@ kestrel_status kestrel_module_load(kestrel_device_t* device, const char* path, k
     require_out(module, "module");
     *module = nullptr;
     if (path == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "module path is NULL");
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+      throw Error(KESTREL_ERROR_IO, std::string("module path '") + path + "' is a directory");
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw Error(KESTREL_ERROR_IO, std::string("cannot open module file '") + path + "'");
     const std::streamoff size = file.tellg();

@@ -230,6 +230,9 @@ TEST_F(RuntimeApi, LoadingBadModulesFailsCleanly) {
   EXPECT_EQ(kestrel_module_load_data(device_, nullptr, 10, &module), KESTREL_ERROR_INVALID_VALUE);
   EXPECT_EQ(kestrel_module_load(device_, "/nonexistent/module.kmod", &module), KESTREL_ERROR_IO);
   EXPECT_NE(last_error().find("/nonexistent/module.kmod"), std::string::npos);
+  EXPECT_EQ(kestrel_module_load(device_, "/", &module), KESTREL_ERROR_IO);
+  EXPECT_NE(last_error().find("is a directory"), std::string::npos);
+  EXPECT_EQ(kestrel_module_load(device_, "/dev/null", &module), KESTREL_ERROR_INVALID_MODULE);
   EXPECT_EQ(kestrel_module_load(device_, KESTREL_TEST_FIXTURE32, &module), KESTREL_ERROR_INVALID_MODULE);
   EXPECT_NE(last_error().find("ELF class"), std::string::npos);
   ASSERT_EQ(kestrel_module_load(device_, KESTREL_TEST_FIXTURE64, &module), KESTREL_SUCCESS) << last_error();
