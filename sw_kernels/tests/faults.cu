@@ -27,9 +27,10 @@ __global__ void fault_assert(const int* data) {
   assert(data[i] >= 0);
 }
 
-// ILLEGAL_ADDRESS in the null guard: a load from a small integer address.
-__global__ void fault_null_pointer(unsigned long address, int* out, unsigned int who) {
-  if (is_culprit(who)) out[0] = *reinterpret_cast<volatile int*>(address);
+// ILLEGAL_ADDRESS in the null guard: a load from a small integer address
+// (unsigned int: every device address fits in 32 bits on both XLENs).
+__global__ void fault_null_pointer(unsigned int address, int* out, unsigned int who) {
+  if (is_culprit(who)) out[0] = *reinterpret_cast<volatile int*>(static_cast<uintptr_t>(address));
 }
 
 // ILLEGAL_INSTRUCTION: custom-0 with funct3 = 7 is not a Kestrel instruction.

@@ -1,0 +1,89 @@
+// Shared pieces of the end-to-end kernel tests: which backends and XLENs to
+// run on, opening a device per test, finding the modules kestrel-cc built from
+// sw_kernels/, and CPU references for the kernels whose results are not a
+// one-liner.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kestrel/kestrel.hpp"
+
+namespace kestrel::e2e {
+
+struct Target {
+  std::string backend;  // "model" today; "rtlsim" once KESTREL_TEST_BACKENDS lists it
+  unsigned xlen = 64;
+};
+
+// Every backend of KESTREL_TEST_BACKENDS (CMake cache; passed here as a
+// ','-separated list) with both XLENs.
+inline std::vector<Target> all_targets() {
+  std::vector<Target> targets;
+  std::stringstream backends(KESTREL_E2E_BACKENDS);
+  std::string backend;
+  while (std::getline(backends, backend, ','))
+    if (!backend.empty())
+      for (unsigned xlen : {64u, 32u}) targets.push_back({backend, xlen});
+  return targets;
+}
+
+inline std::string target_name(const testing::TestParamInfo<Target>& info) {
+  return info.param.backend + "_rv" + std::to_string(info.param.xlen);
+}
+
+// A device of the requested backend and XLEN, defaults otherwise.
+class DeviceTest : public testing::TestWithParam<Target> {
+ protected:
+  void SetUp() override {
+    DeviceConfig config{};
+    config.xlen = GetParam().xlen;
+    device_ = std::make_unique<Device>(Device::open(GetParam().backend, &config));
+  }
+  Device& device() { return *device_; }
+  unsigned xlen() const { return GetParam().xlen; }
+  // sw_kernels/tests/<name>.cu built for this test's XLEN.
+  Module load(const std::string& name) {
+    return Module::load(*device_, std::string(KESTREL_E2E_MODULE_DIR) + "/" + name + "_rv" +
+                                      std::to_string(xlen()) + ".kmod");
+  }
+
+ private:
+  std::unique_ptr<Device> device_;
+};
+
+// sw_kernels/tests/divergence.cu, on the host.
+inline int collatz_steps(unsigned int x) {
+  int steps = 0;
+  while (x != 1) {
+    x = (x & 1) ? 3 * x + 1 : x / 2;
+    ++steps;
+  }
+  return steps;
+}
+inline int divergent_loops_reference(int v) {
+  int acc = 0;
+  for (int k = 0; k < v; ++k) {
+    if (k % 3 == 0) continue;
+    if (k > 40) break;
+    if (v & 1) {
+      acc += collatz_steps(static_cast<unsigned int>(k + 1));
+    } else {
+      for (int j = 0; j < k % 5; ++j) acc -= j;
+    }
+  }
+  return acc;
+}
+
+// sw_kernels/tests/recursion.cu, on the host.
+inline int fib_reference(int n) { return n < 2 ? n : fib_reference(n - 1) + fib_reference(n - 2); }
+inline int tree_sum_reference(const std::vector<int>& values, size_t node) {
+  if (node >= values.size()) return 0;
+  return values[node] + tree_sum_reference(values, 2 * node + 1) + tree_sum_reference(values, 2 * node + 2);
+}
+
+}  // namespace kestrel::e2e

@@ -1,0 +1,396 @@
+// The test kernels of sw_kernels/tests/, built by kestrel-cc, loaded and run
+// through the runtime's C++ layer on every backend and XLEN, and compared with
+// CPU references.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "e2e_support.hpp"
+
+namespace kestrel::e2e {
+namespace {
+
+using KernelTest = DeviceTest;
+
+TEST_P(KernelTest, SaxpyMatchesHost) {
+  Module module = load("saxpy");
+  const int n = 1000;  // not a multiple of the block: the tail threads must not write
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 0.25f * static_cast<float>(i);
+    y[i] = 100.0f - static_cast<float>(i);
+  }
+  DeviceBuffer<float> dx(device(), n), dy(device(), n);
+  dx.upload(x);
+  dy.upload(y);
+  module.kernel("saxpy").launch(Dim3((n + 127) / 128), Dim3(128), 0, n, 2.5f, dx, dy);
+  device().synchronize();
+  const std::vector<float> result = dy.download();
+  for (int i = 0; i < n; ++i) ASSERT_FLOAT_EQ(result[i], 2.5f * x[i] + y[i]) << "element " << i;
+}
+
+TEST_P(KernelTest, IntegerVectorAdd) {
+  Module module = load("saxpy");
+  const int n = 777;
+  std::vector<int> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = i * 3 - 500;
+    b[i] = 1 << (i % 20);
+  }
+  DeviceBuffer<int> da(device(), n), db(device(), n), dc(device(), n);
+  da.upload(a);
+  db.upload(b);
+  module.kernel("vector_add_int").launch(Dim3(7), Dim3(128), 0, da, db, dc, n);
+  device().synchronize();
+  const std::vector<int> c = dc.download();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << "element " << i;
+}
+
+TEST_P(KernelTest, Indexing2DCoversEveryThreadOnce) {
+  Module module = load("indexing");
+  const Dim3 grid(3, 2), block(8, 4);
+  const unsigned total = 3 * 2 * 8 * 4;
+  DeviceBuffer<unsigned> ids(device(), total), coords(device(), 4 * total);
+  ids.fill_bytes(0xFF);
+  module.kernel("index_2d").launch(grid, block, 0, ids, coords);
+  device().synchronize();
+  const std::vector<unsigned> id = ids.download(), c = coords.download();
+  for (unsigned g = 0; g < total; ++g) {
+    ASSERT_EQ(id[g], g);
+    const unsigned thread = g % 32, block_id = g / 32;
+    EXPECT_EQ(c[4 * g + 0], thread % 8) << g;
+    EXPECT_EQ(c[4 * g + 1], thread / 8) << g;
+    EXPECT_EQ(c[4 * g + 2], block_id % 3) << g;
+    EXPECT_EQ(c[4 * g + 3], block_id / 3) << g;
+  }
+}
+
+TEST_P(KernelTest, Indexing3DCoversEveryThreadOnce) {
+  Module module = load("indexing");
+  const Dim3 grid(2, 3, 2), block(4, 2, 3);
+  const unsigned per_block = 4 * 2 * 3, total = 2 * 3 * 2 * per_block;
+  DeviceBuffer<unsigned> ids(device(), total), coords(device(), 6 * total);
+  ids.fill_bytes(0xFF);
+  module.kernel("index_3d").launch(grid, block, 0, ids, coords);
+  device().synchronize();
+  const std::vector<unsigned> id = ids.download(), c = coords.download();
+  for (unsigned g = 0; g < total; ++g) {
+    ASSERT_EQ(id[g], g);
+    const unsigned t = g % per_block, b = g / per_block;
+    const std::array<unsigned, 6> expected = {t % 4, (t / 4) % 2, t / 8, b % 2, (b / 2) % 3, b / 6};
+    for (unsigned k = 0; k < 6; ++k) EXPECT_EQ(c[6 * g + k], expected[k]) << "thread " << g << " field " << k;
+  }
+}
+
+std::vector<int> random_ints(size_t n, int low, int high, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<int> distribution(low, high);
+  std::vector<int> values(n);
+  for (int& v : values) v = distribution(generator);
+  return values;
+}
+
+TEST_P(KernelTest, StaticSharedReduction) {
+  Module module = load("reduction");
+  const int blocks = 4, threads = 256;
+  const std::vector<int> in = random_ints(blocks * threads, -1000, 1000, 1);
+  DeviceBuffer<int> din(device(), in.size()), sums(device(), blocks);
+  din.upload(in);
+  module.kernel("reduce_static").launch(Dim3(blocks), Dim3(threads), 0, din, sums);
+  device().synchronize();
+  const std::vector<int> result = sums.download();
+  for (int b = 0; b < blocks; ++b) {
+    int expected = 0;
+    for (int t = 0; t < threads; ++t) expected += in[b * threads + t];
+    EXPECT_EQ(result[b], expected) << "block " << b;
+  }
+}
+
+TEST_P(KernelTest, DynamicSharedReduction) {
+  Module module = load("reduction");
+  const int blocks = 3, threads = 128;
+  const std::vector<int> in = random_ints(blocks * threads, 0, 5000, 2);
+  DeviceBuffer<int> din(device(), in.size()), sums(device(), blocks);
+  DeviceBuffer<float> means(device(), blocks);
+  din.upload(in);
+  // threads ints for the sums, then one float for the mean.
+  const uint32_t shared = threads * sizeof(int) + sizeof(float);
+  module.kernel("reduce_dynamic").launch(Dim3(blocks), Dim3(threads), shared, din, sums, means);
+  device().synchronize();
+  const std::vector<int> s = sums.download();
+  const std::vector<float> m = means.download();
+  for (int b = 0; b < blocks; ++b) {
+    int expected = 0;
+    for (int t = 0; t < threads; ++t) expected += in[b * threads + t];
+    EXPECT_EQ(s[b], expected) << "block " << b;
+    EXPECT_FLOAT_EQ(m[b], static_cast<float>(expected) / threads) << "block " << b;
+  }
+}
+
+TEST_P(KernelTest, PredicateBarriers) {
+  Module module = load("reduction");
+  const int blocks = 3, threads = 64;
+  std::vector<int> in = random_ints(blocks * threads, 0, 99, 3);
+  for (int t = 0; t < threads; ++t) in[1 * threads + t] = 100 + t;            // block 1: all above
+  for (int t = 0; t < threads; ++t) in[2 * threads + t] = t == 17 ? 100 : 0;  // block 2: one above
+  DeviceBuffer<int> din(device(), in.size()), results(device(), 3 * blocks);
+  din.upload(in);
+  module.kernel("predicate_barriers").launch(Dim3(blocks), Dim3(threads), 0, din, 50, results);
+  device().synchronize();
+  const std::vector<int> r = results.download();
+  for (int b = 0; b < blocks; ++b) {
+    int count = 0;
+    for (int t = 0; t < threads; ++t) count += in[b * threads + t] > 50;
+    EXPECT_EQ(r[3 * b + 0], count) << "block " << b;
+    EXPECT_EQ(r[3 * b + 1] != 0, count == threads) << "block " << b;
+    EXPECT_EQ(r[3 * b + 2] != 0, count > 0) << "block " << b;
+  }
+}
+
+TEST_P(KernelTest, NestedDivergenceWithDataDependentLoops) {
+  Module module = load("divergence");
+  const int n = 500;
+  const std::vector<int> in = random_ints(n, 0, 60, 4);
+  DeviceBuffer<int> din(device(), n), dout(device(), n + 12);
+  din.upload(in);
+  dout.fill_bytes(0x5A);
+  module.kernel("divergent_loops").launch(Dim3((n + 63) / 64), Dim3(64), 0, din, dout, n);
+  device().synchronize();
+  const std::vector<int> out = dout.download();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], divergent_loops_reference(in[i])) << "element " << i;
+  for (int i = n; i < n + 12; ++i) EXPECT_EQ(out[i], 0x5A5A5A5A) << "tail thread " << i << " wrote";
+}
+
+TEST_P(KernelTest, RecursiveDeviceFunctions) {
+  Module module = load("recursion");
+  const std::vector<int> values = random_ints(100, -50, 50, 5);
+  const unsigned threads = 64;
+  DeviceBuffer<int> dvalues(device(), values.size()), fib(device(), threads), sums(device(), threads);
+  dvalues.upload(values);
+  module.kernel("recursion")
+      .launch(Dim3(2), Dim3(32), 0, dvalues, static_cast<int>(values.size()), fib, sums);
+  device().synchronize();
+  const std::vector<int> f = fib.download(), s = sums.download();
+  for (unsigned t = 0; t < threads; ++t) {
+    EXPECT_EQ(f[t], fib_reference(static_cast<int>(t % 16))) << "thread " << t;
+    EXPECT_EQ(s[t], tree_sum_reference(values, t)) << "thread " << t;
+  }
+}
+
+TEST_P(KernelTest, MathWithoutLibraryCode) {
+  Module module = load("math_basic");
+  const int n = 100;
+  std::vector<float> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = -12.5f + 0.37f * static_cast<float>(i);
+    b[i] = 7.0f - 0.11f * static_cast<float>(i);
+  }
+  DeviceBuffer<float> da(device(), n), db(device(), n), out(device(), 6 * n);
+  da.upload(a);
+  db.upload(b);
+  module.kernel("math_basic").launch(Dim3(4), Dim3(32), 0, da, db, out, n);
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i) x[i] = 0.1 * i - 3.0;
+  DeviceBuffer<double> dx(device(), n), dd(device(), n);
+  dx.upload(x);
+  module.kernel("double_arithmetic").launch(Dim3(4), Dim3(32), 0, dx, dd, n);
+  device().synchronize();
+  const std::vector<float> r = out.download();
+  const std::vector<double> d = dd.download();
+  for (int i = 0; i < n; ++i) {
+    EXPECT_FLOAT_EQ(r[6 * i + 0], std::sqrt(std::fabs(a[i]))) << i;
+    EXPECT_EQ(r[6 * i + 1], std::fmin(a[i], b[i])) << i;
+    EXPECT_EQ(r[6 * i + 2], std::fmax(a[i], b[i])) << i;
+    EXPECT_EQ(r[6 * i + 3], std::floor(a[i]) + std::ceil(b[i])) << i;
+    EXPECT_FLOAT_EQ(r[6 * i + 4], std::fmin(a[i], b[i]) * std::fmax(a[i], b[i])) << i;
+    EXPECT_EQ(r[6 * i + 5], static_cast<float>(std::min(i, 7) + std::max(3, i))) << i;
+    EXPECT_DOUBLE_EQ(d[i], (x[i] * 1.5 + x[i] / 3.0) - 0.25 * x[i] * x[i]) << i;
+  }
+}
+
+TEST_P(KernelTest, StructAndManyParameters) {
+  Module module = load("params");
+  struct Point {
+    float x, y;
+    int tag;
+  } point{1.5f, 2.25f, -7};
+  DeviceBuffer<float> out(device(), 2);
+  module.kernel("struct_param").launch(Dim3(1), Dim3(1), 0, point, out);
+
+  struct Record {
+    double weight;
+    int values[6];
+    char flag;
+    float scale;
+  } record{3.125, {1, 2, 3, 4, 5, 6}, 'k', 0.5f};
+  static_assert(sizeof(Record) == 40, "host Record must match the device's");
+  DeviceBuffer<int> out_int(device(), 6);
+  DeviceBuffer<double> out_double(device(), 3);
+  DeviceBuffer<float> out_float(device(), 3);
+  module.kernel("many_params")
+      .launch(Dim3(1), Dim3(1), 0, 42, 1.75f, -2.5e10, static_cast<char>(-3), out_int, record,
+              static_cast<short>(-1234), out_double, static_cast<unsigned char>(250), 9.5f, -(1LL << 40),
+              out_float);
+  device().synchronize();
+  const std::vector<float> p = out.download();
+  EXPECT_EQ(p[0], 3.75f);
+  EXPECT_EQ(p[1], -7.0f);
+  EXPECT_EQ(out_int.download(), (std::vector<int>{42, -3, -1234, 250, 'k', 21}));
+  EXPECT_EQ(out_double.download(), (std::vector<double>{-2.5e10, 3.125, -1099511627776.0}));
+  EXPECT_EQ(out_float.download(), (std::vector<float>{1.75f, 9.5f, 0.5f}));
+}
+
+TEST_P(KernelTest, TemplateKernelInstantiations) {
+  Module module = load("params");
+  const int n = 50;
+  std::vector<int> ints(n);
+  std::vector<float> floats(n);
+  std::vector<double> doubles(n);
+  for (int i = 0; i < n; ++i) {
+    ints[i] = i - 20;
+    floats[i] = 0.5f * static_cast<float>(i);
+    doubles[i] = 1e-3 * i;
+  }
+  DeviceBuffer<int> di(device(), n);
+  DeviceBuffer<float> df(device(), n);
+  DeviceBuffer<double> dd(device(), n);
+  di.upload(ints);
+  df.upload(floats);
+  dd.upload(doubles);
+  module.kernel("void scale_array<int>(int*, int, int)").launch(Dim3(2), Dim3(32), 0, di, -3, n);
+  module.kernel("void scale_array<float>(float*, float, int)").launch(Dim3(2), Dim3(32), 0, df, 4.0f, n);
+  module.kernel("void scale_array<double>(double*, double, int)").launch(Dim3(2), Dim3(32), 0, dd, 0.5, n);
+  module.kernel("no_params").launch(Dim3(1), Dim3(32), 0);
+  device().synchronize();
+  const std::vector<int> ri = di.download();
+  const std::vector<float> rf = df.download();
+  const std::vector<double> rd = dd.download();
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(ri[i], ints[i] * -3);
+    EXPECT_EQ(rf[i], floats[i] * 4.0f);
+    EXPECT_EQ(rd[i], doubles[i] * 0.5);
+  }
+}
+
+TEST_P(KernelTest, SpinLockInsideOneWarp) {
+  Module module = load("spinlock");
+  const int iterations = 20;
+  DeviceBuffer<int> lock(device(), 1), counter(device(), 1), atomic(device(), 1);
+  lock.fill_bytes(0);
+  counter.fill_bytes(0);
+  atomic.fill_bytes(0);
+  // One warp: the lock holder and the spinners share a warp.
+  module.kernel("spinlock_counter").launch(Dim3(1), Dim3(32), 0, lock, counter, iterations);
+  module.kernel("atomic_counter").launch(Dim3(4), Dim3(64), 0, atomic, iterations);
+  device().synchronize();
+  EXPECT_EQ(counter.download()[0], 32 * iterations);
+  EXPECT_EQ(lock.download()[0], 0);
+  EXPECT_EQ(atomic.download()[0], 4 * 64 * iterations);
+}
+
+TEST_P(KernelTest, BarrierCountsExitedThreads) {
+  Module module = load("barrier");
+  const unsigned threads = 96;
+  DeviceBuffer<int> out(device(), threads);
+  module.kernel("barrier_with_exits").launch(Dim3(2), Dim3(threads), 0, out);
+  device().synchronize();
+  const std::vector<int> r = out.download();
+  for (unsigned t = 0; t < threads; ++t) {
+    const unsigned neighbour = (t + 1) % threads;
+    const int expected = t % 3 == 0 ? -2 : (neighbour % 3 == 0 ? -1 : static_cast<int>(3 * neighbour));
+    EXPECT_EQ(r[t], expected) << "thread " << t;
+  }
+}
+
+TEST_P(KernelTest, BarrierWithWholeWarpsExited) {
+  Module module = load("barrier");
+  const kestrel_device_props props = device().props();
+  const unsigned warp = props.warp_size, threads = 4 * warp;
+  DeviceBuffer<int> out(device(), threads);
+  out.fill_bytes(0x7F);
+  module.kernel("barrier_warp_exits").launch(Dim3(1), Dim3(threads), 0, out);
+  device().synchronize();
+  const std::vector<int> r = out.download();
+  for (unsigned t = 0; t < threads; ++t) {
+    if ((t / warp) % 2 == 1) {
+      EXPECT_EQ(r[t], 0x7F7F7F7F) << "exited thread " << t << " wrote";
+      continue;
+    }
+    const unsigned mirror = threads - 1 - t;
+    EXPECT_EQ(r[t], (mirror / warp) % 2 == 0 ? static_cast<int>(mirror) : -1) << "thread " << t;
+  }
+}
+
+TEST_P(KernelTest, ConstantAndDeviceGlobalsByName) {
+  Module module = load("globals");
+  const std::array<float, 4> coefficients = {2.0f, -1.0f, 0.5f, 0.25f};
+  module.write_global("coefficients", coefficients);
+  const int n = 40;
+  std::vector<float> x(n);
+  for (int i = 0; i < n; ++i) x[i] = 0.1f * static_cast<float>(i) - 2.0f;
+  DeviceBuffer<float> dx(device(), n), dy(device(), n);
+  dx.upload(x);
+  Kernel polynomial = module.kernel("polynomial");
+  polynomial.launch(Dim3(2), Dim3(32), 0, dx, dy, n);
+  polynomial.launch(Dim3(2), Dim3(32), 0, dx, dy, n);
+  device().synchronize();
+  const std::vector<float> y = dy.download();
+  for (int i = 0; i < n; ++i) {
+    const float v = x[i];
+    EXPECT_NEAR(y[i], 2.0f + v * (-1.0f + v * (0.5f + v * 0.25f)), 1e-5f) << i;
+  }
+  EXPECT_EQ(module.read_global<int>("launches"), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTargets, KernelTest, testing::ValuesIn(all_targets()), target_name);
+
+// libm transcendental functions: RV64 only (docs/programming-guide.md, Limitations).
+class LibmTest : public DeviceTest {};
+
+TEST_P(LibmTest, FloatAndDoubleFunctionsMatchHost) {
+  Module module = load("math");
+  const int n = 200;
+  std::vector<float> x(n);
+  std::vector<double> xd(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = -10.0f + 0.1f * static_cast<float>(i);
+    xd[i] = -7.0 + 0.07 * i;
+  }
+  DeviceBuffer<float> dx(device(), n), out(device(), 5 * n);
+  DeviceBuffer<double> dxd(device(), n), outd(device(), n);
+  dx.upload(x);
+  dxd.upload(xd);
+  module.kernel("math_float").launch(Dim3(4), Dim3(64), 0, dx, out, n);
+  module.kernel("math_double").launch(Dim3(4), Dim3(64), 0, dxd, outd, n);
+  device().synchronize();
+  const std::vector<float> r = out.download();
+  const std::vector<double> rd = outd.download();
+  auto close = [](double got, double want, double relative) {
+    return std::fabs(got - want) <= relative * std::fmax(1.0, std::fabs(want));
+  };
+  for (int i = 0; i < n; ++i) {
+    const float v = x[i];
+    EXPECT_TRUE(close(r[5 * i + 0], std::sin(v), 1e-6)) << "sinf(" << v << ") = " << r[5 * i + 0];
+    EXPECT_TRUE(close(r[5 * i + 1], std::exp(v), 1e-6)) << "expf(" << v << ") = " << r[5 * i + 1];
+    EXPECT_TRUE(close(r[5 * i + 2], std::sqrt(std::fabs(v)), 1e-7)) << "sqrtf(" << v << ")";
+    EXPECT_TRUE(close(r[5 * i + 3], std::log(1.0f + std::fabs(v)), 1e-6)) << "logf at " << v;
+    EXPECT_TRUE(close(r[5 * i + 4], std::pow(std::fabs(v), 1.5f), 1e-6)) << "powf at " << v;
+    const double w = xd[i];
+    const double want =
+        std::sin(w) * std::exp(w / 4.0) + std::sqrt(std::fabs(w)) + std::pow(std::fabs(w), 0.75);
+    EXPECT_TRUE(close(rd[i], want, 1e-14)) << "double math at " << w << ": " << rd[i] << " vs " << want;
+  }
+}
+
+std::vector<Target> rv64_targets() {
+  std::vector<Target> targets;
+  for (const Target& t : all_targets())
+    if (t.xlen == 64) targets.push_back(t);
+  return targets;
+}
+INSTANTIATE_TEST_SUITE_P(Rv64Targets, LibmTest, testing::ValuesIn(rv64_targets()), target_name);
+
+}  // namespace
+}  // namespace kestrel::e2e
