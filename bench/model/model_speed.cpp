@@ -22,6 +22,7 @@ constexpr uint64_t kExitStub = kCode + 0xF000;
 constexpr uint64_t kParams = KESTREL_GLOBAL_BASE + 0x10000;
 constexpr uint64_t kArrays = KESTREL_GLOBAL_BASE + 0x100000;
 constexpr uint32_t kElements = 1u << 20;  // per array
+constexpr int kPasses = 8;                // over the arrays, per launch
 
 // global index in t0, total threads in t1
 void global_index(Assembler& a) {
@@ -76,6 +77,10 @@ Assembler memory_kernel(unsigned xlen) {
   load_pointer(a, xlen, s3, 8);   // b
   load_pointer(a, xlen, s4, 16);  // c
   a.li(s5, kElements);
+  a.mv(s7, t0);
+  a.li(s6, kPasses);
+  a.bind("pass");
+  a.mv(t0, s7);
   a.bind("loop");
   a.slli(t2, t0, 2);
   a.add(t3, s2, t2);
@@ -89,6 +94,8 @@ Assembler memory_kernel(unsigned xlen) {
   a.sw(t4, t3, 0);
   a.add(t0, t0, t1);
   a.bltu(t0, s5, "loop");
+  a.addi(s6, s6, -1);
+  a.bne(s6, zero, "pass");
   a.kx_exit();
   return a;
 }
@@ -102,6 +109,10 @@ Assembler fp_kernel(unsigned xlen) {
   a.li(s5, kElements);
   a.li(t2, 0x3FC00000);  // 1.5f
   a.fmv_w_x(f(1), t2);
+  a.mv(s7, t0);
+  a.li(s6, kPasses);
+  a.bind("pass");
+  a.mv(t0, s7);
   a.bind("loop");
   a.slli(t2, t0, 2);
   a.add(t3, s2, t2);
@@ -114,6 +125,8 @@ Assembler fp_kernel(unsigned xlen) {
   a.fsw(f(3), t4, 0);
   a.add(t0, t0, t1);
   a.bltu(t0, s5, "loop");
+  a.addi(s6, s6, -1);
+  a.bne(s6, zero, "pass");
   a.kx_exit();
   return a;
 }
@@ -161,8 +174,8 @@ Measurement run(unsigned xlen, unsigned lanes, const Assembler& program, uint32_
                  static_cast<unsigned long long>(gpu.fault().pc));
     std::exit(1);
   }
-  return Measurement{std::chrono::duration<double>(end - begin).count(), gpu.counters()[KESTREL_CNT_THREAD_INSTRS],
-                     gpu.counters()[KESTREL_CNT_WARP_INSTRS]};
+  return Measurement{std::chrono::duration<double>(end - begin).count(),
+                     gpu.counters()[KESTREL_CNT_THREAD_INSTRS], gpu.counters()[KESTREL_CNT_WARP_INSTRS]};
 }
 
 }  // namespace
@@ -189,8 +202,8 @@ int main() {
   for (const Case& c : cases) {
     const Measurement m = run(c.xlen, c.lanes, c.make(c.xlen), c.blocks, c.threads);
     std::printf("%-7s %-5u %-6u %14llu %10.3f %14.1f M %12.1f M\n", c.kernel, c.xlen, c.lanes,
-                static_cast<unsigned long long>(m.thread_instrs), m.seconds, m.thread_instrs / m.seconds / 1e6,
-                m.warp_instrs / m.seconds / 1e6);
+                static_cast<unsigned long long>(m.thread_instrs), m.seconds,
+                m.thread_instrs / m.seconds / 1e6, m.warp_instrs / m.seconds / 1e6);
   }
   return 0;
 }

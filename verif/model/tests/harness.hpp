@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "fp_bits.hpp"
 #include "kestrel/error.hpp"
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/model/rv_assembler.hpp"
@@ -91,16 +92,5 @@ class TestGpu {
  private:
   std::unique_ptr<Gpu> gpu_;
 };
-
-inline uint32_t bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  return b;
-}
-inline float flt(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
 
 }  // namespace kestrel::model::test

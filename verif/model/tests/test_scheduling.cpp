@@ -58,6 +58,33 @@ TEST(LockStep, PlaceBlockAndStepRecordsRetires) {
   EXPECT_EQ(g.gpu().counters()[KESTREL_CNT_BLOCKS], 2u);
 }
 
+TEST(LockStep, BarrierReleaseWritesAppearInTheCompletingRetire) {
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.andi(t0, t0, 1);
+  a.kx_bar_count(s2, t0);
+  a.kx_exit();
+  TestGpu g(64, 4, 1, 4);
+  g.load(a);
+  g.gpu().start(g.desc({1, 1, 1}, {7, 1, 1}), Dispatch::kManual);
+  g.gpu().place_block(0, 0, {2, 1});
+  for (int i = 0; i < 2; ++i) g.gpu().step(0, 2);
+  Retire r = g.gpu().step(0, 2);  // warp 0 arrives: nothing written yet
+  EXPECT_EQ(r.pc, kCode + 8);
+  EXPECT_TRUE(r.writes.empty());
+  EXPECT_FALSE(g.gpu().step(0, 2).issued) << "all of warp 0 waits";
+  for (int i = 0; i < 2; ++i) g.gpu().step(0, 1);
+  r = g.gpu().step(0, 1);  // warp 1 (threads 4..6) completes the barrier
+  ASSERT_EQ(r.writes.size(), 7u);
+  for (const RegWrite& w : r.writes) {
+    EXPECT_EQ(w.reg, s2);
+    EXPECT_EQ(w.value, 3u);  // threads 1, 3, 5 are odd
+  }
+  EXPECT_EQ(r.writes[0].warp_slot, 2u);
+  EXPECT_EQ(r.writes[6].warp_slot, 1u);
+  EXPECT_TRUE(g.gpu().step(0, 2).issued);
+}
+
 TEST(LockStep, RejectsBadPlacements) {
   TestGpu g(64, 4, 1, 4);
   Assembler a(64);
