@@ -178,7 +178,10 @@ void Compiler::scan_kernels(Unit& unit) {
   args.insert(args.end(), {"-emit-llvm", "-O0", "-disable-llvm-passes", "-o", ir.string()});
   if (!options_.depfile.empty()) {
     unit.depfile = temp(std::to_string(unit.index) + ".d");
-    args.insert(args.end(), {"-dependency-file", unit.depfile.string(), "-MT", options_.output});
+    // -sys-header-deps: the SDK and C library are system headers to clang,
+    // and an SDK edit must rebuild the module too.
+    args.insert(args.end(),
+                {"-dependency-file", unit.depfile.string(), "-MT", options_.output, "-sys-header-deps"});
   }
   args.push_back(unit.source);
   run_tool(args, "compilation of " + unit.source + " failed");

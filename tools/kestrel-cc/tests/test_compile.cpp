@@ -1,0 +1,258 @@
+// Whole kestrel-cc runs: CUDA sources written to a temporary folder,
+// compiled, and the resulting module inspected with check_module().
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "compile_error.hpp"
+#include "compiler.hpp"
+#include "kestrel/module_format.h"
+#include "module_check.hpp"
+
+namespace kestrel::cc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CompileTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(testing::TempDir()) /
+           ("kestrel_cc_" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  // Runs kestrel-cc; returns its exit status, its diagnostics in log_.
+  int compile(std::vector<std::string> args) {
+    std::ostringstream out, err;
+    const int status = run_kestrel_cc(args, out, err);
+    log_ = err.str();
+    return status;
+  }
+  std::string module_path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+  std::string log_;
+};
+
+const ModuleKernel& find_kernel(const ModuleSummary& summary, const std::string& name) {
+  for (const ModuleKernel& kernel : summary.kernels)
+    if (kernel.name == name) return kernel;
+  throw CompileError("no kernel " + name);
+}
+
+const char* const kLayoutSource = R"CU(
+struct Record { double weight; int values[6]; char flag; float scale; };  // 40 bytes, align 8
+__global__ void layout(char c, double d, int i, float4 v, Record r, char* p, short s) {}
+__global__ void many(int a, float b, double c, char d, int* e, Record f, short g, double* h, unsigned char i,
+                     float j, long long k, float* l) {}
+__global__ void none() {}
+)CU";
+
+void expect_params(const ModuleKernel& kernel, const std::vector<ModuleParam>& expected, uint32_t bytes,
+                   uint32_t align) {
+  ASSERT_EQ(kernel.params.size(), expected.size()) << kernel.name;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(kernel.params[i].offset, expected[i].offset) << kernel.name << " parameter " << i;
+    EXPECT_EQ(kernel.params[i].size, expected[i].size) << kernel.name << " parameter " << i;
+    EXPECT_EQ(kernel.params[i].align, expected[i].align) << kernel.name << " parameter " << i;
+    EXPECT_EQ(kernel.params[i].kind, expected[i].kind) << kernel.name << " parameter " << i;
+  }
+  EXPECT_EQ(kernel.param_bytes, bytes) << kernel.name;
+  EXPECT_EQ(kernel.param_align, align) << kernel.name;
+}
+
+constexpr uint32_t V = KESTREL_PARAM_VALUE, P = KESTREL_PARAM_POINTER;
+
+TEST_F(CompileTest, ParameterLayoutRv64) {
+  const std::string source = write("layout.cu", kLayoutSource);
+  ASSERT_EQ(compile({"-rv64", "-o", module_path("m.kmod"), source}), 0) << log_;
+  const ModuleSummary summary = check_module(module_path("m.kmod"), 64);
+  ASSERT_EQ(summary.kernels.size(), 3u);
+  // Each parameter at the next multiple of its alignment (guide B.1.4).
+  expect_params(find_kernel(summary, "_Z6layoutcdi6float46RecordPcs"),
+                {{0, 1, 1, V},
+                 {8, 8, 8, V},
+                 {16, 4, 4, V},
+                 {32, 16, 16, V},
+                 {48, 40, 8, V},
+                 {88, 8, 8, P},
+                 {96, 2, 2, V}},
+                98, 16);
+  expect_params(find_kernel(summary, "_Z4manyifdcPi6RecordsPdhfxPf"),
+                {{0, 4, 4, V},
+                 {4, 4, 4, V},
+                 {8, 8, 8, V},
+                 {16, 1, 1, V},
+                 {24, 8, 8, P},
+                 {32, 40, 8, V},
+                 {72, 2, 2, V},
+                 {80, 8, 8, P},
+                 {88, 1, 1, V},
+                 {92, 4, 4, V},
+                 {96, 8, 8, V},
+                 {104, 8, 8, P}},
+                112, 8);
+  expect_params(find_kernel(summary, "_Z4nonev"), {}, 0, 1);
+}
+
+TEST_F(CompileTest, ParameterLayoutRv32PointersAreFourBytes) {
+  const std::string source = write("layout.cu", kLayoutSource);
+  ASSERT_EQ(compile({"-rv32", "-o", module_path("m.kmod"), source}), 0) << log_;
+  const ModuleSummary summary = check_module(module_path("m.kmod"), 32);
+  // ILP32F keeps double and long long 8-byte aligned; only pointers shrink.
+  expect_params(find_kernel(summary, "_Z6layoutcdi6float46RecordPcs"),
+                {{0, 1, 1, V},
+                 {8, 8, 8, V},
+                 {16, 4, 4, V},
+                 {32, 16, 16, V},
+                 {48, 40, 8, V},
+                 {88, 4, 4, P},
+                 {92, 2, 2, V}},
+                94, 16);
+  const ModuleKernel& many = find_kernel(summary, "_Z4manyifdcPi6RecordsPdhfxPf");
+  EXPECT_EQ(many.params[4].size, 4u);
+  EXPECT_EQ(many.params[5].offset, 24u);
+}
+
+TEST_F(CompileTest, SharedMemoryAndConstantPlacement) {
+  const std::string source = write("shared.cu", R"CU(
+__constant__ float table[3] = {1, 2, 3};
+__constant__ const int limit = 7;  // const and non-const __constant__ in one file
+extern __shared__ double dynamic_area[];
+__global__ void k(float* out) {
+  __shared__ float tile[10];
+  tile[threadIdx.x] = table[threadIdx.x % 3] * limit;
+  __syncthreads();
+  out[threadIdx.x] = tile[9 - threadIdx.x] + dynamic_area[0];
+}
+)CU");
+  ASSERT_EQ(compile({"-o", module_path("m.kmod"), source}), 0) << log_;
+  const ModuleSummary summary = check_module(module_path("m.kmod"), 64);
+  // 40 bytes of tile, rounded up to 16 so dynamic shared memory is aligned.
+  EXPECT_EQ(summary.static_shared_bytes, 48u);
+  EXPECT_GT(summary.relocations, 0u);
+}
+
+TEST_F(CompileTest, SeveralSourcesAnonymousNamespaceAndExternCKernels) {
+  const std::string header =
+      write("twice.h", "template <typename T> __global__ void twice(T* p) { *p *= 2; }\n");
+  const std::string a = write("a.cu", R"CU(
+#include "twice.h"
+__device__ int helper(int x);  // defined in b.cu
+template __global__ void twice<int>(int*);
+namespace { struct Secret { int v; }; __global__ void hidden(Secret s, int* out) { *out = s.v; } }
+extern "C" __global__ void plain_c(int* out) { *out = helper(3); }
+)CU");
+  const std::string b = write("b.cu", R"CU(
+#include "twice.h"
+template __global__ void twice<int>(int*);  // the same instantiation again: one entry
+__device__ int helper(int x) { return x + 1; }
+)CU");
+  ASSERT_EQ(compile({"-o", module_path("m.kmod"), "-MF", module_path("m.d"), a, b}), 0) << log_;
+  const ModuleSummary summary = check_module(module_path("m.kmod"), 64);
+  ASSERT_EQ(summary.kernels.size(), 3u);
+  find_kernel(summary, "_Z5twiceIiEvPT_");
+  find_kernel(summary, "plain_c");
+  EXPECT_EQ(find_kernel(summary, "_ZN12_GLOBAL__N_16hiddenENS_6SecretEPi").param_bytes, 16u);
+  std::ifstream deps(module_path("m.d"));
+  const std::string text((std::istreambuf_iterator<char>(deps)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("twice.h"), std::string::npos) << text;
+  EXPECT_NE(text.find("kestrel_cuda.h"), std::string::npos) << text;
+  EXPECT_NE(text.find("kestrel.ld"), std::string::npos) << text;
+}
+
+TEST_F(CompileTest, OptimizationLevelsAndDebugInfo) {
+  const std::string source = write("k.cu", "__global__ void k(int* p) { p[threadIdx.x] = blockIdx.x; }\n");
+  for (const char* level : {"-O0", "-O1", "-O3", "-Os"}) {
+    EXPECT_EQ(compile({level, "-g", "-o", module_path("m.kmod"), source}), 0) << level << "\n" << log_;
+    EXPECT_EQ(check_module(module_path("m.kmod"), 64).kernels.size(), 1u);
+  }
+}
+
+TEST_F(CompileTest, CompileErrorShowsTheUsersFileAndLine) {
+  const std::string source =
+      write("bad.cu", "__global__ void k(int* p) {\n  p[0] = 1;\n  undeclared_thing(p);\n}\n");
+  EXPECT_EQ(compile({"-o", module_path("m.kmod"), source}), 1);
+  EXPECT_NE(log_.find("bad.cu:3:3: error"), std::string::npos) << log_;
+  EXPECT_NE(log_.find("kestrel-cc: error: compilation of"), std::string::npos) << log_;
+  EXPECT_FALSE(fs::exists(module_path("m.kmod")));
+}
+
+TEST_F(CompileTest, BadInputGivesClearErrors) {
+  EXPECT_EQ(compile({module_path("missing.cu")}), 1);
+  EXPECT_NE(log_.find("no such source file"), std::string::npos) << log_;
+
+  const std::string no_kernels = write("helpers.cu", "__device__ int twice(int x) { return 2 * x; }\n");
+  EXPECT_EQ(compile({"-o", module_path("m.kmod"), no_kernels}), 1);
+  EXPECT_NE(log_.find("no kernels found"), std::string::npos) << log_;
+
+  EXPECT_EQ(compile({"--no-such-flag", no_kernels}), 1);
+  EXPECT_NE(log_.find("unknown option"), std::string::npos) << log_;
+
+  const std::string host_init = write("init.cu", R"CU(
+struct Counter { int v; __device__ Counter() : v(5) {} };
+__device__ Counter counter;
+__global__ void k(int* p) { *p = counter.v; }
+)CU");
+  EXPECT_EQ(compile({"-o", module_path("m.kmod"), host_init}), 1);
+  EXPECT_NE(log_.find("dynamic initialization"), std::string::npos) << log_;
+}
+
+TEST_F(CompileTest, Rv32TranscendentalMathIsAClearLimitation) {
+  const std::string source = write("sin.cu", "__global__ void k(float* p) { p[0] = sinf(p[1]); }\n");
+  EXPECT_EQ(compile({"-rv64", "-o", module_path("m64.kmod"), source}), 0) << log_;
+  EXPECT_EQ(compile({"-rv32", "-o", module_path("m32.kmod"), source}), 1);
+  EXPECT_NE(log_.find("position-dependent"), std::string::npos) << log_;
+  EXPECT_NE(log_.find("libm_math_"), std::string::npos) << log_;
+}
+
+// check_module on corrupted copies of a good module.
+class ModuleCheckTest : public CompileTest {
+ protected:
+  std::vector<uint8_t> good_module() {
+    const std::string source = write("k.cu", "__global__ void k(int* p) { *p = 1; }\n");
+    EXPECT_EQ(compile({"-o", module_path("m.kmod"), source}), 0) << log_;
+    std::ifstream in(module_path("m.kmod"), std::ios::binary);
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+};
+
+TEST_F(ModuleCheckTest, AcceptsTheGoodModuleOnlyForItsXlen) {
+  const std::vector<uint8_t> image = good_module();
+  EXPECT_EQ(check_module_image(image, 64).kernels.size(), 1u);
+  EXPECT_THROW(check_module_image(image, 32), CompileError);
+}
+
+TEST_F(ModuleCheckTest, RejectsCorruptions) {
+  const std::vector<uint8_t> good = good_module();
+  std::vector<uint8_t> image = good;
+  image[0] = 'X';  // not ELF
+  EXPECT_THROW(check_module_image(image, 64), CompileError);
+  image = good;
+  image[48] |= 1;  // e_flags: EF_RISCV_RVC
+  EXPECT_THROW(check_module_image(image, 64), CompileError);
+  image = good;
+  image.resize(image.size() / 2);  // truncated: section headers are at the end
+  EXPECT_THROW(check_module_image(image, 64), CompileError);
+  image = good;
+  const uint8_t magic[4] = {'K', 'K', 'R', 'N'};
+  auto at = std::search(image.begin(), image.end(), std::begin(magic), std::end(magic));
+  ASSERT_NE(at, image.end());
+  *at = 'X';
+  EXPECT_THROW(check_module_image(image, 64), CompileError);
+}
+
+}  // namespace
+}  // namespace kestrel::cc

@@ -1,0 +1,58 @@
+// Kernel signatures from mangled names and the generated wrapper source.
+#include <gtest/gtest.h>
+
+#include "compile_error.hpp"
+#include "kernel_entry.hpp"
+
+namespace kestrel::cc {
+namespace {
+
+TEST(KernelEntry, ParameterListOfDemangledNames) {
+  EXPECT_EQ(parameter_list("k(int*, S, double)"), "int*, S, double");
+  EXPECT_EQ(parameter_list("void tk<float>(float*)"), "float*");
+  EXPECT_EQ(parameter_list("none()"), "");
+  EXPECT_EQ(parameter_list("f(void (*)(int), int (&) [3])"), "void (*)(int), int (&) [3]");
+  EXPECT_EQ(parameter_list("void t<(char)97>(A<(short)3>)"), "A<(short)3>");
+  EXPECT_THROW(parameter_list("not_a_function"), CompileError);
+  EXPECT_THROW(parameter_list("broken)"), CompileError);
+}
+
+TEST(KernelEntry, StripsAnonymousNamespaces) {
+  EXPECT_EQ(strip_anonymous_namespace("(anonymous namespace)::A, ns::(anonymous namespace)::B*"),
+            "A, ns::B*");
+}
+
+TEST(KernelEntry, DescribesKernels) {
+  const KernelSignature plain = describe_kernel("_Z1kPi1Sd");
+  EXPECT_EQ(plain.demangled, "k(int*, S, double)");
+  EXPECT_EQ(plain.function_type, "void(int*, S, double)");
+  const KernelSignature templated = describe_kernel("_Z11scale_arrayIiEvPT_S0_i");
+  EXPECT_EQ(templated.function_type, "void(int*, int, int)");
+  const KernelSignature anonymous = describe_kernel("_ZN12_GLOBAL__N_14anonENS_1AEPi");
+  EXPECT_EQ(anonymous.demangled, "(anonymous namespace)::anon((anonymous namespace)::A, int*)");
+  EXPECT_EQ(anonymous.function_type, "void(A, int*)");
+  const KernelSignature extern_c = describe_kernel("vector_add");
+  EXPECT_EQ(extern_c.function_type, "decltype(vector_add)");
+  EXPECT_THROW(describe_kernel("_Zgarbage"), CompileError);
+}
+
+TEST(KernelEntry, GeneratesAliasTrampolineAndDescriptor) {
+  std::vector<EntryKernel> kernels(1);
+  kernels[0].signature = describe_kernel("_Z1kPi1Sd");
+  kernels[0].index = 7;
+  const std::string source = generate_entry_source("/src/my \"file\".cu", "/sdk/kestrel_entry.h", kernels);
+  EXPECT_NE(source.find("#include \"/src/my \\\"file\\\".cu\"\n#include \"/sdk/kestrel_entry.h\"\n"),
+            std::string::npos);
+  EXPECT_NE(source.find("#line 1 \"<kestrel-cc entry for kernel 'k(int*, S, double)'>\""), std::string::npos);
+  EXPECT_NE(source.find("using __kestrel_kernel_type_7 = void(int*, S, double);"), std::string::npos);
+  EXPECT_NE(source.find("static __device__ __kestrel_kernel_type_7 __kestrel_kernel_7 "
+                        "__attribute__((alias(\"_Z1kPi1Sd\")));"),
+            std::string::npos);
+  EXPECT_NE(source.find("extern \"C\" __device__ void __kestrel_entry_7(const char* params)"),
+            std::string::npos);
+  EXPECT_NE(source.find("section(\".kestrel.kernels\")"), std::string::npos);
+  EXPECT_NE(source.find("(uintptr_t)\"_Z1kPi1Sd\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kestrel::cc
