@@ -277,6 +277,13 @@ void Compiler::link(const std::vector<std::string>& extern_shared, const fs::pat
     log_ << result.output;
     return;
   }
+  if (result.output.find("STT_TLS") != std::string::npos ||
+      result.output.find("TLS section") != std::string::npos) {
+    if (options_.verbose) log_ << result.output;
+    throw CompileError(
+        "the module needs thread-local storage (the C library's errno, set by functions such as "
+        "strtol), which Kestrel device code does not have (docs/programming-guide.md, Limitations)");
+  }
   const std::vector<std::string> absolute = position_dependent_members(result.output);
   if (absolute.empty()) {
     log_ << result.output;

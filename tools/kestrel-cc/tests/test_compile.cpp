@@ -208,6 +208,11 @@ __global__ void k(int* p) { *p = counter.v; }
 )CU");
   EXPECT_EQ(compile({"-o", module_path("m.kmod"), host_init}), 1);
   EXPECT_NE(log_.find("dynamic initialization"), std::string::npos) << log_;
+
+  const std::string uses_errno =
+      write("errno.cu", "__global__ void k(const char* s, long* out) { *out = strtol(s, nullptr, 10); }\n");
+  EXPECT_EQ(compile({"-o", module_path("m.kmod"), uses_errno}), 1);
+  EXPECT_NE(log_.find("thread-local storage"), std::string::npos) << log_;
 }
 
 TEST_F(CompileTest, Rv32TranscendentalMathIsAClearLimitation) {
