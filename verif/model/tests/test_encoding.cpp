@@ -2,6 +2,7 @@
 // use is encoded by both and the words must match, so the model's decoder is
 // tested against real RISC-V encodings, not against its own assembler.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -25,7 +26,10 @@ struct Sample {
 std::vector<uint32_t> llvm_encode(const std::vector<Sample>& samples, const char* march) {
   std::string input;
   for (const Sample& s : samples) input += s.text + "\n";
-  const std::string path = testing::TempDir() + "kestrel_rvasm_check.s";
+  // One file per test and process: CTest runs the tests in parallel.
+  const std::string path = testing::TempDir() + "kestrel_rvasm_" +
+                           testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                           std::to_string(getpid()) + ".s";
   FILE* file = std::fopen(path.c_str(), "w");
   if (file == nullptr) return {};
   std::fputs(input.c_str(), file);
@@ -46,6 +50,7 @@ std::vector<uint32_t> llvm_encode(const std::vector<Sample>& samples, const char
     }
   }
   pclose(pipe);
+  std::remove(path.c_str());
   return words;
 }
 
