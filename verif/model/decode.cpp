@@ -5,20 +5,22 @@
 namespace kestrel::model {
 namespace {
 
-int32_t imm_i(uint32_t w) { return static_cast<int32_t>(w) >> 20; }
-int32_t imm_s(uint32_t w) {
-  return ((static_cast<int32_t>(w) >> 25) << 5) | static_cast<int32_t>((w >> 7) & 0x1F);
+// Sign-extends the low `bits` bits of value.
+int32_t sign_extend(uint32_t value, unsigned bits) {
+  const uint32_t sign = 1u << (bits - 1);
+  return static_cast<int32_t>(((value & ((sign << 1) - 1)) ^ sign) - sign);
 }
+
+int32_t imm_i(uint32_t w) { return sign_extend(w >> 20, 12); }
+int32_t imm_s(uint32_t w) { return sign_extend(((w >> 25) << 5) | ((w >> 7) & 0x1F), 12); }
 int32_t imm_b(uint32_t w) {
-  const int32_t sign = (static_cast<int32_t>(w) >> 31) << 12;
-  return sign | static_cast<int32_t>(((w >> 7) & 1) << 11) | static_cast<int32_t>(((w >> 25) & 0x3F) << 5) |
-         static_cast<int32_t>(((w >> 8) & 0xF) << 1);
+  return sign_extend(
+      ((w >> 31) << 12) | (((w >> 7) & 1) << 11) | (((w >> 25) & 0x3F) << 5) | (((w >> 8) & 0xF) << 1), 13);
 }
 int32_t imm_u(uint32_t w) { return static_cast<int32_t>(w & 0xFFFFF000u); }
 int32_t imm_j(uint32_t w) {
-  const int32_t sign = (static_cast<int32_t>(w) >> 31) << 20;
-  return sign | static_cast<int32_t>(w & 0xFF000) | static_cast<int32_t>(((w >> 20) & 1) << 11) |
-         static_cast<int32_t>(((w >> 21) & 0x3FF) << 1);
+  return sign_extend(((w >> 31) << 20) | (w & 0xFF000) | (((w >> 20) & 1) << 11) | (((w >> 21) & 0x3FF) << 1),
+                     21);
 }
 
 // Rounding-mode fields 5 and 6 are reserved; 7 (dynamic) is checked against

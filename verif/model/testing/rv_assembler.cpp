@@ -98,7 +98,7 @@ void Assembler::li(Reg rd, int64_t value) {
   if (xlen_ == 32) value = static_cast<int32_t>(value);
   if (value >= INT32_MIN && value <= INT32_MAX) {
     const int64_t high = (value + 0x800) >> 12;
-    const int32_t low = static_cast<int32_t>(value - (high << 12));
+    const int32_t low = static_cast<int32_t>(value - high * 4096);
     if (high != 0) {
       lui(rd, static_cast<uint32_t>(high) & 0xFFFFF);
       if (low != 0) {
@@ -114,7 +114,8 @@ void Assembler::li(Reg rd, int64_t value) {
     return;
   }
   const int32_t low = static_cast<int32_t>(static_cast<int64_t>(static_cast<uint64_t>(value) << 52) >> 52);
-  li(rd, (value - low) >> 12);
+  // Modulo 2^64, as the register computes it (INT64_MAX - -1 wraps).
+  li(rd, static_cast<int64_t>(static_cast<uint64_t>(value) - static_cast<uint64_t>(int64_t{low})) >> 12);
   slli(rd, rd, 12);
   if (low != 0) addi(rd, rd, low);
 }
