@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ inline std::vector<Target> all_targets() {
       for (unsigned xlen : {64u, 32u}) targets.push_back({backend, xlen});
   return targets;
 }
+
+// Names the target in test output instead of dumping its bytes.
+inline void PrintTo(const Target& target, std::ostream* os) { *os << target.backend << " rv" << target.xlen; }
 
 inline std::string target_name(const testing::TestParamInfo<Target>& info) {
   return info.param.backend + "_rv" + std::to_string(info.param.xlen);
