@@ -398,6 +398,16 @@ kestrel_status kestrel_memset(kestrel_device_t* device, kestrel_devptr_t dst, in
   });
 }
 
+kestrel_status kestrel_mem_get_info(kestrel_device_t* device, size_t* free_bytes, size_t* total_bytes) {
+  return guarded(device, [&] {
+    kestrel_device* d = checked(device);
+    require_out(free_bytes, "free_bytes");
+    require_out(total_bytes, "total_bytes");
+    *free_bytes = d->context->free_bytes();
+    *total_bytes = d->context->props().global_mem_bytes;
+  });
+}
+
 kestrel_status kestrel_module_load(kestrel_device_t* device, const char* path, kestrel_module_t** module) {
   return guarded(device, [&] {
     kestrel_device* d = checked(device);

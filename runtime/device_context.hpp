@@ -41,6 +41,7 @@ class DeviceContext {
   void copy_to_host(void* dst, uint64_t src, size_t bytes);
   void copy_on_device(uint64_t dst, uint64_t src, size_t bytes);
   void fill(uint64_t dst, uint8_t value, size_t bytes);
+  uint64_t free_bytes() const { return pages_.free_pages() * KESTREL_PAGE_SIZE; }
 
   std::unique_ptr<LoadedModule> load_module(const uint8_t* data, size_t size);
   void unload_module(LoadedModule& module);

@@ -103,6 +103,9 @@ kestrel_status kestrel_memcpy_htod(kestrel_device_t* device, kestrel_devptr_t ds
 kestrel_status kestrel_memcpy_dtoh(kestrel_device_t* device, void* dst, kestrel_devptr_t src, size_t bytes);
 kestrel_status kestrel_memcpy_dtod(kestrel_device_t* device, kestrel_devptr_t dst, kestrel_devptr_t src, size_t bytes);
 kestrel_status kestrel_memset(kestrel_device_t* device, kestrel_devptr_t dst, int value, size_t bytes);
+/* Device memory still free for kestrel_malloc and the device's total, in
+ * bytes (as cudaMemGetInfo).  Waits for nothing. */
+kestrel_status kestrel_mem_get_info(kestrel_device_t* device, size_t* free_bytes, size_t* total_bytes);
 
 kestrel_status kestrel_module_load(kestrel_device_t* device, const char* path, kestrel_module_t** module);
 kestrel_status kestrel_module_load_data(kestrel_device_t* device, const void* image, size_t bytes,

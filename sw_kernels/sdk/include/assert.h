@@ -1,7 +1,11 @@
 /* assert() for Kestrel device code (guide B.16 "Assertion"): a failed
  * assertion stops the launch with an ASSERT fault that carries the file,
  * line and expression (kx.trap code 1, docs/isa.md section 2).  Shadows the C
- * library's <assert.h>; like it, may be included again after changing NDEBUG. */
+ * library's <assert.h>; like it, may be included again after changing NDEBUG.
+ * The host pass of a whole-program compile gets the C library's own assert(). */
+#if !defined(__riscv)
+#include_next <assert.h>
+#else
 #ifndef KESTREL_ASSERT_H
 #define KESTREL_ASSERT_H
 /* kx.trap reads the code from rs1 and the details from a1 (file name), a2
@@ -26,3 +30,4 @@ static __attribute__((device)) __inline__ __attribute__((always_inline, noreturn
 #define assert(expression) \
   ((expression) ? (void)0 : __kestrel_assert_fail(#expression, __FILE__, __LINE__))
 #endif
+#endif /* __riscv */

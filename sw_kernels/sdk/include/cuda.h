@@ -1,2 +1,8 @@
-/* See cuda_runtime.h. */
-#include "kestrel_cuda.h"
+/* The basics of CUDA's <cuda.h> that runtime-API programs include: the
+ * version macro and the runtime API.  Kestrel has no driver API (cuInit,
+ * cuModuleLoad); docs/cuda-runtime.md says why. */
+#ifndef KESTREL_CUDA_DRIVER_H
+#define KESTREL_CUDA_DRIVER_H
+#define CUDA_VERSION 11050
+#include "cuda_runtime.h"
+#endif /* KESTREL_CUDA_DRIVER_H */

@@ -1,3 +1,88 @@
-/* CUDA sources that include <cuda_runtime.h> (or <cuda.h>) get the Kestrel
- * device SDK, which kestrel-cc already force-includes. */
+/* <cuda_runtime.h> for Kestrel: one header for every compilation of a CUDA
+ * program.  In a .cu file (either pass of kestrel-cc) it brings the device
+ * SDK, kestrel_cuda.h; in every file it declares the runtime API
+ * (cuda_runtime_api.h) and, for C++, CUDA's template conveniences, which take
+ * symbols and kernels as themselves rather than as void pointers. */
+#ifndef KESTREL_CUDA_RUNTIME_H
+#define KESTREL_CUDA_RUNTIME_H
+
+#if defined(__CUDA__)
 #include "kestrel_cuda.h"
+#endif
+#include "cuda_runtime_api.h"
+
+#ifdef __cplusplus
+template <class T>
+static inline cudaError_t cudaMalloc(T** devPtr, size_t size) {
+  return ::cudaMalloc((void**)(void*)devPtr, size);
+}
+template <class T>
+static inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
+  return ::cudaMallocHost((void**)(void*)ptr, size);
+}
+template <class T>
+static inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+  return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
+  return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return ::cudaMemcpyToSymbol((const void*)&symbol, src, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                               enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return ::cudaMemcpyFromSymbol(dst, (const void*)&symbol, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
+                                                  size_t offset = 0,
+                                                  enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                                  cudaStream_t stream = 0) {
+  return ::cudaMemcpyToSymbolAsync((const void*)&symbol, src, count, offset, kind, stream);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                                    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                    cudaStream_t stream = 0) {
+  return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
+  return ::cudaGetSymbolAddress(devPtr, (const void*)&symbol);
+}
+template <class T>
+static inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+  return ::cudaGetSymbolSize(size, (const void*)&symbol);
+}
+static inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return ::cudaEventCreateWithFlags(event, flags);
+}
+template <class T>
+static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blockDim, void** args,
+                                           size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
+template <class T>
+static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, T* entry) {
+  return ::cudaFuncGetAttributes(attr, (const void*)entry);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,
+                                                                         size_t dynamicSMemSize) {
+  return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize,
+                                                         dynamicSMemSize);
+}
+template <class T>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func,
+                                                             size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+  return ::cudaOccupancyMaxPotentialBlockSize(minGridSize, blockSize, (const void*)func, dynamicSMemSize,
+                                              blockSizeLimit);
+}
+#endif /* __cplusplus */
+
+#endif /* KESTREL_CUDA_RUNTIME_H */

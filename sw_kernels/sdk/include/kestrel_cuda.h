@@ -2,22 +2,45 @@
  * anything (kestrel-cc force-includes this header, as nvcc does with
  * cuda_runtime.h).  Sections of NVIDIA's CUDA C Programming Guide v8.0 are
  * cited as "guide X.Y"; docs/isa.md defines the instructions and CSRs used
- * here; docs/programming-guide.md is the user's page. */
+ * here; docs/programming-guide.md is the user's page.
+ *
+ * The header serves three compilations of a .cu file:
+ *   * a device module (`kestrel-cc -o k.kmod`): RISC-V, picolibc's headers;
+ *   * the device pass of a whole program (`kestrel-cc -o app`): RISC-V, but
+ *     with the host's C and C++ library headers, so that the host code in the
+ *     file parses as it does for the host (kestrel-cc defines
+ *     __KESTREL_WHOLE_PROGRAM__; this is how clang compiles CUDA for NVIDIA);
+ *   * the host pass of a whole program: x86-64, no __CUDA_ARCH__.
+ * Device and host passes see the same declarations, so kernels have the same
+ * signatures on both sides. */
 #ifndef KESTREL_CUDA_H
 #define KESTREL_CUDA_H
 
-#if !defined(__CUDA__) || !defined(__riscv)
-#error "kestrel_cuda.h is for device code compiled by kestrel-cc"
+#if !defined(__CUDA__)
+#error "kestrel_cuda.h is for CUDA sources compiled by kestrel-cc"
+#endif
+#if defined(__riscv)
+#define KESTREL_DEVICE_PASS 1
+#else
+#define KESTREL_DEVICE_PASS 0
+#endif
+#if !KESTREL_DEVICE_PASS || defined(__KESTREL_WHOLE_PROGRAM__)
+#define KESTREL_HOST_HEADERS 1
+#else
+#define KESTREL_HOST_HEADERS 0
 #endif
 
 #include "kestrel/abi.h"
 
 #define __KESTREL__ 1
+#ifndef __CUDACC__
 #define __CUDACC__ 1
+#endif
 /* Kestrel schedules threads independently with a forward-progress guarantee,
  * as compute capability 7.0 does (docs/isa.md section 6), so code that selects
- * a path by __CUDA_ARCH__ takes the 7.0 one. */
-#ifndef __CUDA_ARCH__
+ * a path by __CUDA_ARCH__ takes the 7.0 one.  Only the device pass defines it:
+ * host code tells the two passes apart by it (guide B.1.5 / 3.1.4). */
+#if KESTREL_DEVICE_PASS && !defined(__CUDA_ARCH__)
 #define __CUDA_ARCH__ 700
 #endif
 
@@ -47,6 +70,28 @@
  * sqrtf, ... whose signalling-NaN test goes through 128-bit long double, which
  * CUDA device code rejects; without them clang turns those calls into the
  * same single instructions (fmin.s, fsqrt.s) by itself. */
+#if KESTREL_HOST_HEADERS
+/* The host's C library (glibc), its C headers alone: libstdc++'s <math.h>
+ * wrapper would pull in the whole C++ library, whose templates must stay
+ * host functions.  The device pass links picolibc, whose functions have the
+ * same C names and, on LP64, the same types.  libstdc++'s own float
+ * overloads (std::sin(float), std::fmin(float, float), ...) are constexpr,
+ * which clang already treats as __host__ __device__. */
+#pragma push_macro("_GLIBCXX_INCLUDE_NEXT_C_HEADERS")
+#define _GLIBCXX_INCLUDE_NEXT_C_HEADERS 1
+#pragma clang force_cuda_host_device begin
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#pragma clang force_cuda_host_device end
+#pragma pop_macro("_GLIBCXX_INCLUDE_NEXT_C_HEADERS")
+#include <cmath>
+#include <cstdlib>
+#else
 #pragma push_macro("__GNUC_STDC_INLINE__")
 #pragma push_macro("__GNUC_GNU_INLINE__")
 #undef __GNUC_STDC_INLINE__
@@ -62,6 +107,7 @@
 #pragma clang force_cuda_host_device end
 #pragma pop_macro("__GNUC_GNU_INLINE__")
 #pragma pop_macro("__GNUC_STDC_INLINE__")
+#endif
 #include <sys/types.h> /* clock_t */
 
 #include "kestrel_vector_types.h"
@@ -163,6 +209,14 @@ static __device__ __forceinline__ __attribute__((noreturn)) void __trap() {
   __builtin_unreachable();
 }
 #include <assert.h> /* the SDK's assert.h: assert() stops the launch with ASSERT */
+#if !KESTREL_DEVICE_PASS
+/* In the host pass assert() is glibc's, which calls __assert_fail; this
+ * device overload makes that call valid inside kernels.  The host pass never
+ * compiles device code, and the device pass uses the SDK's assert.h. */
+static __device__ __forceinline__ void __assert_fail(const char*, const char*, unsigned int, const char*) {
+  __builtin_trap();
+}
+#endif
 
 /* ---- Time (guide B.11) ------------------------------------------------------------
  * The cycle CSR counts SM clocks (docs/isa.md section 3). */
@@ -215,7 +269,42 @@ __host__ __device__ __forceinline__ double min(double a, float b) { return fmin(
 __host__ __device__ __forceinline__ double max(float a, double b) { return fmax(a, b); }
 __host__ __device__ __forceinline__ double max(double a, float b) { return fmax(a, b); }
 
-/* ---- C++ float overloads of <math.h> (sqrt(1.0f) is a float, as in <cmath>) ----- */
+/* ---- C++ float overloads of <math.h> (sqrt(1.0f) is a float, as in <cmath>) -----
+ * With the host's headers they are libstdc++'s, brought into the global
+ * namespace as libstdc++'s own <math.h> does (so the two never clash). */
+#if KESTREL_HOST_HEADERS
+using std::abs;
+using std::acos;
+using std::asin;
+using std::atan;
+using std::atan2;
+using std::cbrt;
+using std::ceil;
+using std::copysign;
+using std::cos;
+using std::cosh;
+using std::exp;
+using std::exp2;
+using std::expm1;
+using std::fabs;
+using std::floor;
+using std::fmax;
+using std::fmin;
+using std::fmod;
+using std::hypot;
+using std::log;
+using std::log10;
+using std::log1p;
+using std::log2;
+using std::pow;
+using std::round;
+using std::sin;
+using std::sinh;
+using std::sqrt;
+using std::tan;
+using std::tanh;
+using std::trunc;
+#else
 #define KESTREL_FLOAT_OVERLOAD_1(name) \
   __host__ __device__ __forceinline__ float name(float x) { return name##f(x); }
 #define KESTREL_FLOAT_OVERLOAD_2(name) \
@@ -256,15 +345,23 @@ __host__ __device__ __forceinline__ float abs(float x) { return fabsf(x); }
 __host__ __device__ __forceinline__ double abs(double x) { return fabs(x); }
 __host__ __device__ __forceinline__ long abs(long x) { return labs(x); }
 __host__ __device__ __forceinline__ long long abs(long long x) { return llabs(x); }
+#endif /* KESTREL_HOST_HEADERS */
 
 /* ---- CUDA intrinsics with a direct RISC-V/libm equivalent ---------------------- */
 static __device__ __forceinline__ float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 static __device__ __forceinline__ float __fdividef(float x, float y) { return x / y; }
-static __device__ __forceinline__ float __expf(float x) { return expf(x); }
-static __device__ __forceinline__ float __logf(float x) { return logf(x); }
-static __device__ __forceinline__ float __sinf(float x) { return sinf(x); }
-static __device__ __forceinline__ float __cosf(float x) { return cosf(x); }
-static __device__ __forceinline__ float __powf(float x, float y) { return powf(x, y); }
+/* glibc declares __expf, __logf, ... as its own internal names, so CUDA's fast
+ * intrinsics of those names are macros for Kestrel functions. */
+static __device__ __forceinline__ float __kestrel_expf(float x) { return expf(x); }
+static __device__ __forceinline__ float __kestrel_logf(float x) { return logf(x); }
+static __device__ __forceinline__ float __kestrel_sinf(float x) { return sinf(x); }
+static __device__ __forceinline__ float __kestrel_cosf(float x) { return cosf(x); }
+static __device__ __forceinline__ float __kestrel_powf(float x, float y) { return powf(x, y); }
+#define __expf __kestrel_expf
+#define __logf __kestrel_logf
+#define __sinf __kestrel_sinf
+#define __cosf __kestrel_cosf
+#define __powf __kestrel_powf
 static __device__ __forceinline__ float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
 static __device__ __forceinline__ int __popc(unsigned int x) { return __builtin_popcount(x); }
 static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }

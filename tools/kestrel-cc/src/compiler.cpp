@@ -13,6 +13,7 @@
 #include "ir_text.hpp"
 #include "kernel_entry.hpp"
 #include "process.hpp"
+#include "program.hpp"
 
 namespace kestrel::cc {
 
@@ -29,8 +30,6 @@ struct Compiler::Unit {
   std::vector<std::string> extern_shared;
 };
 
-namespace {
-
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CompileError("cannot read " + path.string());
@@ -45,7 +44,6 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out) throw CompileError("cannot write " + path.string());
 }
 
-// The prerequisites listed in a Make-style dependency file written by clang.
 std::vector<std::string> read_dependencies(const fs::path& depfile) {
   const std::string text = read_file(depfile);
   std::vector<std::string> deps;
@@ -74,6 +72,18 @@ std::vector<std::string> read_dependencies(const fs::path& depfile) {
   return deps;
 }
 
+std::string escape_make(const std::string& path) {
+  std::string out;
+  for (const char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+namespace {
+
 // Archive members lld refused because they use absolute (R_RISCV_HI20/LO12)
 // addressing, from messages such as
 //   ld.lld: error: relocation R_RISCV_HI20 cannot be used against symbol '.LC0'; recompile with -fPIC
@@ -94,16 +104,6 @@ std::vector<std::string> position_dependent_members(const std::string& linker_ou
       members.insert(line.substr(open + 3, line.size() - open - 4));
   }
   return {members.begin(), members.end()};
-}
-
-std::string escape_make(const std::string& path) {
-  std::string out;
-  for (const char c : path) {
-    if (c == ' ' || c == '#') out += '\\';
-    if (c == '$') out += '$';
-    out += c;
-  }
-  return out;
 }
 
 }  // namespace
@@ -153,16 +153,26 @@ std::vector<std::string> Compiler::frontend_arguments() const {
   std::vector<std::string> args = {paths_.clang, "-cc1"};
   const std::vector<std::string> target = target_arguments();
   args.insert(args.end(), target.begin(), target.end());
-  args.insert(args.end(),
-              {"-fcuda-is-device", "-x", "cuda", "-std=" + options_.language_standard,
-               // __declspec(property) makes threadIdx.x a real unsigned int expression.
-               "-fdeclspec", "-fgnuc-version=4.2.1", "-fno-rtti", "-fno-threadsafe-statics",
-               // CUDA's default: a*b+c may become one fused multiply-add.
-               "-ffp-contract=fast", "-nostdsysteminc", "-resource-dir", paths_.resource_dir,
-               // The SDK's headers (assert.h among them) shadow the C library's.
-               "-internal-isystem", paths_.sdk_dir + "/include", "-internal-isystem",
-               paths_.resource_dir + "/include", "-internal-isystem", paths_.picolibc_dir + "/include",
-               "-internal-isystem", paths_.project_include, "-include", "kestrel_cuda.h"});
+  args.insert(args.end(), {"-fcuda-is-device", "-x", "cuda", "-std=" + options_.language_standard,
+                           // __declspec(property) makes threadIdx.x a real unsigned int expression.
+                           "-fdeclspec", "-fgnuc-version=4.2.1", "-fno-rtti", "-fno-threadsafe-statics",
+                           // CUDA's default: a*b+c may become one fused multiply-add.
+                           "-ffp-contract=fast", "-nostdsysteminc", "-resource-dir", paths_.resource_dir,
+                           // The SDK's headers (assert.h among them) shadow the C library's.
+                           "-internal-isystem", paths_.sdk_dir + "/include"});
+  if (options_.host_header_args.empty()) {
+    args.insert(args.end(), {"-internal-isystem", paths_.resource_dir + "/include", "-internal-isystem",
+                             paths_.picolibc_dir + "/include", "-internal-isystem", paths_.project_include,
+                             "-include", "kestrel_cuda.h"});
+  } else {
+    // The device pass of a whole program parses the host code too, so it
+    // sees the host's headers, as clang's own CUDA compilation does; the
+    // launch syntax needs CUDA's current (9.2+) configuration calls.
+    args.insert(args.end(), {"-internal-isystem", paths_.project_include});
+    args.insert(args.end(), options_.host_header_args.begin(), options_.host_header_args.end());
+    args.insert(args.end(), {"-target-sdk-version=11.5", "-fcxx-exceptions", "-fexceptions",
+                             "-D__KESTREL_WHOLE_PROGRAM__=1", "-include", "cuda_runtime.h"});
+  }
   if (options_.color_diagnostics) args.push_back("-fcolor-diagnostics");
   if (options_.debug_info)
     args.insert(args.end(), {"-debug-info-kind=constructor", "-dwarf-version=5", "-debugger-tuning=gdb"});
@@ -336,6 +346,7 @@ ModuleSummary Compiler::run() {
     unit.kernels = own;
     units_.push_back(std::move(unit));
   }
+  if (kernel_symbols.empty() && options_.allow_no_kernels) return ModuleSummary{};
   if (kernel_symbols.empty()) {
     std::string names;
     for (const std::string& source : options_.sources) names += (names.empty() ? "" : ", ") + source;
@@ -370,6 +381,7 @@ ModuleSummary Compiler::run() {
 int run_kestrel_cc(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   try {
     Options options = parse_options(args);
+    for (const std::string& note : options.notes) err << "kestrel-cc: note: " << note << "\n";
     if (options.help) {
       out << usage_text();
       return 0;
@@ -379,6 +391,11 @@ int run_kestrel_cc(const std::vector<std::string>& args, std::ostream& out, std:
       return 0;
     }
     options.color_diagnostics = &err == &std::cerr && isatty(STDERR_FILENO);
+    if (options.whole_program) {
+      ProgramBuilder program(std::move(options), ToolchainPaths::from_build_and_environment(), err);
+      program.run();
+      return 0;
+    }
     const bool verbose = options.verbose;
     Compiler compiler(std::move(options), ToolchainPaths::from_build_and_environment(), err);
     const ModuleSummary summary = compiler.run();

@@ -61,6 +61,14 @@ class Compiler {
   unsigned next_entry_index_ = 0;  // __kestrel_entry_<n>, unique across the module
 };
 
+// Helpers shared with the whole-program builder (program.cpp).
+std::string read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::string& text);
+// The prerequisites listed in a Make-style dependency file written by clang.
+std::vector<std::string> read_dependencies(const std::filesystem::path& depfile);
+// A path as a Make rule must spell it.
+std::string escape_make(const std::string& path);
+
 // Entry point shared by main() and the tests: returns the process exit status.
 int run_kestrel_cc(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -15,8 +15,23 @@ struct Options {
   std::vector<std::string> include_dirs;    // -I
   std::vector<std::string> macro_flags;     // -DX / -UX in command-line order, as "-DX"
   std::vector<std::string> warning_flags;   // -W..., -w, passed to clang
-  std::vector<std::string> sources;
-  std::string output;              // -o; defaults to <first source stem>.kmod
+  std::vector<std::string> sources;         // .cu files
+  std::string output;                       // -o; defaults to <first source stem>.kmod (.o with -c)
+  // Whole-program mode (docs/cuda-runtime.md): chosen by -c, by an output
+  // that is not a .kmod, or by host inputs.  Each .cu becomes a host object
+  // with its device module embedded; the objects link into an executable.
+  bool whole_program = false;
+  bool compile_only = false;              // -c: stop at host objects
+  std::vector<std::string> host_sources;  // .cpp/.cc/.cxx/.c: host-only C++
+  std::vector<std::string> link_inputs;   // .o/.a/.so, -l, -L, in command-line order
+  std::vector<std::string> host_flags;    // -Xcompiler/-Xlinker passthrough
+  std::vector<std::string> notes;         // ignored nvcc flags, reported once
+  // Set by kestrel-cc itself for the device pass of a whole program: the
+  // host's C/C++ library headers instead of picolibc's (cc1 -internal-*isystem
+  // pairs, as clang's host driver uses them), and no error for a .cu without
+  // kernels.
+  std::vector<std::string> host_header_args;
+  bool allow_no_kernels = false;
   std::string depfile;             // -MF: Make-style dependencies of the output
   bool verbose = false;            // -v: print every command
   bool keep_temps = false;         // --keep-temps: keep (and print) the work directory
@@ -42,7 +57,12 @@ struct ToolchainPaths {
   std::string project_include;  // KESTREL_INCLUDE_DIR: include/ (kestrel/abi.h, module_format.h)
   std::string picolibc_dir;     // KESTREL_PICOLIBC_DIR: .../picolibc/riscv64-unknown-elf
   std::string libgcc_dir;       // KESTREL_LIBGCC_DIR: .../gcc/riscv64-unknown-elf/<version>
+  std::string clangxx;          // KESTREL_CLANGXX: the host C++ compiler driver (clang++)
+  std::string cudart_dir;       // KESTREL_CUDART_DIR: folder of libkestrel_cudart.so
 
+  // Built-in paths, or the installed layout when kestrel-cc runs from an
+  // install prefix (<prefix>/bin/kestrel-cc beside <prefix>/share/kestrel),
+  // then the environment.
   static ToolchainPaths from_build_and_environment();
   // The multilib folder for xlen: "rv64imf/lp64f" or "rv32imf/ilp32f".
   static std::string multilib(unsigned xlen);

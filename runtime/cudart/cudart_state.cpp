@@ -1,0 +1,488 @@
+#include "cudart_state.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "kestrel/cuda/fatbin.h"
+#include "kestrel/error.hpp"
+
+namespace kestrel::cudart {
+
+// ---- Registry ----------------------------------------------------------------
+
+FatBinary* Registry::add_binary(const void* wrapper) {
+  auto binary = std::make_unique<FatBinary>();
+  kestrel_clang_fatbin_wrapper record{};
+  if (wrapper == nullptr) {
+    binary->error = "no device image given";
+  } else {
+    std::memcpy(&record, wrapper, sizeof record);
+    kestrel_fatbin_header header{};
+    if (record.magic != KESTREL_CLANG_FATBIN_WRAPPER_MAGIC || record.data == nullptr) {
+      binary->error = "the registered device image is not a clang fat binary wrapper";
+    } else {
+      std::memcpy(&header, record.data, sizeof header);
+      if (header.magic != KESTREL_FATBIN_MAGIC || header.header_bytes != sizeof header)
+        binary->error = "the embedded device image was not made by kestrel-cc (no KFAT header)";
+      else if (header.version != KESTREL_FATBIN_VERSION)
+        binary->error = "the embedded device image has format version " + std::to_string(header.version) +
+                        ", this runtime reads " + std::to_string(KESTREL_FATBIN_VERSION);
+      else if (header.module_bytes == 0 || header.module_bytes > KESTREL_FATBIN_MAX_MODULE_BYTES)
+        binary->error = "the embedded device image has an implausible size";
+    }
+    if (binary->error.empty()) {
+      const auto* bytes = static_cast<const uint8_t*>(record.data) + sizeof header;
+      binary->module.assign(bytes, bytes + header.module_bytes);
+      try {
+        binary->image = runtime::parse_module(binary->module.data(), binary->module.size(), header.xlen);
+      } catch (const Error& error) {
+        binary->error = error.what();
+      }
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  binaries_.push_back(std::move(binary));
+  return binaries_.back().get();
+}
+
+void Registry::add_function(FatBinary* binary, const void* host_function, const char* device_name) {
+  if (binary == nullptr || host_function == nullptr || device_name == nullptr) return;
+  KernelFunction function;
+  function.binary = binary;
+  function.name = device_name;
+  if (binary->image) {
+    for (const runtime::KernelInfo& info : binary->image->kernels)
+      if (info.name == function.name) function.info = &info;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  functions_[host_function] = function;
+}
+
+void Registry::add_variable(FatBinary* binary, const void* host_variable, const char* device_name,
+                            size_t bytes, bool constant) {
+  if (binary == nullptr || host_variable == nullptr || device_name == nullptr) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  variables_[host_variable] = DeviceVariable{binary, device_name, bytes, constant};
+}
+
+const KernelFunction* Registry::function(const void* host_function) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = functions_.find(host_function);
+  return it == functions_.end() ? nullptr : &it->second;
+}
+
+const DeviceVariable* Registry::variable(const void* host_variable) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = variables_.find(host_variable);
+  return it == variables_.end() ? nullptr : &it->second;
+}
+
+// ---- Error mapping (docs/isa.md section 7) --------------------------------------
+
+cudaError_t cuda_error_from_status(kestrel_status status) {
+  switch (status) {
+    case KESTREL_SUCCESS:
+      return cudaSuccess;
+    case KESTREL_ERROR_INVALID_VALUE:
+      return cudaErrorInvalidValue;
+    case KESTREL_ERROR_OUT_OF_MEMORY:
+      return cudaErrorMemoryAllocation;
+    case KESTREL_ERROR_INVALID_HANDLE:
+      return cudaErrorInvalidResourceHandle;
+    case KESTREL_ERROR_INVALID_MODULE:
+      return cudaErrorInvalidKernelImage;
+    case KESTREL_ERROR_NOT_FOUND:
+      return cudaErrorInvalidDeviceFunction;
+    case KESTREL_ERROR_INVALID_CONFIG:
+      return cudaErrorInvalidConfiguration;
+    case KESTREL_ERROR_LAUNCH_FAULT:
+      return cudaErrorLaunchFailure;
+    case KESTREL_ERROR_NO_DEVICE:
+      return cudaErrorNoDevice;
+    case KESTREL_ERROR_IO:
+      return cudaErrorOperatingSystem;
+    case KESTREL_ERROR_NOT_SUPPORTED:
+      return cudaErrorNotSupported;
+    case KESTREL_ERROR_TIMEOUT:
+      return cudaErrorLaunchTimeout;
+  }
+  return cudaErrorUnknown;
+}
+
+cudaError_t cuda_error_from_fault(int32_t kind) {
+  switch (kind) {
+    case KESTREL_FAULT_ILLEGAL_INSTRUCTION:
+      return cudaErrorIllegalInstruction;
+    case KESTREL_FAULT_MISALIGNED:
+      return cudaErrorMisalignedAddress;
+    case KESTREL_FAULT_ILLEGAL_ADDRESS:
+    case KESTREL_FAULT_SHARED_BOUNDS:
+    case KESTREL_FAULT_LOCAL_BOUNDS:
+    case KESTREL_FAULT_WRITE_PROTECT:
+      return cudaErrorIllegalAddress;
+    case KESTREL_FAULT_FETCH:
+      return cudaErrorInvalidPc;
+    case KESTREL_FAULT_ASSERT:
+      return cudaErrorAssert;
+    case KESTREL_FAULT_TIMEOUT:
+      return cudaErrorLaunchTimeout;
+    case KESTREL_FAULT_BARRIER_DEADLOCK:
+    case KESTREL_FAULT_TRAP:
+    default:
+      return cudaErrorLaunchFailure;
+  }
+}
+
+// ---- DeviceState ---------------------------------------------------------------
+
+DeviceState::DeviceState(int ordinal, std::string backend)
+    : ordinal_(ordinal), backend_(std::move(backend)), default_stream_(new CUstream_st{this, 0, 0}) {}
+
+DeviceState::~DeviceState() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  if (device_ != nullptr) kestrel_device_close(device_);
+}
+
+void DeviceState::start_worker_locked() {
+  if (!thread_.joinable()) thread_ = std::thread([this] { worker(); });
+}
+
+void DeviceState::enqueue_locked(Operation op) {
+  start_worker_locked();
+  ++op.stream->pending;
+  queue_.push_back(std::move(op));
+  changed_.notify_all();
+}
+
+void DeviceState::submit(CUstream_st* stream, std::function<cudaError_t(DeviceState&)> op) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Operation operation;
+  operation.stream = stream;
+  operation.run = std::move(op);
+  enqueue_locked(std::move(operation));
+}
+
+cudaError_t DeviceState::run_sync(std::function<cudaError_t(DeviceState&)> op, bool despite_sticky) {
+  Operation operation;
+  operation.stream = default_stream_.get();
+  operation.run = std::move(op);
+  operation.done = std::make_shared<std::promise<cudaError_t>>();
+  operation.despite_sticky = despite_sticky;
+  std::future<cudaError_t> result = operation.done->get_future();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    enqueue_locked(std::move(operation));
+  }
+  return result.get();
+}
+
+void DeviceState::worker() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (stopping_) {
+      // The process is ending: what is left never runs, but nobody may wait forever.
+      for (Operation& op : queue_)
+        if (op.done) op.done->set_value(cudaErrorCudartUnloading);
+      queue_.clear();
+      return;
+    }
+    Operation op = std::move(queue_.front());
+    queue_.pop_front();
+    running_op_ = true;
+    lock.unlock();
+    const cudaError_t sticky = sticky_.load();
+    cudaError_t result = sticky;
+    if (sticky == cudaSuccess || op.despite_sticky) {
+      try {
+        result = op.run(*this);
+      } catch (const std::exception&) {
+        result = cudaErrorUnknown;
+      }
+    }
+    lock.lock();
+    --op.stream->pending;
+    running_op_ = false;
+    if (op.done) {
+      op.done->set_value(result);
+    } else if (result != cudaSuccess && async_error_ == cudaSuccess) {
+      async_error_ = result;
+    }
+    changed_.notify_all();
+  }
+}
+
+cudaError_t DeviceState::ensure_open() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (opened_) return open_error_;
+  }
+  const cudaError_t error = run_sync(
+      [](DeviceState& self) {
+        if (self.device_ != nullptr) return cudaSuccess;
+        const char* backend = self.backend_.empty() ? nullptr : self.backend_.c_str();
+        const kestrel_status status = kestrel_device_open(backend, nullptr, &self.device_);
+        if (status != KESTREL_SUCCESS) {
+          std::fprintf(stderr, "kestrel: cannot open CUDA device %d: %s\n", self.ordinal_,
+                       kestrel_device_last_error(nullptr));
+          self.device_ = nullptr;
+          return status == KESTREL_ERROR_NO_DEVICE ? cudaErrorNoDevice : cudaErrorInitializationError;
+        }
+        kestrel_device_get_props(self.device_, &self.props_);
+        return cudaSuccess;
+      },
+      true);
+  std::lock_guard<std::mutex> lock(mutex_);
+  opened_ = true;
+  open_error_ = error;
+  return error;
+}
+
+cudaError_t DeviceState::synchronize() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return queue_.empty() && !running_op_; });
+  const cudaError_t sticky = sticky_.load();
+  if (sticky != cudaSuccess) return sticky;
+  return std::exchange(async_error_, cudaSuccess);
+}
+
+cudaError_t DeviceState::synchronize_stream(CUstream_st* stream) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [stream] { return stream->pending == 0; });
+  const cudaError_t sticky = sticky_.load();
+  if (sticky != cudaSuccess) return sticky;
+  return std::exchange(async_error_, cudaSuccess);
+}
+
+bool DeviceState::stream_idle(const CUstream_st* stream) const { return stream->pending == 0; }
+
+cudaError_t DeviceState::take_async_error() {
+  const cudaError_t sticky = sticky_.load();
+  if (sticky != cudaSuccess) return sticky;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(async_error_, cudaSuccess);
+}
+
+void DeviceState::reset() {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return queue_.empty() && !running_op_; });
+  }
+  run_sync(
+      [](DeviceState& self) {
+        if (self.device_ != nullptr) kestrel_device_close(self.device_);
+        self.device_ = nullptr;
+        self.modules_.clear();
+        self.kernels_.clear();
+        self.device_cycles_ = 0;
+        self.fault_message_.clear();
+        return cudaSuccess;
+      },
+      true);
+  std::lock_guard<std::mutex> lock(mutex_);
+  allocations.clear();
+  symbol_ranges.clear();
+  limits_kept.clear();
+  opened_ = false;
+  open_error_ = cudaSuccess;
+  async_error_ = cudaSuccess;
+  sticky_ = cudaSuccess;
+}
+
+bool DeviceState::holds(uint64_t ptr, size_t bytes) const {
+  auto inside = [&](const auto& ranges, auto size_of) {
+    auto it = ranges.upper_bound(ptr);
+    if (it == ranges.begin()) return false;
+    --it;
+    const uint64_t size = size_of(it->second);
+    return ptr >= it->first && ptr - it->first < size && bytes <= size - (ptr - it->first);
+  };
+  return inside(allocations, [](const Allocation& a) { return uint64_t{a.bytes}; }) ||
+         inside(symbol_ranges, [](uint64_t size) { return size; });
+}
+
+kestrel_module_t* DeviceState::module_for(FatBinary* binary, cudaError_t* error) {
+  const auto it = modules_.find(binary);
+  if (it != modules_.end()) return it->second;
+  if (!binary->error.empty()) {
+    std::fprintf(stderr, "kestrel: unusable device image: %s\n", binary->error.c_str());
+    *error = cudaErrorInvalidKernelImage;
+    return nullptr;
+  }
+  kestrel_module_t* module = nullptr;
+  const kestrel_status status =
+      kestrel_module_load_data(device_, binary->module.data(), binary->module.size(), &module);
+  if (status != KESTREL_SUCCESS) {
+    std::fprintf(stderr, "kestrel: cannot load the device image: %s\n", kestrel_device_last_error(device_));
+    *error = status == KESTREL_ERROR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidKernelImage;
+    return nullptr;
+  }
+  modules_[binary] = module;
+  return module;
+}
+
+kestrel_kernel_t* DeviceState::kernel_for(const KernelFunction& function, cudaError_t* error) {
+  const auto it = kernels_.find(&function);
+  if (it != kernels_.end()) return it->second;
+  kestrel_module_t* module = module_for(function.binary, error);
+  if (module == nullptr) return nullptr;
+  kestrel_kernel_t* kernel = nullptr;
+  if (kestrel_module_get_kernel(module, function.name.c_str(), &kernel) != KESTREL_SUCCESS) {
+    *error = cudaErrorInvalidDeviceFunction;
+    return nullptr;
+  }
+  kernels_[&function] = kernel;
+  return kernel;
+}
+
+cudaError_t DeviceState::symbol_address(const DeviceVariable& variable, kestrel_devptr_t* address) {
+  cudaError_t error = cudaSuccess;
+  kestrel_module_t* module = module_for(variable.binary, &error);
+  if (module == nullptr) return error;
+  size_t bytes = 0;
+  if (kestrel_module_get_global(module, variable.name.c_str(), address, &bytes) != KESTREL_SUCCESS)
+    return cudaErrorInvalidSymbol;
+  std::lock_guard<std::mutex> lock(mutex_);
+  symbol_ranges[*address] = bytes;
+  return cudaSuccess;
+}
+
+cudaError_t DeviceState::fail(kestrel_status status) {
+  if (status != KESTREL_ERROR_LAUNCH_FAULT && status != KESTREL_ERROR_TIMEOUT)
+    return cuda_error_from_status(status);
+  kestrel_fault_info fault{};
+  kestrel_get_fault(device_, &fault);
+  const cudaError_t error =
+      status == KESTREL_ERROR_TIMEOUT ? cudaErrorLaunchTimeout : cuda_error_from_fault(fault.kind);
+  fault_message_ = fault.message;
+  // CUDA's error codes say only what kind of fault; the runtime's message
+  // says where, which is what a programmer needs.
+  std::fprintf(stderr, "kestrel: kernel fault on device %d: %s\n", ordinal_, fault.message);
+  sticky_ = error;
+  return error;
+}
+
+// ---- Runtime ---------------------------------------------------------------------
+
+Runtime::Runtime() {
+  // The C API keeps its live-handle sets in function-local statics.  Asking
+  // it about a handle that is not live builds them now, before this object,
+  // so that they are destroyed after it: the destructor closes the devices.
+  int not_a_handle = 0;
+  kestrel_device_props props{};
+  uint32_t count = 0;
+  kestrel_device_get_props(reinterpret_cast<kestrel_device_t*>(&not_a_handle), &props);
+  kestrel_module_unload(reinterpret_cast<kestrel_module_t*>(&not_a_handle));
+  kestrel_kernel_num_params(reinterpret_cast<kestrel_kernel_t*>(&not_a_handle), &count);
+}
+
+Runtime& Runtime::get() {
+  static Runtime runtime;
+  return runtime;
+}
+
+void Runtime::create_devices_locked() {
+  if (count_ != 0) return;
+  int count = requested_count_;
+  if (count == 0) {
+    count = 1;
+    if (const char* text = std::getenv("KESTREL_DEVICE_COUNT")) {
+      char* end = nullptr;
+      const long value = std::strtol(text, &end, 10);
+      if (end != text && *end == '\0' && value >= 1 && value <= 16)
+        count = static_cast<int>(value);
+      else
+        std::fprintf(stderr, "kestrel: ignoring KESTREL_DEVICE_COUNT=%s (want 1 to 16)\n", text);
+    }
+  }
+  for (int i = 0; i < count; ++i) devices_.push_back(std::make_unique<DeviceState>(i, backend_));
+  count_ = count;
+}
+
+int Runtime::device_count() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  create_devices_locked();
+  return count_;
+}
+
+DeviceState* Runtime::device(int ordinal) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  create_devices_locked();
+  if (ordinal < 0 || ordinal >= count_) return nullptr;
+  return devices_[static_cast<size_t>(ordinal)].get();
+}
+
+cudaError_t Runtime::set_backend(const char* backend) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (backend == nullptr) return cudaErrorInvalidValue;
+  if (count_ != 0) return cudaErrorIllegalState;
+  backend_ = backend;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::set_device_count(int count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (count < 1 || count > 16) return cudaErrorInvalidValue;
+  if (count_ != 0) return cudaErrorIllegalState;
+  requested_count_ = count;
+  return cudaSuccess;
+}
+
+bool Runtime::stream_live(CUstream_st* stream) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  return streams_.count(stream) != 0;
+}
+
+bool Runtime::event_live(CUevent_st* event) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  return events_.count(event) != 0;
+}
+
+void Runtime::add_stream(CUstream_st* stream) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  streams_.insert(stream);
+}
+
+void Runtime::add_event(CUevent_st* event) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  events_.insert(event);
+}
+
+void Runtime::destroy_stream(CUstream_st* stream) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  if (streams_.erase(stream) != 0) delete stream;
+}
+
+void Runtime::destroy_event(CUevent_st* event) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  if (events_.erase(event) != 0) delete event;
+}
+
+void Runtime::destroy_handles_of(DeviceState* device) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  for (auto it = streams_.begin(); it != streams_.end();) {
+    if ((*it)->device == device) {
+      delete *it;
+      it = streams_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = events_.begin(); it != events_.end();) {
+    if ((*it)->device == device) {
+      delete *it;
+      it = events_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace kestrel::cudart

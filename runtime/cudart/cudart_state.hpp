@@ -1,0 +1,224 @@
+// The state behind Kestrel's CUDA runtime API (docs/cuda-runtime.md):
+//   * Registry: the device images, kernels and variables that clang's
+//     generated constructors register (__cudaRegisterFatBinary & co.), each
+//     image parsed once on the host so that launches know every kernel's
+//     parameters and static shared memory without touching a device;
+//   * DeviceState: one per CUDA device, i.e. one Kestrel backend instance.
+//     A worker thread owns the kestrel_device_t and executes every operation
+//     (copies, launches, event records, host functions) in the order they
+//     were issued, which keeps each stream in order and gives the legacy
+//     default stream its synchronizing semantics (guide 3.2.5.5) for free;
+//     callers that must wait (cudaMemcpy, cudaStreamSynchronize) wait for
+//     their operation or their stream to drain.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuda_runtime_api.h"
+#include "kestrel/kestrel.h"
+#include "module_image.hpp"
+
+struct CUstream_st;
+struct CUevent_st;
+
+namespace kestrel::cudart {
+
+// One registered device image (one .cu file of the program).
+struct FatBinary {
+  std::vector<uint8_t> module;  // the .kmod bytes
+  std::optional<runtime::ModuleImage> image;
+  std::string error;  // why the image is unusable, empty when it is fine
+};
+
+struct KernelFunction {
+  FatBinary* binary = nullptr;
+  std::string name;  // mangled device name
+  const runtime::KernelInfo* info = nullptr;
+};
+
+struct DeviceVariable {
+  FatBinary* binary = nullptr;
+  std::string name;
+  size_t bytes = 0;
+  bool constant = false;
+};
+
+class Registry {
+ public:
+  FatBinary* add_binary(const void* wrapper);
+  void add_function(FatBinary* binary, const void* host_function, const char* device_name);
+  void add_variable(FatBinary* binary, const void* host_variable, const char* device_name, size_t bytes,
+                    bool constant);
+  // nullptr when `host_function` was never registered.
+  const KernelFunction* function(const void* host_function) const;
+  const DeviceVariable* variable(const void* host_variable) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<FatBinary>> binaries_;
+  std::map<const void*, KernelFunction> functions_;
+  std::map<const void*, DeviceVariable> variables_;
+};
+
+class DeviceState;
+
+// An operation of a stream, run by the device's worker thread.  It returns
+// the error it meets; a kernel fault becomes the device's sticky error.
+struct Operation {
+  CUstream_st* stream = nullptr;
+  std::function<cudaError_t(DeviceState&)> run;
+  std::shared_ptr<std::promise<cudaError_t>> done;  // for callers that wait on this operation
+  bool despite_sticky = false;                      // runs even after a kernel fault (reset, close)
+};
+
+class DeviceState {
+ public:
+  DeviceState(int ordinal, std::string backend);
+  ~DeviceState();
+  DeviceState(const DeviceState&) = delete;
+  DeviceState& operator=(const DeviceState&) = delete;
+
+  int ordinal() const { return ordinal_; }
+  // Opens the backend (once, on the worker) and returns its properties.
+  cudaError_t ensure_open();
+  const kestrel_device_props& props() const { return props_; }
+
+  // Queues `op` on `stream` (an internal stream of this device).
+  void submit(CUstream_st* stream, std::function<cudaError_t(DeviceState&)> op);
+  // Queues `op` on the legacy default stream and waits for its result.
+  cudaError_t run_sync(std::function<cudaError_t(DeviceState&)> op, bool despite_sticky = false);
+  // Waits until every operation issued so far has run; returns the
+  // first asynchronous error not yet reported (sticky errors stay).
+  cudaError_t synchronize();
+  cudaError_t synchronize_stream(CUstream_st* stream);
+  bool stream_idle(const CUstream_st* stream) const;
+  // Returns and clears the asynchronous error, or the sticky one.
+  cudaError_t take_async_error();
+  cudaError_t sticky_error() const { return sticky_.load(); }
+  // cudaDeviceReset: waits, closes the backend, forgets every allocation,
+  // module, stream and event of this device and clears its errors.
+  void reset();
+
+  CUstream_st* default_stream() { return default_stream_.get(); }
+  std::mutex& mutex() { return mutex_; }
+  std::condition_variable& changed() { return changed_; }
+
+  // ---- Used by operations, on the worker thread only. ----
+  kestrel_device_t* handle() const { return device_; }
+  // The module of `binary` on this device, loaded on first use.
+  kestrel_module_t* module_for(FatBinary* binary, cudaError_t* error);
+  kestrel_kernel_t* kernel_for(const KernelFunction& function, cudaError_t* error);
+  cudaError_t symbol_address(const DeviceVariable& variable, kestrel_devptr_t* address);
+  // Maps a failed kestrel call to a CUDA error; a kernel fault becomes sticky.
+  cudaError_t fail(kestrel_status status);
+  uint64_t device_cycles() const { return device_cycles_; }
+  void add_cycles(uint64_t cycles) { device_cycles_ += cycles; }
+  const std::string& last_fault_message() const { return fault_message_; }
+
+  // ---- Host-side bookkeeping, under mutex(). ----
+  struct Allocation {
+    size_t bytes;
+  };
+  std::map<uint64_t, Allocation> allocations;  // cudaMalloc ranges by base
+  std::map<uint64_t, uint64_t> symbol_ranges;  // base -> bytes of module variables (all loaded modules)
+  // The device range [ptr, ptr + bytes) lies in one allocation or variable.
+  bool holds(uint64_t ptr, size_t bytes) const;
+  bool is_device_pointer(uint64_t ptr) const { return holds(ptr, 1); }
+  std::map<uint32_t, uint64_t> limits_kept;  // cudaLimitPrintfFifoSize: stored, see docs/cuda-runtime.md
+
+ private:
+  void worker();
+  void start_worker_locked();
+  void enqueue_locked(Operation op);
+
+  const int ordinal_;
+  const std::string backend_;
+  kestrel_device_t* device_ = nullptr;  // worker thread only, after open
+  kestrel_device_props props_{};
+  bool opened_ = false;
+  cudaError_t open_error_ = cudaSuccess;
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Operation> queue_;
+  bool running_op_ = false;
+  bool stopping_ = false;
+  std::thread thread_;
+  std::unique_ptr<CUstream_st> default_stream_;
+
+  std::atomic<cudaError_t> sticky_{cudaSuccess};
+  cudaError_t async_error_ = cudaSuccess;  // under mutex_
+  std::map<FatBinary*, kestrel_module_t*> modules_;
+  std::map<const KernelFunction*, kestrel_kernel_t*> kernels_;
+  uint64_t device_cycles_ = 0;
+  std::string fault_message_;
+};
+
+// The process-wide runtime: the registry and the devices.
+class Runtime {
+ public:
+  static Runtime& get();
+  Registry& registry() { return registry_; }
+  int device_count();
+  // nullptr for an ordinal that names no device.
+  DeviceState* device(int ordinal);
+  cudaError_t set_backend(const char* backend);
+  cudaError_t set_device_count(int count);
+
+  // Live stream and event handles, so that a destroyed or made-up handle is
+  // an error rather than a crash.
+  bool stream_live(CUstream_st* stream);
+  bool event_live(CUevent_st* event);
+  void add_stream(CUstream_st* stream);
+  void add_event(CUevent_st* event);
+  void destroy_stream(CUstream_st* stream);
+  void destroy_event(CUevent_st* event);
+  // Destroys every stream and event of `device` (cudaDeviceReset).
+  void destroy_handles_of(DeviceState* device);
+
+ private:
+  Runtime();
+  void create_devices_locked();
+  std::mutex mutex_;
+  Registry registry_;
+  std::string backend_;
+  int count_ = 0;  // 0 until the devices exist
+  int requested_count_ = 0;
+  std::vector<std::unique_ptr<DeviceState>> devices_;
+  std::mutex handles_mutex_;
+  std::set<CUstream_st*> streams_;
+  std::set<CUevent_st*> events_;
+};
+
+cudaError_t cuda_error_from_status(kestrel_status status);
+cudaError_t cuda_error_from_fault(int32_t kind);
+
+}  // namespace kestrel::cudart
+
+struct CUstream_st {
+  kestrel::cudart::DeviceState* device;
+  unsigned int flags;
+  int priority;
+  int pending = 0;  // operations queued and not yet run, under the device mutex
+};
+
+struct CUevent_st {
+  kestrel::cudart::DeviceState* device;
+  unsigned int flags;
+  uint64_t records = 0;    // cudaEventRecord calls, under the device mutex
+  uint64_t completed = 0;  // records the worker has reached
+  uint64_t cycles = 0;     // device cycles at the latest completed record
+};

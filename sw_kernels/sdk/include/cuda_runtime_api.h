@@ -1,0 +1,132 @@
+/* The CUDA runtime API as Kestrel implements it (library kestrel::cudart,
+ * runtime/cudart/; docs/cuda-runtime.md).  Names, argument lists and error
+ * numbers are CUDA's; sections of the CUDA C Programming Guide v8.0 are cited
+ * as "guide X.Y".  Every function checks its arguments and returns an error
+ * code instead of crashing on bad input. */
+#ifndef KESTREL_CUDA_RUNTIME_API_H
+#define KESTREL_CUDA_RUNTIME_API_H
+
+#include <stddef.h>
+
+#include "driver_types.h"
+#include "vector_types.h"
+
+#define CUDART_VERSION 11050
+
+/* Default arguments, as CUDA's headers give them to C++ callers. */
+#ifdef __cplusplus
+#define KESTREL_DEFAULT(value) = value
+#else
+#define KESTREL_DEFAULT(value)
+#endif
+
+/* The API is what libkestrel_cudart.so exports, whatever the visibility
+ * its own sources are compiled with. */
+#pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Errors (guide 3.2.9) -------------------------------------------------- */
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char* cudaGetErrorName(cudaError_t error);
+const char* cudaGetErrorString(cudaError_t error);
+
+/* ---- Devices (guide 3.2.6) -------------------------------------------------- */
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+/* Kestrel: the backend ("model", "rtlsim", "fpga") every device opens with;
+ * before the first device is used only.  Default: $KESTREL_BACKEND, else the
+ * RTL model when it was built, else the functional model.  The number of
+ * devices is $KESTREL_DEVICE_COUNT (default 1) or kestrelSetDeviceCount. */
+cudaError_t kestrelSetBackend(const char* backend);
+cudaError_t kestrelSetDeviceCount(int count);
+
+/* ---- Memory (guide 3.2.2, 3.2.4) --------------------------------------------- */
+cudaError_t cudaMalloc(void** devPtr, size_t size);
+cudaError_t cudaFree(void* devPtr);
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemset(void* devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream KESTREL_DEFAULT(0));
+
+/* ---- Symbols: __device__ and __constant__ variables (guide 3.2.2, B.2) ------- */
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol);
+cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol);
+
+/* ---- Streams and events (guide 3.2.5) ---------------------------------------- */
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags KESTREL_DEFAULT(0));
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+/* ---- Kernels (guide 3.2.1, B.19) and occupancy (B.20) ------------------------- */
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, const void* func,
+                                               size_t dynamicSMemSize, int blockSizeLimit);
+
+
+/* ---- What clang's CUDA host code calls (not for users) ----------------------- */
+void** __cudaRegisterFatBinary(void* fatCubin);
+void __cudaRegisterFatBinaryEnd(void** fatCubinHandle);
+void __cudaUnregisterFatBinary(void** fatCubinHandle);
+int __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
+                           int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
+void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName,
+                       int ext, size_t size, int constant, int global);
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem KESTREL_DEFAULT(0),
+                                     void* stream KESTREL_DEFAULT(0));
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream);
+
+#ifdef __cplusplus
+}
+#endif
+#pragma GCC visibility pop
+
+#endif /* KESTREL_CUDA_RUNTIME_API_H */
