@@ -1,0 +1,385 @@
+// Every CUDA runtime API function given bad input: each returns CUDA's error
+// code (guide 3.2.9) and never crashes; the good path of each is checked
+// alongside so that a test cannot pass by failing everything.  Kernels and
+// variables come from misuse_kernels.cu, compiled by kestrel-cc -c.  Each
+// test runs in its own process (gtest_discover_tests), so runtime state
+// never leaks between them.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cuda_runtime.h"
+#include "misuse_kernels.h"
+
+namespace {
+
+// NVIDIA's numbers, which programs and tools compare against.
+static_assert(cudaSuccess == 0 && cudaErrorInvalidValue == 1 && cudaErrorMemoryAllocation == 2 &&
+                  cudaErrorInitializationError == 3 && cudaErrorInvalidConfiguration == 9 &&
+                  cudaErrorInvalidPitchValue == 12 && cudaErrorInvalidSymbol == 13 &&
+                  cudaErrorInvalidMemcpyDirection == 21 && cudaErrorMissingConfiguration == 52 &&
+                  cudaErrorInvalidDeviceFunction == 98 && cudaErrorNoDevice == 100 &&
+                  cudaErrorInvalidDevice == 101 && cudaErrorInvalidKernelImage == 200 &&
+                  cudaErrorUnsupportedLimit == 215 && cudaErrorInvalidResourceHandle == 400 &&
+                  cudaErrorNotReady == 600 && cudaErrorIllegalAddress == 700 &&
+                  cudaErrorLaunchTimeout == 702 && cudaErrorAssert == 710 &&
+                  cudaErrorIllegalInstruction == 715 && cudaErrorMisalignedAddress == 716 &&
+                  cudaErrorInvalidPc == 718 && cudaErrorLaunchFailure == 719 &&
+                  cudaErrorNotSupported == 801 && cudaErrorUnknown == 999,
+              "cudaError_t values must be NVIDIA's");
+static_assert(cudaMemcpyHostToHost == 0 && cudaMemcpyHostToDevice == 1 && cudaMemcpyDeviceToHost == 2 &&
+                  cudaMemcpyDeviceToDevice == 3 && cudaMemcpyDefault == 4,
+              "cudaMemcpyKind values must be NVIDIA's");
+
+int* device_ints(size_t count) {
+  int* pointer = nullptr;
+  EXPECT_EQ(cudaMalloc(&pointer, count * sizeof(int)), cudaSuccess);
+  return pointer;
+}
+
+TEST(Errors, NamesAndStrings) {
+  EXPECT_STREQ(cudaGetErrorName(cudaSuccess), "cudaSuccess");
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorIllegalAddress), "an illegal memory access was encountered");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorAssert), "device-side assert triggered");
+  EXPECT_STREQ(cudaGetErrorName(static_cast<cudaError_t>(12345)), "cudaErrorUnknown");
+  EXPECT_STREQ(cudaGetErrorString(static_cast<cudaError_t>(-3)), "unrecognized error code");
+}
+
+TEST(Errors, LastErrorIsKeptUntilGot) {
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(nullptr, 4), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST(Devices, CountSetGet) {
+  EXPECT_EQ(cudaGetDeviceCount(nullptr), cudaErrorInvalidValue);
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  EXPECT_GE(count, 1);
+  EXPECT_EQ(cudaSetDevice(-1), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaSetDevice(count), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaGetDevice(nullptr), cudaErrorInvalidValue);
+  int device = -1;
+  EXPECT_EQ(cudaSetDevice(count - 1), cudaSuccess);
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(device, count - 1);
+  EXPECT_EQ(kestrelSetBackend("model"), cudaErrorIllegalState);  // devices exist already
+  EXPECT_EQ(kestrelSetDeviceCount(0), cudaErrorInvalidValue);
+  EXPECT_EQ(kestrelSetBackend(nullptr), cudaErrorInvalidValue);
+}
+
+TEST(Devices, PropertiesAndAttributes) {
+  cudaDeviceProp prop;
+  EXPECT_EQ(cudaGetDeviceProperties(nullptr, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetDeviceProperties(&prop, 99), cudaErrorInvalidDevice);
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  int value = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(nullptr, cudaDevAttrWarpSize, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(9999), 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceGetAttribute(&value, cudaDevAttrWarpSize, 99), cudaErrorInvalidDevice);
+  ASSERT_EQ(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlock, 0), cudaSuccess);
+  EXPECT_EQ(static_cast<size_t>(value), prop.sharedMemPerBlock);
+  int version = 0;
+  EXPECT_EQ(cudaRuntimeGetVersion(nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDriverGetVersion(nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaRuntimeGetVersion(&version), cudaSuccess);
+  EXPECT_EQ(version, CUDART_VERSION);
+}
+
+TEST(Devices, Limits) {
+  size_t value = 0;
+  EXPECT_EQ(cudaDeviceGetLimit(nullptr, cudaLimitStackSize), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitStackSize, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 4), cudaErrorUnsupportedLimit);
+  EXPECT_EQ(cudaDeviceGetLimit(&value, cudaLimitDevRuntimeSyncDepth), cudaErrorUnsupportedLimit);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitStackSize, 100), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&value, cudaLimitStackSize), cudaSuccess);
+  EXPECT_EQ(value, 112u);  // rounded up to the 16-byte stack alignment
+  ASSERT_EQ(cudaDeviceGetLimit(&value, cudaLimitPrintfFifoSize), cudaSuccess);
+  EXPECT_EQ(value, 1u << 20);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4096), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetLimit(&value, cudaLimitPrintfFifoSize), cudaSuccess);
+  EXPECT_EQ(value, 4096u);
+}
+
+TEST(Memory, MallocAndFree) {
+  EXPECT_EQ(cudaMalloc(nullptr, 16), cudaErrorInvalidValue);
+  void* pointer = reinterpret_cast<void*>(1);
+  EXPECT_EQ(cudaMalloc(&pointer, 0), cudaSuccess);
+  EXPECT_EQ(pointer, nullptr);
+  EXPECT_EQ(cudaMalloc(&pointer, size_t{1} << 40), cudaErrorMemoryAllocation);
+  EXPECT_EQ(pointer, nullptr);
+  int on_stack = 0;
+  EXPECT_EQ(cudaFree(&on_stack), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(nullptr), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&pointer, 100), cudaSuccess);
+  EXPECT_EQ(cudaFree(static_cast<char*>(pointer) + 4), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(pointer), cudaSuccess);
+  EXPECT_EQ(cudaFree(pointer), cudaErrorInvalidValue);  // double free
+}
+
+TEST(Memory, PitchHostAndInfo) {
+  void* pointer = nullptr;
+  size_t pitch = 0;
+  EXPECT_EQ(cudaMallocPitch(nullptr, &pitch, 10, 10), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMallocPitch(&pointer, nullptr, 10, 10), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMallocPitch(&pointer, &pitch, 300, 3), cudaSuccess);
+  EXPECT_EQ(pitch, 512u);
+  EXPECT_EQ(cudaFree(pointer), cudaSuccess);
+
+  EXPECT_EQ(cudaMallocHost(nullptr, 16), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostAlloc(&pointer, 16, 0x80), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostAlloc(&pointer, 16, cudaHostAllocMapped), cudaErrorNotSupported);
+  int on_stack = 0;
+  EXPECT_EQ(cudaFreeHost(&on_stack), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaHostAlloc(&pointer, 5000, cudaHostAllocPortable), cudaSuccess);
+  static_cast<char*>(pointer)[4999] = 1;  // usable to its last byte
+  EXPECT_EQ(cudaFreeHost(pointer), cudaSuccess);
+  EXPECT_EQ(cudaFreeHost(pointer), cudaErrorInvalidValue);
+
+  size_t free_bytes = 0, total_bytes = 0;
+  EXPECT_EQ(cudaMemGetInfo(nullptr, &total_bytes), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemGetInfo(&free_bytes, nullptr), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
+  EXPECT_GT(free_bytes, 0u);
+  EXPECT_LE(free_bytes, total_bytes);
+}
+
+TEST(Memory, Copies) {
+  int* device = device_ints(16);
+  std::vector<int> host(16, 3), back(16, 0);
+  EXPECT_EQ(cudaMemcpy(device, host.data(), 64, static_cast<cudaMemcpyKind>(7)),
+            cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaMemcpy(nullptr, host.data(), 64, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, nullptr, 64, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, host.data(), 65, cudaMemcpyHostToDevice), cudaErrorInvalidValue);  // overrun
+  EXPECT_EQ(cudaMemcpy(host.data(), back.data(), 64, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, host.data(), 0, cudaMemcpyHostToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(device, host.data(), 64, cudaMemcpyDefault), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(device + 8, device, 32, cudaMemcpyDeviceToDevice), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), device, 64, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(back, host);
+  std::vector<int> copy(16, 0);
+  ASSERT_EQ(cudaMemcpy(copy.data(), back.data(), 64, cudaMemcpyHostToHost), cudaSuccess);
+  EXPECT_EQ(copy, host);
+
+  EXPECT_EQ(
+      cudaMemcpyAsync(device, host.data(), 64, cudaMemcpyHostToDevice, reinterpret_cast<cudaStream_t>(0x40)),
+      cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaMemcpy2D(device, 8, host.data(), 16, 12, 2, cudaMemcpyHostToDevice),
+            cudaErrorInvalidPitchValue);
+  EXPECT_EQ(cudaMemcpy2D(device, 32, host.data(), 32, 32, 3, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMemcpy2DAsync(device, 32, host.data(), 16, 16, 2, cudaMemcpyHostToDevice, 0), cudaSuccess);
+
+  EXPECT_EQ(cudaMemset(device, 0, 65), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemset(host.data(), 0, 4), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMemsetAsync(device, 0xFF, 64, 0), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), device, 64, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[15], -1);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+}
+
+TEST(Symbols, CopiesAddressesAndSizes) {
+  int not_a_symbol = 0;
+  int value = 41;
+  void* address = nullptr;
+  size_t size = 0;
+  EXPECT_EQ(cudaMemcpyToSymbol(&not_a_symbol, &value, sizeof value, 0, cudaMemcpyHostToDevice),
+            cudaErrorInvalidSymbol);
+  EXPECT_EQ(cudaMemcpyFromSymbol(&value, &not_a_symbol, sizeof value, 0, cudaMemcpyDeviceToHost),
+            cudaErrorInvalidSymbol);
+  EXPECT_EQ(cudaGetSymbolAddress(&address, &not_a_symbol), cudaErrorInvalidSymbol);
+  EXPECT_EQ(cudaGetSymbolSize(&size, &not_a_symbol), cudaErrorInvalidSymbol);
+  EXPECT_EQ(cudaGetSymbolAddress(nullptr, counter_symbol()), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetSymbolSize(nullptr, counter_symbol()), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyToSymbol(counter_symbol(), &value, sizeof value, 1, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);  // runs past the variable
+  EXPECT_EQ(cudaMemcpyToSymbol(counter_symbol(), &value, sizeof value, 0, cudaMemcpyHostToHost),
+            cudaErrorInvalidMemcpyDirection);
+  ASSERT_EQ(cudaGetSymbolSize(&size, table_symbol()), cudaSuccess);
+  EXPECT_EQ(size, 8 * sizeof(float));
+  ASSERT_EQ(cudaMemcpyToSymbol(counter_symbol(), &value, sizeof value, 0, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  int back = 0;
+  ASSERT_EQ(cudaMemcpyFromSymbolAsync(&back, counter_symbol(), sizeof back, 0, cudaMemcpyDeviceToHost, 0),
+            cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(back, 41);
+  const float table[2] = {1.5f, 2.5f};
+  ASSERT_EQ(cudaMemcpyToSymbolAsync(table_symbol(), table, sizeof table, 6 * sizeof(float),
+                                    cudaMemcpyHostToDevice, 0),
+            cudaSuccess);
+  ASSERT_EQ(cudaGetSymbolAddress(&address, table_symbol()), cudaSuccess);
+  float last = 0;
+  ASSERT_EQ(cudaMemcpy(&last, static_cast<float*>(address) + 7, sizeof last, cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(last, 2.5f);
+  // The kernel sees what the host wrote to g_counter.
+  int* data = device_ints(4);
+  ASSERT_EQ(cudaMemset(data, 0, 16), cudaSuccess);
+  cudaGetLastError();  // launch_add_one reports the last error, which the misuse above left
+  ASSERT_EQ(launch_add_one(data, 4, dim3(1), dim3(4), 0, 0), cudaSuccess);
+  int result[4];
+  ASSERT_EQ(cudaMemcpy(result, data, sizeof result, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(result[3], 42);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
+TEST(Streams, Lifetimes) {
+  cudaStream_t stream = nullptr;
+  EXPECT_EQ(cudaStreamCreate(nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaStreamCreateWithFlags(&stream, 0x10), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaStreamDestroy(nullptr), cudaErrorInvalidResourceHandle);
+  ASSERT_EQ(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, -3), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamAddCallback(stream, nullptr, nullptr, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaLaunchHostFunc(stream, nullptr, nullptr), cudaErrorInvalidValue);
+  cudaEvent_t event;
+  ASSERT_EQ(cudaEventCreate(&event), cudaSuccess);
+  EXPECT_EQ(cudaStreamWaitEvent(stream, event, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaStreamWaitEvent(stream, reinterpret_cast<cudaEvent_t>(&event), 0),
+            cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaStreamWaitEvent(stream, event, 0), cudaSuccess);
+  int calls = 0;
+  ASSERT_EQ(cudaLaunchHostFunc(
+                stream, [](void* data) { ++*static_cast<int*>(data); }, &calls),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventRecord(event, stream), cudaErrorInvalidResourceHandle);
+  int least = 1, greatest = 1;
+  EXPECT_EQ(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
+  EXPECT_EQ(least, 0);
+  EXPECT_EQ(greatest, 0);
+  EXPECT_EQ(cudaEventDestroy(event), cudaSuccess);
+}
+
+TEST(Events, Lifetimes) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  float ms = 0;
+  EXPECT_EQ(cudaEventCreate(nullptr), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaEventCreateWithFlags(&start, 0x100), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaEventCreateWithFlags(&start, cudaEventInterprocess), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaEventCreate(&start), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&stop, cudaEventBlockingSync), cudaSuccess);
+  EXPECT_EQ(cudaEventElapsedTime(nullptr, start, stop), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaErrorInvalidResourceHandle);  // never recorded
+  EXPECT_EQ(cudaEventQuery(start), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(start), cudaSuccess);
+  int* data = device_ints(256);
+  cudaGetLastError();  // launch_add_one reports the last error, which the misuse above left
+  ASSERT_EQ(launch_add_one(data, 256, dim3(2), dim3(128), 0, 0), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(stop), cudaSuccess);
+  ASSERT_EQ(cudaEventSynchronize(stop), cudaSuccess);
+  ASSERT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_EQ(cudaEventDestroy(start), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(start), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventQuery(start), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventSynchronize(start), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventRecord(start, 0), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventDestroy(stop), cudaSuccess);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
+TEST(Launches, BadKernelsConfigurationsAndArguments) {
+  int* data = device_ints(64);
+  int n = 64;
+  void* args[] = {&data, &n};
+  int not_a_kernel = 0;
+  EXPECT_EQ(cudaLaunchKernel(static_cast<const void*>(nullptr), dim3(1), dim3(1), args, 0, nullptr),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaLaunchKernel(static_cast<const void*>(&not_a_kernel), dim3(1), dim3(1), args, 0, nullptr),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaLaunchKernel(add_one_kernel(), dim3(1), dim3(64), nullptr, 0, nullptr),
+            cudaErrorInvalidValue);
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  EXPECT_EQ(launch_add_one(data, n, dim3(0), dim3(64), 0, 0), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(launch_add_one(data, n, dim3(1), dim3(prop.maxThreadsPerBlock + 1), 0, 0),
+            cudaErrorInvalidConfiguration);
+  EXPECT_EQ(launch_add_one(data, n, dim3(1, 70000), dim3(1), 0, 0), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(launch_add_one(data, n, dim3(1), dim3(1), prop.sharedMemPerBlock + 1, 0),
+            cudaErrorInvalidConfiguration);
+  EXPECT_EQ(launch_add_one(data, n, dim3(1), dim3(64), 0, reinterpret_cast<cudaStream_t>(&n)),
+            cudaErrorInvalidResourceHandle);
+  dim3 grid, block;
+  size_t shared = 0;
+  cudaStream_t stream = nullptr;
+  EXPECT_EQ(__cudaPopCallConfiguration(&grid, &block, &shared, &stream), cudaErrorMissingConfiguration);
+  // None of the refusals touched the device: a good launch still works.
+  ASSERT_EQ(cudaMemset(data, 0, 64 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaLaunchKernel(add_one_kernel(), dim3(1), dim3(64), args, 0, nullptr), cudaSuccess);
+  int result[64];
+  ASSERT_EQ(cudaMemcpy(result, data, sizeof result, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(result[63], 1);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
+TEST(Launches, FaultIsStickyUntilReset) {
+  int value = 5;
+  void* args[] = {&value};
+  ASSERT_EQ(cudaLaunchKernel(null_writer_kernel(), dim3(1), dim3(1), args, 0, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  int* data = nullptr;
+  EXPECT_EQ(cudaMalloc(&data, 4), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaStreamQuery(0), cudaErrorIllegalAddress);
+  cudaStream_t stream;
+  EXPECT_EQ(cudaStreamCreate(&stream), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&data, 4), cudaSuccess);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
+TEST(Launches, ResetInvalidatesStreamsEventsAndAllocations) {
+  cudaStream_t stream;
+  cudaEvent_t event;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&event), cudaSuccess);
+  int* data = device_ints(4);
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaEventQuery(event), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaFree(data), cudaErrorInvalidValue);
+}
+
+TEST(Occupancy, BadArguments) {
+  int blocks = 0, min_grid = 0, block_size = 0;
+  int not_a_kernel = 0;
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(nullptr, add_one_kernel(), 32, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, add_one_kernel(), 0, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, &not_a_kernel, 32, 0),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaOccupancyMaxPotentialBlockSize(nullptr, &block_size, add_one_kernel(), 0, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block_size, &not_a_kernel, 0, 0),
+            cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block_size, add_one_kernel(), 0, -1),
+            cudaErrorInvalidValue);
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, add_one_kernel(), 32, 0), cudaSuccess);
+  EXPECT_GT(blocks, 0);
+  cudaFuncAttributes attributes;
+  EXPECT_EQ(cudaFuncGetAttributes(nullptr, add_one_kernel()), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncGetAttributes(&attributes, &not_a_kernel), cudaErrorInvalidDeviceFunction);
+  ASSERT_EQ(cudaFuncGetAttributes(&attributes, add_one_kernel()), cudaSuccess);
+  EXPECT_EQ(attributes.sharedSizeBytes, 0u);
+  EXPECT_EQ(attributes.numRegs, 64);
+}
+
+}  // namespace
