@@ -44,8 +44,10 @@ int main() {
   cudaMemcpyToSymbol(d_blocksDone, &zero, sizeof zero);
   size_t symbolSize = 0;
   void* symbolAddress = nullptr;
-  if (cudaGetSymbolSize(&symbolSize, c_Kernel) != cudaSuccess || symbolSize != sizeof h_Kernel) return EXIT_FAILURE;
-  if (cudaGetSymbolAddress(&symbolAddress, c_Kernel) != cudaSuccess || symbolAddress == nullptr) return EXIT_FAILURE;
+  if (cudaGetSymbolSize(&symbolSize, c_Kernel) != cudaSuccess || symbolSize != sizeof h_Kernel)
+    return EXIT_FAILURE;
+  if (cudaGetSymbolAddress(&symbolAddress, c_Kernel) != cudaSuccess || symbolAddress == nullptr)
+    return EXIT_FAILURE;
   // The address works with the ordinary copies too.
   float readBack[KERNEL_LENGTH];
   if (cudaMemcpy(readBack, symbolAddress, sizeof readBack, cudaMemcpyDeviceToHost) != cudaSuccess ||

@@ -7,12 +7,12 @@
 
 #include <cuda_runtime.h>
 
-#define EXPECT(condition)                                                  \
-  do {                                                                     \
-    if (!(condition)) {                                                    \
+#define EXPECT(condition)                                                      \
+  do {                                                                         \
+    if (!(condition)) {                                                        \
       fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #condition); \
-      exit(EXIT_FAILURE);                                                  \
-    }                                                                      \
+      exit(EXIT_FAILURE);                                                      \
+    }                                                                          \
   } while (0)
 
 __global__ void small_kernel(int* out) { out[threadIdx.x] = threadIdx.x * 10 + gridDim.x; }
@@ -30,16 +30,19 @@ int main() {
   for (int dev = 0; dev < count; ++dev) {
     cudaDeviceProp prop;
     EXPECT(cudaGetDeviceProperties(&prop, dev) == cudaSuccess);
-    printf("Device %d: \"%s\" %d SMs, warp %d, %d threads/block, %zu bytes shared/block, %zu MiB, %d kHz, cc %d.%d\n",
-           dev, prop.name, prop.multiProcessorCount, prop.warpSize, prop.maxThreadsPerBlock, prop.sharedMemPerBlock,
-           prop.totalGlobalMem >> 20, prop.clockRate, prop.major, prop.minor);
+    printf(
+        "Device %d: \"%s\" %d SMs, warp %d, %d threads/block, %zu bytes shared/block, %zu MiB, %d kHz, cc "
+        "%d.%d\n",
+        dev, prop.name, prop.multiProcessorCount, prop.warpSize, prop.maxThreadsPerBlock,
+        prop.sharedMemPerBlock, prop.totalGlobalMem >> 20, prop.clockRate, prop.major, prop.minor);
     int value = 0;
     EXPECT(cudaDeviceGetAttribute(&value, cudaDevAttrWarpSize, dev) == cudaSuccess && value == prop.warpSize);
     EXPECT(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
            value == prop.multiProcessorCount);
     EXPECT(cudaDeviceGetAttribute(&value, cudaDevAttrMaxThreadsPerBlock, dev) == cudaSuccess &&
            value == prop.maxThreadsPerBlock);
-    EXPECT(cudaDeviceGetAttribute(&value, cudaDevAttrClockRate, dev) == cudaSuccess && value == prop.clockRate);
+    EXPECT(cudaDeviceGetAttribute(&value, cudaDevAttrClockRate, dev) == cudaSuccess &&
+           value == prop.clockRate);
     EXPECT(prop.warpSize == 32 && prop.maxThreadsPerBlock == prop.maxThreadsPerMultiProcessor);
     EXPECT(prop.clockRate > 0 && prop.totalGlobalMem > 0 && prop.major == 7);
     size_t free_bytes = 0, total_bytes = 0;
@@ -84,7 +87,8 @@ int main() {
   EXPECT(attributes.sharedSizeBytes == 4096 * sizeof(float));
   const int by_shared = static_cast<int>(prop.sharedMemPerMultiprocessor / attributes.sharedSizeBytes);  // 4
   int blocks = 0;
-  EXPECT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small_kernel, prop.warpSize, 0) == cudaSuccess);
+  EXPECT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small_kernel, prop.warpSize, 0) ==
+         cudaSuccess);
   EXPECT(blocks == (warps_per_sm < by_shared ? warps_per_sm : by_shared));
   EXPECT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small_kernel, 4 * prop.warpSize, 0) ==
          cudaSuccess);
@@ -93,8 +97,8 @@ int main() {
                                                        prop.sharedMemPerBlock - attributes.sharedSizeBytes) ==
          cudaSuccess);
   EXPECT(blocks == 1);
-  EXPECT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small_kernel, prop.maxThreadsPerBlock + 1, 0) ==
-         cudaSuccess);
+  EXPECT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, small_kernel, prop.maxThreadsPerBlock + 1,
+                                                       0) == cudaSuccess);
   EXPECT(blocks == 0);
   int minGrid = 0, blockSize = 0;
   EXPECT(cudaOccupancyMaxPotentialBlockSize(&minGrid, &blockSize, small_kernel) == cudaSuccess);

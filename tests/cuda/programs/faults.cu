@@ -8,14 +8,14 @@
 
 #include <cuda_runtime.h>
 
-#define EXPECT_EQ(actual, expected)                                                                     \
-  do {                                                                                                  \
-    cudaError_t a_ = (actual);                                                                          \
-    if (a_ != (expected)) {                                                                             \
+#define EXPECT_EQ(actual, expected)                                                                        \
+  do {                                                                                                     \
+    cudaError_t a_ = (actual);                                                                             \
+    if (a_ != (expected)) {                                                                                \
       fprintf(stderr, "%s:%d: %s is %s, expected %s\n", __FILE__, __LINE__, #actual, cudaGetErrorName(a_), \
-              cudaGetErrorName(expected));                                                              \
-      exit(EXIT_FAILURE);                                                                               \
-    }                                                                                                   \
+              cudaGetErrorName(expected));                                                                 \
+      exit(EXIT_FAILURE);                                                                                  \
+    }                                                                                                      \
   } while (0)
 
 __global__ void write_through(int* pointer, int value) { *pointer = value; }

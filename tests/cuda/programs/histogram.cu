@@ -20,7 +20,8 @@ __global__ void histogram64Kernel(unsigned int* d_PartialHistograms, const unsig
   for (int bin = 0; bin < HISTOGRAM64_BIN_COUNT; ++bin) s_Hist[bin * THREADS + threadIdx.x] = 0;
   __syncthreads();
   // At most 255 items per thread so that a byte counter cannot overflow.
-  for (unsigned int pos = blockIdx.x * blockDim.x + threadIdx.x; pos < dataCount; pos += blockDim.x * gridDim.x) {
+  for (unsigned int pos = blockIdx.x * blockDim.x + threadIdx.x; pos < dataCount;
+       pos += blockDim.x * gridDim.x) {
     const unsigned int bin = d_Data[pos] >> 2;
     s_Hist[bin * THREADS + threadIdx.x]++;
   }
@@ -37,14 +38,16 @@ __global__ void mergeHistogram64Kernel(unsigned int* d_Histogram, const unsigned
   const unsigned int bin = blockIdx.x * blockDim.x + threadIdx.x;
   if (bin >= HISTOGRAM64_BIN_COUNT) return;
   unsigned int sum = 0;
-  for (unsigned int i = 0; i < histogramCount; ++i) sum += d_PartialHistograms[i * HISTOGRAM64_BIN_COUNT + bin];
+  for (unsigned int i = 0; i < histogramCount; ++i)
+    sum += d_PartialHistograms[i * HISTOGRAM64_BIN_COUNT + bin];
   d_Histogram[bin] = sum;
 }
 
 int main() {
   const unsigned int byteCount = THREADS * PARTIAL_COUNT * 200;
   std::vector<unsigned char> h_Data(byteCount);
-  for (unsigned int i = 0; i < byteCount; i++) h_Data[i] = static_cast<unsigned char>((i * 2654435761u) >> 24);
+  for (unsigned int i = 0; i < byteCount; i++)
+    h_Data[i] = static_cast<unsigned char>((i * 2654435761u) >> 24);
   unsigned int h_HistogramCPU[HISTOGRAM64_BIN_COUNT];
   std::memset(h_HistogramCPU, 0, sizeof h_HistogramCPU);
   for (unsigned int i = 0; i < byteCount; i++) h_HistogramCPU[h_Data[i] >> 2]++;

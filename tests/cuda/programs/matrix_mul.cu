@@ -8,14 +8,13 @@
 
 #include <cuda_runtime.h>
 
-#define checkCudaErrors(call)                                                                 \
-  do {                                                                                        \
-    cudaError_t status_ = (call);                                                             \
-    if (status_ != cudaSuccess) {                                                             \
-      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                    \
-              cudaGetErrorString(status_));                                                   \
-      exit(EXIT_FAILURE);                                                                     \
-    }                                                                                         \
+#define checkCudaErrors(call)                                                                            \
+  do {                                                                                                   \
+    cudaError_t status_ = (call);                                                                        \
+    if (status_ != cudaSuccess) {                                                                        \
+      fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(status_)); \
+      exit(EXIT_FAILURE);                                                                                \
+    }                                                                                                    \
   } while (0)
 
 template <int BLOCK_SIZE>
@@ -88,7 +87,8 @@ int main() {
   for (unsigned row = 0; row < dimsC.y; ++row) {
     for (unsigned col = 0; col < dimsC.x; ++col) {
       double expected = 0;
-      for (unsigned k = 0; k < dimsA.x; ++k) expected += double(h_A[row * dimsA.x + k]) * h_B[k * dimsB.x + col];
+      for (unsigned k = 0; k < dimsA.x; ++k)
+        expected += double(h_A[row * dimsA.x + k]) * h_B[k * dimsB.x + col];
       const double got = h_C[row * dimsC.x + col];
       if (got - expected > 1e-4 || expected - got > 1e-4) {
         fprintf(stderr, "Error! C[%u][%u]=%f, expected %f\n", row, col, got, expected);

@@ -7,13 +7,13 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                                   \
-  do {                                                                                                \
-    cudaError_t e_ = (call);                                                                          \
-    if (e_ != cudaSuccess) {                                                                          \
-      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_));             \
-      exit(EXIT_FAILURE);                                                                             \
-    }                                                                                                 \
+#define CHECK(call)                                                                       \
+  do {                                                                                    \
+    cudaError_t e_ = (call);                                                              \
+    if (e_ != cudaSuccess) {                                                              \
+      fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_)); \
+      exit(EXIT_FAILURE);                                                                 \
+    }                                                                                     \
   } while (0)
 
 __global__ void scaleAdd(float* data, float scale, float add, int n) {

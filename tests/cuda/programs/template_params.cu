@@ -55,7 +55,8 @@ bool run_axpy(T a) {
 }
 
 int main() {
-  if (!run_axpy<int>(3) || !run_axpy<float>(0.5f) || !run_axpy<double>(-1.25) || !run_axpy<long long>(1LL << 33)) {
+  if (!run_axpy<int>(3) || !run_axpy<float>(0.5f) || !run_axpy<double>(-1.25) ||
+      !run_axpy<long long>(1LL << 33)) {
     fprintf(stderr, "template axpy failed\n");
     return EXIT_FAILURE;
   }
@@ -66,8 +67,17 @@ int main() {
                        0xABCDEF0012345678ull, 42);
   double h_out[11];
   if (cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost) != cudaSuccess) return EXIT_FAILURE;
-  const double expected[11] = {-7, -300, 123456, -1099511627776.0, 0.25, 3.0e100, 1.5 + 2.5 + 1000.25 + 3,
-                               250, 10, static_cast<double>(0xABCDEF00u), 42};
+  const double expected[11] = {-7,
+                               -300,
+                               123456,
+                               -1099511627776.0,
+                               0.25,
+                               3.0e100,
+                               1.5 + 2.5 + 1000.25 + 3,
+                               250,
+                               10,
+                               static_cast<double>(0xABCDEF00u),
+                               42};
   for (int i = 0; i < 11; ++i)
     if (h_out[i] != expected[i]) {
       fprintf(stderr, "parameter %d arrived as %g, expected %g\n", i, h_out[i], expected[i]);
@@ -82,7 +92,8 @@ int main() {
   cudaMemcpy(dx, hx, sizeof hx, cudaMemcpyHostToDevice);
   cudaMemcpy(dy, hy, sizeof hy, cudaMemcpyHostToDevice);
   void* args[] = {&a, &dx, &dy, &n};
-  if (cudaLaunchKernel(reinterpret_cast<const void*>(&axpy<int>), dim3(1), dim3(4), args, 0, nullptr) != cudaSuccess)
+  if (cudaLaunchKernel(reinterpret_cast<const void*>(&axpy<int>), dim3(1), dim3(4), args, 0, nullptr) !=
+      cudaSuccess)
     return EXIT_FAILURE;
   cudaMemcpy(hy, dy, sizeof hy, cudaMemcpyDeviceToHost);
   if (hy[3] != 40) return EXIT_FAILURE;

@@ -43,10 +43,11 @@ int main() {
   }
   cudaMemcpy2D(d_in, in_pitch, h_in.data(), width * sizeof(float), width * sizeof(float), height,
                cudaMemcpyHostToDevice);
-  dim3 grid((width + TILE_DIM - 1) / TILE_DIM, (height + TILE_DIM - 1) / TILE_DIM), threads(TILE_DIM, BLOCK_ROWS);
+  dim3 grid((width + TILE_DIM - 1) / TILE_DIM, (height + TILE_DIM - 1) / TILE_DIM),
+      threads(TILE_DIM, BLOCK_ROWS);
   transposeCoalesced<<<grid, threads>>>(d_out, out_pitch, d_in, in_pitch, width, height);
-  cudaError_t err = cudaMemcpy2D(h_out.data(), height * sizeof(float), d_out, out_pitch, height * sizeof(float),
-                                 width, cudaMemcpyDeviceToHost);
+  cudaError_t err = cudaMemcpy2D(h_out.data(), height * sizeof(float), d_out, out_pitch,
+                                 height * sizeof(float), width, cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
     fprintf(stderr, "transpose failed: %s\n", cudaGetErrorString(err));
     return EXIT_FAILURE;
