@@ -133,11 +133,12 @@ fs::path ProgramBuilder::build_device_image(const std::string& source, unsigned 
   return wrapped;
 }
 
-std::vector<std::string> ProgramBuilder::host_compile_arguments() const {
+std::vector<std::string> ProgramBuilder::host_compile_arguments(bool cuda_source) const {
   std::vector<std::string> args = {"-std=" + options_.language_standard, "-O" + options_.optimization,
                                    // threadIdx.x is a property (kestrel_cuda.h).
                                    "-fdeclspec", "-isystem", paths_.sdk_dir + "/include", "-isystem",
-                                   paths_.project_include, "-include", "cuda_runtime.h"};
+                                   paths_.project_include};
+  if (cuda_source) args.insert(args.end(), {"-include", "cuda_runtime.h"});
   if (options_.debug_info) args.push_back("-g");
   if (options_.color_diagnostics) args.push_back("-fcolor-diagnostics");
   for (const std::string& dir : options_.include_dirs) args.insert(args.end(), {"-I", dir});
@@ -154,7 +155,7 @@ void ProgramBuilder::compile_cuda_host(const std::string& source, const fs::path
                                    // The default auxiliary target is NVPTX, whose builtins
                                    // (__syncthreads, ...) would clash with the SDK's.
                                    "-Xclang", "-aux-triple", "-Xclang", "x86_64-pc-linux-gnu"};
-  const std::vector<std::string> common = host_compile_arguments();
+  const std::vector<std::string> common = host_compile_arguments(true);
   args.insert(args.end(), common.begin(), common.end());
   if (!image.empty())
     args.insert(args.end(), {"-Xclang", "-fcuda-include-gpubinary", "-Xclang", image.string()});
@@ -166,7 +167,7 @@ void ProgramBuilder::compile_cuda_host(const std::string& source, const fs::path
 void ProgramBuilder::compile_cxx_host(const std::string& source, const fs::path& object,
                                       const fs::path& depfile) {
   std::vector<std::string> args = {paths_.clangxx};
-  const std::vector<std::string> common = host_compile_arguments();
+  const std::vector<std::string> common = host_compile_arguments(false);
   args.insert(args.end(), common.begin(), common.end());
   if (!depfile.empty()) args.insert(args.end(), {"-MD", "-MF", depfile.string()});
   args.insert(args.end(), {"-c", source, "-o", object.string()});

@@ -49,7 +49,9 @@ class ProgramBuilder {
   // The wrapped device module of `source`, or an empty path when the file has no kernels.
   std::filesystem::path build_device_image(const std::string& source, unsigned index,
                                            const HostHeaders& host);
-  std::vector<std::string> host_compile_arguments() const;
+  // Flags of both host compiles; `cuda_source` adds the force-included
+  // cuda_runtime.h that nvcc gives .cu files (not .cpp ones).
+  std::vector<std::string> host_compile_arguments(bool cuda_source) const;
   void compile_cuda_host(const std::string& source, const std::filesystem::path& image,
                          const std::filesystem::path& object, const std::filesystem::path& depfile);
   void compile_cxx_host(const std::string& source, const std::filesystem::path& object,

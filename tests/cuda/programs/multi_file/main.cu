@@ -1,11 +1,13 @@
-// A program of two .cu files (guide 3.1): this one launches its own kernel
-// and calls a host function of stencil.cu that launches the other file's
-// kernels.  Each file carries and registers its own device module.
+// A program of two .cu files and a .cpp file (guide 3.1): this one launches
+// its own kernel and calls a host function of stencil.cu that launches the
+// other file's kernels; checks.cpp is plain host C++.  Each .cu file carries
+// and registers its own device module.
 #include <cstdio>
 #include <cstdlib>
 
 #include <cuda_runtime.h>
 
+#include "checks.h"
 #include "stencil.h"
 
 __global__ void fill(int* data, int value, int n) {
@@ -14,6 +16,7 @@ __global__ void fill(int* data, int value, int n) {
 }
 
 int main() {
+  if (!device_is_usable()) return EXIT_FAILURE;
   const int n = 1000;
   int* d_in;
   int* d_out;
@@ -24,9 +27,7 @@ int main() {
   int h_out[n];
   cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost);
   for (int i = 0; i < n; ++i) {
-    int expected = 0;
-    for (int j = i - 1; j <= i + 1; ++j)
-      if (j >= 0 && j < n) expected += 5 + j;
+    const int expected = expected_three_point(5, i, n);
     if (h_out[i] != expected * stencil_scale()) {
       fprintf(stderr, "element %d: %d, expected %d\n", i, h_out[i], expected * stencil_scale());
       return EXIT_FAILURE;
