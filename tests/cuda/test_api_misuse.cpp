@@ -319,6 +319,8 @@ TEST(Launches, BadKernelsConfigurationsAndArguments) {
   cudaStream_t stream = nullptr;
   EXPECT_EQ(__cudaPopCallConfiguration(&grid, &block, &shared, &stream), cudaErrorMissingConfiguration);
   // None of the refusals touched the device: a good launch still works.
+  const int zero = 0;
+  ASSERT_EQ(cudaMemcpyToSymbol(counter_symbol(), &zero, sizeof zero, 0, cudaMemcpyHostToDevice), cudaSuccess);
   ASSERT_EQ(cudaMemset(data, 0, 64 * sizeof(int)), cudaSuccess);
   ASSERT_EQ(cudaLaunchKernel(add_one_kernel(), dim3(1), dim3(64), args, 0, nullptr), cudaSuccess);
   int result[64];
