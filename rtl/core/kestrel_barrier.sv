@@ -41,34 +41,35 @@ module kestrel_barrier #(
   output logic [Slots-1:0]         waiting_o,          // some thread of the slot waits
   output logic [Slots-1:0]         deadlock_o
 );
-  typedef logic [CountW-1:0] count_t;
-  count_t [Slots-1:0] live_q, arrived_q, nonzero_q, res_nonzero_q, res_arrived_q;
-  count_t [Slots-1:0] live_d, arrived_d, nonzero_d;
+  // Per-slot counters, flattened (slot s at [s*CountW +: CountW]): Yosys 0.23
+  // mis-reads arrays of a typedef'd vector written element by element.
+  logic [Slots*CountW-1:0] live_q, arrived_q, nonzero_q, res_nonzero_q, res_arrived_q;
+  logic [Slots*CountW-1:0] live_d, arrived_d, nonzero_d;
   logic [Slots-1:0] done_d;
   logic [WatchdogLog2:0] watchdog_q [Slots];
 
   always_comb begin
     for (int unsigned s = 0; s < Slots; s++) begin
-      live_d[s] = live_q[s];
-      arrived_d[s] = arrived_q[s];
-      nonzero_d[s] = nonzero_q[s];
+      live_d[s*CountW +: CountW] = live_q[s*CountW +: CountW];
+      arrived_d[s*CountW +: CountW] = arrived_q[s*CountW +: CountW];
+      nonzero_d[s*CountW +: CountW] = nonzero_q[s*CountW +: CountW];
       if (start_i && start_slot_i == SlotW'(s)) begin
-        live_d[s] = start_threads_i;
-        arrived_d[s] = '0;
-        nonzero_d[s] = '0;
+        live_d[s*CountW +: CountW] = start_threads_i;
+        arrived_d[s*CountW +: CountW] = '0;
+        nonzero_d[s*CountW +: CountW] = '0;
       end
-      if (exit_i && exit_slot_i == SlotW'(s)) live_d[s] = live_d[s] - exit_count_i;
+      if (exit_i && exit_slot_i == SlotW'(s)) live_d[s*CountW +: CountW] = live_d[s*CountW +: CountW] - exit_count_i;
       if (arrive_i && arrive_slot_i == SlotW'(s)) begin
-        arrived_d[s] = arrived_d[s] + arrive_count_i;
-        nonzero_d[s] = nonzero_d[s] + arrive_nonzero_i;
+        arrived_d[s*CountW +: CountW] = arrived_d[s*CountW +: CountW] + arrive_count_i;
+        nonzero_d[s*CountW +: CountW] = nonzero_d[s*CountW +: CountW] + arrive_nonzero_i;
       end
       // Complete once everyone still alive has arrived.  A barrier with no
       // arrivals never completes (there is nothing to release).
-      done_d[s] = (arrived_d[s] != '0) && (arrived_d[s] >= live_d[s]);
+      done_d[s] = (arrived_d[s*CountW +: CountW] != '0) && (arrived_d[s*CountW +: CountW] >= live_d[s*CountW +: CountW]);
       release_o[s] = done_d[s];
-      result_nonzero_o[s*CountW +: CountW] = res_nonzero_q[s];
-      result_arrived_o[s*CountW +: CountW] = res_arrived_q[s];
-      waiting_o[s] = (arrived_q[s] != '0);
+      result_nonzero_o[s*CountW +: CountW] = res_nonzero_q[s*CountW +: CountW];
+      result_arrived_o[s*CountW +: CountW] = res_arrived_q[s*CountW +: CountW];
+      waiting_o[s] = (arrived_q[s*CountW +: CountW] != '0);
       deadlock_o[s] = watchdog_q[s][WatchdogLog2];
     end
   end
@@ -90,16 +91,16 @@ module kestrel_barrier #(
       live_q <= live_d;
       for (int unsigned s = 0; s < Slots; s++) begin
         if (done_d[s]) begin
-          res_nonzero_q[s] <= nonzero_d[s];
-          res_arrived_q[s] <= arrived_d[s];
-          arrived_q[s] <= '0;
-          nonzero_q[s] <= '0;
+          res_nonzero_q[s*CountW +: CountW] <= nonzero_d[s*CountW +: CountW];
+          res_arrived_q[s*CountW +: CountW] <= arrived_d[s*CountW +: CountW];
+          arrived_q[s*CountW +: CountW] <= '0;
+          nonzero_q[s*CountW +: CountW] <= '0;
           watchdog_q[s] <= '0;
         end else begin
-          arrived_q[s] <= arrived_d[s];
-          nonzero_q[s] <= nonzero_d[s];
+          arrived_q[s*CountW +: CountW] <= arrived_d[s*CountW +: CountW];
+          nonzero_q[s*CountW +: CountW] <= nonzero_d[s*CountW +: CountW];
           if (start_i && start_slot_i == SlotW'(s)) watchdog_q[s] <= '0;
-          else if (issue_i && issue_slot_i == SlotW'(s) && arrived_q[s] != '0 && !deadlock_o[s])
+          else if (issue_i && issue_slot_i == SlotW'(s) && arrived_q[s*CountW +: CountW] != '0 && !deadlock_o[s])
             watchdog_q[s] <= watchdog_q[s] + 1'b1;
         end
       end

@@ -47,11 +47,11 @@ module kestrel_regfile #(
   // Storage: unreset RAM (maps to block RAM); only written rows are ever used.
   logic [RowW-1:0] bank_a [Rows];
   logic [RowW-1:0] bank_b [Rows];
-  typedef logic [Lanes-1:0] lanes_t;
-  lanes_t [Rows-1:0] written_q;
+  // Row r's lane bits at [r*Lanes +: Lanes] (flat for Yosys 0.23).
+  logic [Rows*Lanes-1:0] written_q;
 
   logic [RowW-1:0] ram_a_q, ram_b_q;
-  lanes_t written_a_q, written_b_q;
+  logic [Lanes-1:0] written_a_q, written_b_q;
   logic [4:0] rs1_q, rs2_q;
   logic [RowAddrW-1:0] waddr, raddr_a, raddr_b;
 
@@ -82,13 +82,13 @@ module kestrel_regfile #(
       rs1_q <= '0;
       rs2_q <= '0;
     end else begin
-      if (we_i && rd_i != 5'd0) written_q[waddr] <= written_q[waddr] | wmask_i;
+      if (we_i && rd_i != 5'd0) written_q[32'(waddr)*Lanes +: Lanes] <= written_q[32'(waddr)*Lanes +: Lanes] | wmask_i;
       if (launch_i) begin
-        for (int unsigned r = 0; r < 32; r++) written_q[{launch_warp_i, 5'(r)}] <= '0;
+        for (int unsigned r = 0; r < 32; r++) written_q[32'({launch_warp_i, 5'(r)})*Lanes +: Lanes] <= '0;
       end
       if (ren_i) begin
-        written_a_q <= written_q[raddr_a];
-        written_b_q <= written_q[raddr_b];
+        written_a_q <= written_q[32'(raddr_a)*Lanes +: Lanes];
+        written_b_q <= written_q[32'(raddr_b)*Lanes +: Lanes];
         rs1_q <= rs1_i;
         rs2_q <= rs2_i;
       end

@@ -26,24 +26,31 @@ module kestrel_scoreboard #(
   // any register pending per warp (the warp has results outstanding)
   output logic [Warps-1:0]            busy_o
 );
-  typedef logic [31:0] regmask_t;
-  regmask_t [Warps-1:0] pending_q, pending_d;
+  // Flat: bit 32*w + r is register r of warp w (Yosys 0.23 cannot write a
+  // bit of a two-level packed array inside a loop).
+  logic [Warps*32-1:0] pending_q, pending_d;
 
   always_comb begin
     pending_d = pending_q;
-    for (int unsigned p = 0; p < ClearPorts; p++) begin
-      if (clear_i[p]) pending_d[clear_warp_i[p*WarpW +: WarpW]][clear_rd_i[p*5 +: 5]] = 1'b0;
+    for (int unsigned w = 0; w < Warps; w++) begin
+      for (int unsigned r = 1; r < 32; r++) begin
+        for (int unsigned p = 0; p < ClearPorts; p++) begin
+          if (clear_i[p] && clear_warp_i[p*WarpW +: WarpW] == WarpW'(w) && clear_rd_i[p*5 +: 5] == 5'(r))
+            pending_d[32*w + r] = 1'b0;
+        end
+        if (set_i && set_warp_i == WarpW'(w) && set_rd_i == 5'(r)) pending_d[32*w + r] = 1'b1;
+      end
+      pending_d[32*w] = 1'b0;
     end
-    if (set_i && set_rd_i != 5'd0) pending_d[set_warp_i][set_rd_i] = 1'b1;
   end
 
   always_comb begin
     for (int unsigned w = 0; w < Warps; w++) begin
       // Fields of check_i per warp, low to high: rs2, rs2_re, rs1, rs1_re, rd, rd_we.
-      hazard_o[w] = (check_i[w*18 + 5] && pending_q[w][check_i[w*18 +: 5]])
-                 || (check_i[w*18 + 11] && pending_q[w][check_i[w*18 + 6 +: 5]])
-                 || (check_i[w*18 + 17] && pending_q[w][check_i[w*18 + 12 +: 5]]);
-      busy_o[w] = |pending_q[w];
+      hazard_o[w] = (check_i[w*18 + 5] && pending_q[32*w + 32'(check_i[w*18 +: 5])])
+                 || (check_i[w*18 + 11] && pending_q[32*w + 32'(check_i[w*18 + 6 +: 5])])
+                 || (check_i[w*18 + 17] && pending_q[32*w + 32'(check_i[w*18 + 12 +: 5])]);
+      busy_o[w] = |pending_q[32*w +: 32];
     end
   end
 

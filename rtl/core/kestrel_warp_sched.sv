@@ -19,9 +19,8 @@ module kestrel_warp_sched #(
 );
   logic [WarpW-1:0] last_q;
   logic last_valid_q;
-  // older_q[i][j]: warp i was launched before warp j.
-  typedef logic [Warps-1:0] row_t;
-  row_t [Warps-1:0] older_q;
+  // Bit Warps*i + j: warp i was launched before warp j.
+  logic [Warps*Warps-1:0] older_q;
 
   logic rr_valid;
   logic [WarpW-1:0] rr_index;
@@ -42,7 +41,7 @@ module kestrel_warp_sched #(
     for (int unsigned i = 0; i < Warps; i++) begin
       oldest[i] = ready_i[i];
       for (int unsigned j = 0; j < Warps; j++) begin
-        if (j != i && ready_i[j] && !older_q[i][j]) oldest[i] = 1'b0;
+        if (j != i && ready_i[j] && !older_q[Warps*i + j]) oldest[i] = 1'b0;
       end
     end
     valid_o = rr_valid;  // some warp is ready, under either policy
@@ -73,8 +72,8 @@ module kestrel_warp_sched #(
         if (launch_i[i]) begin
           // A launched warp is younger than every other warp.
           for (int unsigned j = 0; j < Warps; j++) begin
-            older_q[i][j] <= 1'b0;
-            if (j != i) older_q[j][i] <= 1'b1;
+            older_q[Warps*i + j] <= 1'b0;
+            if (j != i) older_q[Warps*j + i] <= 1'b1;
           end
         end
       end

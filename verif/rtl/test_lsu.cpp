@@ -1,0 +1,346 @@
+// Load/store unit bench (4 lanes, RV64, 1 KiB shared memory): random loads
+// and stores of every size, sign and window against a byte-array reference
+// with a memory model of random latency and back-pressure; the number of
+// line requests (coalescing); and directed faults, each reported for the
+// lowest faulting lane with the kinds of docs/isa.md section 7.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "Vlsu4.h"
+#include "kestrel/abi.h"
+#include "rtl_bench.hpp"
+
+namespace {
+
+constexpr unsigned kLanes = 4, kXlen = 64, kLine = 64;
+constexpr uint32_t kSharedBytes = 1024;
+constexpr uint32_t kDramBytes = 64 * 1024;
+constexpr uint32_t kSharedBase = 0x0800'0000;  // shared window (launch register)
+constexpr uint32_t kSharedSize = 512;          // this block's shared bytes
+constexpr uint32_t kSharedPhys = 256;          // the block's region in the SM RAM
+constexpr uint32_t kStackBytes = 256;
+constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // lane l at + l * kStackBytes
+
+// mem_req_t is 619 bits: 20 words of the Verilated port.
+constexpr unsigned kReqWords = 20;
+
+enum Kind { kRead = 0, kWrite = 1, kFetch = 2, kLocal = 3 };
+
+struct Access {
+  bool store = false;
+  unsigned size_log2 = 0;
+  bool is_unsigned = false;
+  uint32_t mask = 0;
+  std::array<uint64_t, kLanes> addr{};
+  std::array<uint64_t, kLanes> data{};
+};
+
+struct Outcome {
+  int fault = KESTREL_FAULT_NONE;
+  unsigned fault_lane = 0;
+  std::array<uint64_t, kLanes> data{};
+  unsigned line_requests = 0;
+};
+
+// The memory side: DRAM bytes, page permissions and a pipeline of pending
+// responses with random latency; it answers a failed page check with a fault.
+class MemoryModel {
+ public:
+  MemoryModel()
+      : dram(kDramBytes, 0), perms(kDramBytes / KESTREL_PAGE_SIZE, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE) {}
+
+  std::vector<uint8_t> dram;
+  std::vector<uint8_t> perms;
+  std::mt19937 rng{7};
+  unsigned requests = 0;
+
+  void drive(Vlsu4& dut) {
+    dut.mem_req_ready_i = rng() % 4 != 0;
+    const bool respond = !queue_.empty() && queue_.front().ready_at <= now_;
+    dut.mem_rsp_valid_i = respond;
+    if (respond) {
+      const Pending& p = queue_.front();
+      // mem_rsp_t = {rdata[511:0], fault[3:0], tag[7:0]}: 524 bits, rdata from bit 12.
+      std::array<uint32_t, 17> packed{};
+      packed[0] = uint32_t(p.fault) << 8;
+      for (unsigned bit = 0; bit < 512; bit += 32) {
+        const uint32_t word = p.words[bit / 32];
+        const unsigned pos = 12 + bit;
+        packed[pos / 32] |= word << (pos % 32);
+        if (pos % 32) packed[pos / 32 + 1] |= word >> (32 - pos % 32);
+      }
+      for (unsigned w = 0; w < 17; ++w) dut.mem_rsp_i[w] = packed[w];
+    }
+  }
+
+  // Called after the edge with the values the DUT showed before it.
+  void observe(bool req_fire, const std::array<uint32_t, kReqWords>& req, bool rsp_fire) {
+    ++now_;
+    if (rsp_fire) queue_.pop_front();
+    if (!req_fire) return;
+    ++requests;
+    // mem_req_t = {kind[1:0], write, addr[31:0], be[63:0], wdata[511:0], tag[7:0]} = 619 bits.
+    auto bits = [&](unsigned lo, unsigned width) {
+      uint64_t v = 0;
+      for (unsigned i = 0; i < width; ++i) v |= uint64_t(req[(lo + i) / 32] >> ((lo + i) % 32) & 1) << i;
+      return v;
+    };
+    const unsigned kind = unsigned(bits(617, 2));
+    const bool write = bits(616, 1);
+    const uint32_t addr = uint32_t(bits(584, 32));
+    const uint64_t be = bits(520, 64);
+    Pending p;
+    p.ready_at = now_ + 1 + rng() % 6;
+    const uint32_t off = addr - KESTREL_GLOBAL_BASE;
+    if (addr % kLine != 0 || addr < KESTREL_GLOBAL_BASE || off >= kDramBytes) {
+      p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
+    } else {
+      const uint8_t pg = perms[off / KESTREL_PAGE_SIZE];
+      if (kind == kRead && !(pg & KESTREL_PAGE_READ)) p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
+      if (kind == kWrite && !(pg & KESTREL_PAGE_WRITE))
+        p.fault = pg ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
+      if (p.fault == KESTREL_FAULT_NONE) {
+        if (write) {
+          for (unsigned b = 0; b < kLine; ++b)
+            if (be >> b & 1) dram[off + b] = uint8_t(bits(8 + 8 * b, 8));
+        }
+        std::memcpy(p.words.data(), &dram[off], kLine);
+      }
+    }
+    queue_.push_back(p);
+  }
+
+ private:
+  struct Pending {
+    uint64_t ready_at = 0;
+    int fault = KESTREL_FAULT_NONE;
+    std::array<uint32_t, kLine / 4> words{};
+  };
+  std::deque<Pending> queue_;
+  uint64_t now_ = 0;
+};
+
+class RtlLsu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    bench.reset();
+    bench->flush_i = 0;
+    bench->shared_base_i = kSharedBase;
+    bench->shared_window_i = kSharedBytes;
+    bench->shared_size_i = kSharedSize;
+    bench->stack_bytes_i = kStackBytes;
+    bench->req_shared_phys_i = kSharedPhys;
+    for (unsigned l = 0; l < kLanes; ++l) bench->req_local_base_i[l] = kLocalBacking + l * kStackBytes;
+    bench->rsp_ready_i = 1;
+  }
+
+  Outcome run(const Access& a) {
+    auto& d = bench.dut();
+    d.req_valid_i = 1;
+    d.req_warp_i = 2;
+    d.req_rd_i = 7;
+    d.req_store_i = a.store;
+    d.req_size_i = a.size_log2;
+    d.req_unsigned_i = a.is_unsigned;
+    d.req_mask_i = a.mask;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      d.req_addr_i[2 * l] = uint32_t(a.addr[l]);
+      d.req_addr_i[2 * l + 1] = uint32_t(a.addr[l] >> 32);
+      d.req_wdata_i[2 * l] = uint32_t(a.data[l]);
+      d.req_wdata_i[2 * l + 1] = uint32_t(a.data[l] >> 32);
+    }
+    const unsigned requests_before = memory.requests;
+    Outcome out;
+    bool accepted = false;
+    for (int cycle = 0; cycle < 2000; ++cycle) {
+      memory.drive(d);
+      bench.eval();
+      const bool req_fire = d.mem_req_valid_o && d.mem_req_ready_i;
+      const bool rsp_fire = d.mem_rsp_valid_i && d.mem_rsp_ready_o;
+      std::array<uint32_t, kReqWords> req{};
+      for (unsigned w = 0; w < kReqWords; ++w) req[w] = d.mem_req_o[w];
+      const bool done = d.rsp_valid_o;
+      if (done) {
+        EXPECT_EQ(unsigned(d.rsp_warp_o), 2u);
+        EXPECT_EQ(unsigned(d.rsp_rd_o), 7u);
+        EXPECT_EQ(bool(d.rsp_load_o), !a.store);
+        out.fault = d.rsp_fault_o;
+        out.fault_lane = d.rsp_fault_lane_o;
+        for (unsigned l = 0; l < kLanes; ++l)
+          out.data[l] = uint64_t(d.rsp_data_o[2 * l]) | uint64_t(d.rsp_data_o[2 * l + 1]) << 32;
+      }
+      if (d.req_ready_o && d.req_valid_i) accepted = true;
+      bench.tick();
+      memory.observe(req_fire, req, rsp_fire);
+      if (accepted) d.req_valid_i = 0;
+      if (done) {
+        out.line_requests = memory.requests - requests_before;
+        return out;
+      }
+    }
+    ADD_FAILURE() << "LSU never completed";
+    return out;
+  }
+
+  kestrel::rtlbench::Bench<Vlsu4> bench;
+  MemoryModel memory;
+};
+
+// Reference for fault-free accesses: byte arrays for DRAM and shared memory.
+struct Reference {
+  std::vector<uint8_t>* dram;
+  std::vector<uint8_t> shared = std::vector<uint8_t>(kSharedBytes, 0);
+  uint8_t* byte(uint64_t addr, unsigned lane) {
+    const uint32_t a = uint32_t(addr);
+    if (a - kSharedBase < kSharedBytes) return &shared[kSharedPhys + (a - kSharedBase)];
+    if (a >= KESTREL_LOCAL_BASE && a < KESTREL_LOCAL_LIMIT)
+      return &(*dram)[kLocalBacking + lane * kStackBytes + (a - KESTREL_LOCAL_BASE) - KESTREL_GLOBAL_BASE];
+    return &(*dram)[a - KESTREL_GLOBAL_BASE];
+  }
+  // Line identity for the coalescing count: (window, physical line).
+  uint64_t line_of(uint64_t addr, unsigned lane) {
+    const uint32_t a = uint32_t(addr);
+    if (a - kSharedBase < kSharedBytes) return ~0ull;  // shared lines are not memory requests
+    if (a >= KESTREL_LOCAL_BASE && a < KESTREL_LOCAL_LIMIT)
+      return (kLocalBacking + lane * kStackBytes + (a - KESTREL_LOCAL_BASE)) / kLine;
+    return a / kLine;
+  }
+};
+
+uint64_t random_address(std::mt19937_64& rng, unsigned size, unsigned lane) {
+  const unsigned align = 1u << size;
+  uint64_t a = 0;
+  switch (rng() % 3) {
+    case 0:
+      a = KESTREL_GLOBAL_BASE + 0x100 + rng() % 256;
+      break;  // a few global lines: coalescing
+    case 1:
+      a = kSharedBase + rng() % kSharedSize;
+      break;
+    default:
+      a = KESTREL_LOCAL_BASE + rng() % kStackBytes;
+      break;
+  }
+  (void)lane;
+  return a & ~uint64_t(align - 1);
+}
+
+TEST_F(RtlLsu, RandomAccessesMatchReference) {
+  Reference ref{&memory.dram};
+  std::mt19937_64 rng(51);
+  for (int i = 0; i < 3000; ++i) {
+    Access a;
+    a.store = rng() % 2;
+    a.size_log2 = unsigned(rng() % 4);
+    a.is_unsigned = !a.store && a.size_log2 < 3 && rng() % 2;
+    a.mask = unsigned(rng() % 16);
+    for (unsigned l = 0; l < kLanes; ++l) {
+      a.addr[l] = random_address(rng, a.size_log2, l);
+      a.data[l] = rng();
+    }
+    std::set<uint64_t> lines;
+    for (unsigned l = 0; l < kLanes; ++l)
+      if (a.mask >> l & 1) {
+        const uint64_t line = ref.line_of(a.addr[l], l);
+        if (line != ~0ull) lines.insert(line);
+      }
+    const Outcome out = run(a);
+    ASSERT_EQ(out.fault, KESTREL_FAULT_NONE) << "access " << i;
+    ASSERT_EQ(out.line_requests, lines.size()) << "access " << i << ": one request per distinct line";
+    const unsigned bytes = 1u << a.size_log2;
+    if (a.store) {
+      for (unsigned l = 0; l < kLanes; ++l)
+        if (a.mask >> l & 1)
+          for (unsigned b = 0; b < bytes; ++b) ref.byte(a.addr[l] + b, l)[0] = uint8_t(a.data[l] >> (8 * b));
+    } else {
+      for (unsigned l = 0; l < kLanes; ++l) {
+        if (!(a.mask >> l & 1)) continue;
+        uint64_t v = 0;
+        for (unsigned b = 0; b < bytes; ++b) v |= uint64_t(ref.byte(a.addr[l] + b, l)[0]) << (8 * b);
+        if (!a.is_unsigned && bytes < 8 && (v >> (8 * bytes - 1) & 1)) v |= ~0ull << (8 * bytes);
+        ASSERT_EQ(out.data[l], v) << "access " << i << " lane " << l << std::hex << " addr " << a.addr[l];
+      }
+    }
+  }
+  // DRAM written through the memory port matches the reference bytes.
+  EXPECT_EQ(memory.dram, *ref.dram);
+}
+
+TEST_F(RtlLsu, FullWarpOfWordsIsOneLine) {
+  Access a;
+  a.size_log2 = 2;
+  a.mask = 0xF;
+  for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = KESTREL_GLOBAL_BASE + 0x40 + 4 * l;
+  EXPECT_EQ(run(a).line_requests, 1u);
+  for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = KESTREL_GLOBAL_BASE + 0x40 * (l + 1);
+  EXPECT_EQ(run(a).line_requests, 4u);
+}
+
+struct FaultCase {
+  const char* name;
+  std::array<uint64_t, kLanes> addr;
+  bool store;
+  int kind;
+  unsigned lane;
+};
+
+TEST_F(RtlLsu, FaultsReportTheLowestLane) {
+  memory.perms[1] = 0;                  // page at GLOBAL_BASE + 4 KiB unmapped
+  memory.perms[2] = KESTREL_PAGE_READ;  // page at + 8 KiB read-only
+  const uint64_t ok = KESTREL_GLOBAL_BASE + 0x40;
+  const FaultCase cases[] = {
+      {"misaligned", {ok, ok + 2, ok, ok}, false, KESTREL_FAULT_MISALIGNED, 1},
+      {"bits above 31", {ok, ok, 0x1'0000'0000ull + ok, ok}, false, KESTREL_FAULT_ILLEGAL_ADDRESS, 2},
+      {"null guard", {ok, ok, ok, 0x100}, false, KESTREL_FAULT_ILLEGAL_ADDRESS, 3},
+      {"shared bounds", {ok, kSharedBase + kSharedSize, ok, ok}, false, KESTREL_FAULT_SHARED_BOUNDS, 1},
+      {"local bounds", {KESTREL_LOCAL_BASE + kStackBytes, ok, ok, ok}, true, KESTREL_FAULT_LOCAL_BOUNDS, 0},
+      {"unmapped page", {ok, ok, KESTREL_GLOBAL_BASE + 0x1000, ok}, false, KESTREL_FAULT_ILLEGAL_ADDRESS, 2},
+      {"write protect", {ok, KESTREL_GLOBAL_BASE + 0x2000, ok, ok}, true, KESTREL_FAULT_WRITE_PROTECT, 1},
+      {"read-only page loads", {ok, KESTREL_GLOBAL_BASE + 0x2000, ok, ok}, false, KESTREL_FAULT_NONE, 0},
+      // A page fault on a lower lane beats an own-check fault on a higher one.
+      {"page before misaligned",
+       {ok, KESTREL_GLOBAL_BASE + 0x1008, ok + 1, ok},
+       false,
+       KESTREL_FAULT_ILLEGAL_ADDRESS,
+       1},
+      {"misaligned before page",
+       {ok, ok + 1, KESTREL_GLOBAL_BASE + 0x1000, ok},
+       false,
+       KESTREL_FAULT_MISALIGNED,
+       1},
+      {"beyond DRAM",
+       {ok, ok, ok, KESTREL_GLOBAL_BASE + kDramBytes},
+       false,
+       KESTREL_FAULT_ILLEGAL_ADDRESS,
+       3},
+  };
+  for (const FaultCase& c : cases) {
+    Access a;
+    a.store = c.store;
+    a.size_log2 = 2;
+    a.mask = 0xF;
+    a.addr = c.addr;
+    const Outcome out = run(a);
+    EXPECT_EQ(out.fault, c.kind) << c.name;
+    if (c.kind != KESTREL_FAULT_NONE) {
+      EXPECT_EQ(out.fault_lane, c.lane) << c.name;
+    }
+  }
+}
+
+TEST_F(RtlLsu, InactiveLanesAreNotChecked) {
+  Access a;
+  a.size_log2 = 3;
+  a.mask = 0x2;
+  a.addr = {1, KESTREL_GLOBAL_BASE + 8, 3, 0x100};
+  EXPECT_EQ(run(a).fault, KESTREL_FAULT_NONE);
+}
+
+}  // namespace
