@@ -37,13 +37,40 @@
 #define KESTREL_F7_BAR_AND      0x03u /* rd = all arrived threads had rs1 != 0       */
 #define KESTREL_F7_BAR_OR       0x04u /* rd = any arrived thread had rs1 != 0        */
 #define KESTREL_F7_TRAP         0x08u /* fault KESTREL_FAULT_TRAP, rs1 = code        */
-#define KESTREL_F7_NANOSLEEP    0x09u /* sleep about rs1 ns (issue 6)                */
+#define KESTREL_F7_NANOSLEEP    0x09u /* threads sleep at least rs1 ns (max 1 ms)     */
 #define KESTREL_F7_FENCE_BLOCK  0x10u /* __threadfence_block                          */
 #define KESTREL_F7_FENCE_DEVICE 0x11u /* __threadfence                                */
 #define KESTREL_F7_FENCE_SYSTEM 0x12u /* __threadfence_system                         */
-#define KESTREL_F3_VOTE         1u   /* reserved: vote/ballot/activemask (issue 6)    */
-#define KESTREL_F3_SHUFFLE      2u   /* reserved: shuffle (issue 6)                   */
-#define KESTREL_F3_MATCH        3u   /* reserved: match/reduce (issue 6)              */
+/* Warp-synchronous instructions (docs/isa.md sections 2 and 6.1).  The
+ * membermask is rs2 (funct3 1 and 3) or rs3 (shuffle); 32-bit results are
+ * sign-extended to XLEN, as RV64's W instructions do. */
+#define KESTREL_F3_VOTE         1u   /* R-type, funct7 below, rs1 = predicate         */
+#define KESTREL_F7_VOTE_ALL     0x00u /* rd = every participant's rs1 != 0           */
+#define KESTREL_F7_VOTE_ANY     0x01u /* rd = some participant's rs1 != 0            */
+#define KESTREL_F7_VOTE_UNI     0x02u /* rd = all participants' (rs1 != 0) are equal  */
+#define KESTREL_F7_VOTE_BALLOT  0x03u /* rd = lanes of participants with rs1 != 0     */
+#define KESTREL_F7_SYNCWARP     0x04u /* warp barrier over the membermask             */
+#define KESTREL_F3_SHUFFLE      2u   /* R4-type: rs1 value, rs2 control, rs3 mask     */
+#define KESTREL_SHFL_IDX        0u   /* funct2: source lane = control lane field      */
+#define KESTREL_SHFL_UP         1u   /* funct2: lane - delta                          */
+#define KESTREL_SHFL_DOWN       2u   /* funct2: lane + delta                          */
+#define KESTREL_SHFL_XOR        3u   /* funct2: lane ^ mask (butterfly)               */
+#define KESTREL_SHFL_LANE_MASK  0x1Fu /* control bits 4..0: lane, delta or xor mask   */
+#define KESTREL_SHFL_SEG_SHIFT  8u   /* control bits 12..8: segment mask = 32 - width */
+#define KESTREL_F3_MATCH        3u   /* R-type, funct7 below, rs1 = value             */
+#define KESTREL_F7_MATCH_ANY_W  0x00u /* rd = participants whose rs1[31:0] equals mine */
+#define KESTREL_F7_MATCH_ALL_W  0x01u /* rd = membermask if all rs1[31:0] equal, else 0 */
+#define KESTREL_F7_MATCH_ANY    0x02u /* as MATCH_ANY_W over all XLEN bits           */
+#define KESTREL_F7_MATCH_ALL    0x03u /* as MATCH_ALL_W over all XLEN bits           */
+#define KESTREL_F7_REDUCE_ADD   0x08u /* rd = sum of participants' rs1[31:0] mod 2^32 */
+#define KESTREL_F7_REDUCE_MIN   0x09u /* signed 32-bit minimum                        */
+#define KESTREL_F7_REDUCE_MAX   0x0Au /* signed 32-bit maximum                        */
+#define KESTREL_F7_REDUCE_MINU  0x0Bu /* unsigned 32-bit minimum                      */
+#define KESTREL_F7_REDUCE_MAXU  0x0Cu /* unsigned 32-bit maximum                      */
+#define KESTREL_F7_REDUCE_AND   0x0Du /* bitwise and of rs1[31:0]                     */
+#define KESTREL_F7_REDUCE_OR    0x0Eu /* bitwise or                                   */
+#define KESTREL_F7_REDUCE_XOR   0x0Fu /* bitwise xor                                  */
+#define KESTREL_NANOSLEEP_MAX_NS 1000000u /* longer requests sleep this long (guide: ~1 ms) */
 #define KESTREL_F3_TEX          4u   /* reserved: texture/surface                     */
 #define KESTREL_OPC_ATOMIC      0x2Bu /* custom-1, reserved: CUDA atomics (issue 5)   */
 

@@ -117,10 +117,48 @@ Inst decode_amo(Inst in, uint32_t w, bool rv64) {
   }
 }
 
+// custom-0 funct3 1: votes and __syncwarp (R-type, rs2 = membermask).
+Inst decode_vote(Inst in, uint32_t funct7) {
+  switch (funct7) {
+    case KESTREL_F7_VOTE_ALL:
+    case KESTREL_F7_VOTE_ANY:
+    case KESTREL_F7_VOTE_UNI:
+    case KESTREL_F7_VOTE_BALLOT:
+      in.op = Op::kVote;
+      in.aux = static_cast<uint8_t>(funct7);
+      break;
+    case KESTREL_F7_SYNCWARP:
+      in.op = Op::kSyncwarp;
+      break;
+    default:
+      break;
+  }
+  return in;
+}
+
+// custom-0 funct3 3: match and reduce (R-type, rs2 = membermask).
+Inst decode_match(Inst in, uint32_t funct7) {
+  if (funct7 <= KESTREL_F7_MATCH_ALL) {
+    in.op = Op::kMatch;
+    in.aux = static_cast<uint8_t>(funct7);
+  } else if (funct7 >= KESTREL_F7_REDUCE_ADD && funct7 <= KESTREL_F7_REDUCE_XOR) {
+    in.op = Op::kReduce;
+    in.aux = static_cast<uint8_t>(funct7);
+  }
+  return in;
+}
+
 Inst decode_simt(Inst in, uint32_t w) {
   const uint32_t funct3 = (w >> 12) & 7;
   const uint32_t funct7 = w >> 25;
-  if (funct3 != KESTREL_F3_CONTROL) return in;  // vote/shuffle/match/tex: reserved
+  if (funct3 == KESTREL_F3_VOTE) return decode_vote(in, funct7);
+  if (funct3 == KESTREL_F3_MATCH) return decode_match(in, funct7);
+  if (funct3 == KESTREL_F3_SHUFFLE) {  // R4-type: funct2 (bits 26:25) is the mode, rs3 the membermask
+    in.op = Op::kShuffle;
+    in.aux = static_cast<uint8_t>((w >> 25) & 3);
+    return in;
+  }
+  if (funct3 != KESTREL_F3_CONTROL) return in;  // texture: reserved
   switch (funct7) {
     case KESTREL_F7_EXIT:
       in.op = Op::kExit;
@@ -402,6 +440,7 @@ bool writes_xreg(Op op) {
     case Op::kTrap:
     case Op::kNanosleep:
     case Op::kSimtFence:
+    case Op::kSyncwarp:
     case Op::kCount:
       return false;
     case Op::kBarrier:

@@ -125,6 +125,12 @@ enum class Op : uint8_t {
   kTrap,
   kNanosleep,
   kSimtFence,
+  // Warp-synchronous (docs/isa.md section 6.1); Inst::aux holds funct7 or the shuffle mode
+  kVote,
+  kSyncwarp,
+  kShuffle,
+  kMatch,
+  kReduce,
   kCount
 };
 
@@ -144,6 +150,12 @@ enum AmoOp : uint8_t {
   kAmoMaxu = 0x1C
 };
 
+// Warp-synchronous instructions: those that wait for their membermask to
+// converge before executing (docs/isa.md section 6.1).
+inline bool is_warp_collective(Op op) {
+  return op == Op::kVote || op == Op::kShuffle || op == Op::kMatch || op == Op::kReduce;
+}
+
 // x register the interpreter writes when rd is x0: a sink row, so the hot path
 // needs no rd == 0 test and x0 always reads zero.
 constexpr uint8_t kSinkReg = 32;
@@ -156,7 +168,7 @@ struct Inst {
   uint8_t rs2 = 0;
   uint8_t rs3 = 0;
   uint8_t rm = 0;   // F rounding mode field
-  uint8_t aux = 0;  // AMO funct5, barrier kind
+  uint8_t aux = 0;  // AMO funct5, barrier kind, warp-synchronous funct7 or shuffle mode
   int32_t imm = 0;  // immediate, CSR number, or branch/jump offset
   uint32_t raw = 0;
 };

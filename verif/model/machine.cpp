@@ -82,6 +82,7 @@ void check_config(const Config& c) {
   if (c.mem_line_bytes < 8 || (c.mem_line_bytes & (c.mem_line_bytes - 1)) != 0) {
     fail("mem_line_bytes must be a power of two >= 8");
   }
+  if (c.clock_khz < 1) fail("clock_khz must be at least 1");
 }
 
 template <class X>
@@ -100,6 +101,12 @@ class Machine final : public Engine {
     uint32_t warp_in_block = 0;  // the warpid CSR
     uint32_t live = 0;           // lanes that have not exited
     uint32_t waiting = 0;        // lanes waiting at a barrier
+    // Warp-synchronous waits (docs/isa.md section 6.1): lanes parked at a
+    // collective whose membermask has not converged (PC still at it), and
+    // lanes past a kx.syncwarp waiting for their mask (a subset of held).
+    uint32_t held = 0;
+    uint32_t syncwarp_waiting = 0;
+    uint32_t sleeping = 0;  // lanes in kx.nanosleep until wake_cycle
     uint32_t num_groups = 0;
     Group groups[32];  // sorted by pc, pcs distinct, masks disjoint, union = live
     uint32_t fair_count = 0;
@@ -110,6 +117,8 @@ class Machine final : public Engine {
     std::vector<X> x;         // kXRows * lanes
     std::vector<uint32_t> f;  // 32 * lanes
     std::vector<uint8_t> fflags, frm, bar_kind, bar_rd;
+    std::vector<uint32_t> sync_mask;   // membermask of each kx.syncwarp waiter
+    std::vector<uint64_t> wake_cycle;  // SM cycle at which a sleeping lane wakes
     std::vector<uint64_t> instret;
     std::vector<uint8_t*> local;  // host address of each lane's local window
     std::vector<uint8_t> private_local;
@@ -122,6 +131,7 @@ class Machine final : public Engine {
     uint32_t live = 0;  // threads not exited
     uint32_t arrived = 0;
     uint32_t predicate_count = 0;
+    uint32_t held = 0;  // threads in warp-synchronous waits (Warp::held)
     uint64_t watchdog = 0;
     std::vector<uint32_t> warp_slots;
     std::vector<uint8_t> shared;
@@ -143,7 +153,11 @@ class Machine final : public Engine {
   };
 
  public:
-  explicit Machine(const Config& c) : config_(c), lanes_(c.lanes_per_warp), mem_(c.mem_bytes, c.xlen) {
+  explicit Machine(const Config& c)
+      : config_(c),
+        lanes_(c.lanes_per_warp),
+        lane_bits_(c.lanes_per_warp == 32 ? ~0u : (1u << c.lanes_per_warp) - 1),
+        mem_(c.mem_bytes, c.xlen) {
     sms_.resize(c.num_sms);
     for (Sm& sm : sms_) {
       sm.warps.resize(c.warps_per_sm);
@@ -156,6 +170,8 @@ class Machine final : public Engine {
         w.frm.assign(lanes_, 0);
         w.bar_kind.assign(lanes_, 0);
         w.bar_rd.assign(lanes_, 0);
+        w.sync_mask.assign(lanes_, 0);
+        w.wake_cycle.assign(lanes_, 0);
         w.instret.assign(lanes_, 0);
         w.local.assign(lanes_, nullptr);
       }
@@ -224,18 +240,28 @@ class Machine final : public Engine {
       for (uint32_t s = 0; s < sms_.size() && state_ == LaunchState::kRunning; ++s) {
         Sm& sm = sms_[s];
         const uint32_t slots = config_.warps_per_sm;
+        bool issued = false;
         for (uint32_t k = 0; k < slots; ++k) {
           const uint32_t slot = (sm.next_warp + k) % slots;
-          if (!sm.warps[slot].resident || !has_eligible(sm.warps[slot])) continue;
+          Warp& w = sm.warps[slot];
+          if (!w.resident) continue;
+          if (w.sleeping != 0) wake_sleepers(w, sm.cycles);
+          if (!has_eligible(w)) continue;
           sm.next_warp = (slot + 1) % slots;
           run_warp(s, slot, config_.warp_slice, nullptr);
-          issued_any = true;
+          issued = true;
           break;
         }
+        // An SM whose only runnable threads sleep lets its clock run to the
+        // first wake-up, as the idle hardware would.
+        if (!issued && skip_idle_cycles(sm)) issued = true;
+        issued_any = issued_any || issued;
       }
       if (!issued_any && state_ == LaunchState::kRunning) {
         if (blocks_done_ == total_blocks_) {
           finish();
+        } else if (report_warp_sync_deadlock()) {
+          return;
         } else {
           // Every resident thread waits at a barrier that cannot complete; the
           // barrier logic releases such barriers, so this is a model bug guard.
@@ -373,6 +399,7 @@ class Machine final : public Engine {
     b.live = threads_per_block_;
     b.arrived = 0;
     b.predicate_count = 0;
+    b.held = 0;
     b.watchdog = 0;
     b.warp_slots = slots;
     b.shared.assign(shared_size_, 0);
@@ -388,6 +415,9 @@ class Machine final : public Engine {
       const uint32_t present = std::min(lanes_, threads_per_block_ - first_thread);
       w.live = present == 32 ? ~0u : (1u << present) - 1;
       w.waiting = 0;
+      w.held = 0;
+      w.syncwarp_waiting = 0;
+      w.sleeping = 0;
       w.num_groups = 1;
       w.groups[0] = Group{desc_.entry_pc, w.live};
       w.fair_count = 0;
@@ -461,9 +491,13 @@ class Machine final : public Engine {
   }
 
   // ---- thread groups (docs/isa.md section 6) --------------------------------
+  // Lanes that may not issue: at a barrier, in a warp-synchronous wait, asleep.
+  static uint32_t blocked(const Warp& w) { return w.waiting | w.held | w.sleeping; }
+
   static bool has_eligible(const Warp& w) {
+    const uint32_t stopped = blocked(w);
     for (uint32_t g = 0; g < w.num_groups; ++g) {
-      if (w.groups[g].mask & ~w.waiting) return true;
+      if (w.groups[g].mask & ~stopped) return true;
     }
     return false;
   }
@@ -471,17 +505,18 @@ class Machine final : public Engine {
   // Picks the PC to issue and its active mask by the min-PC + fairness rule.
   static bool select(Warp& w, uint32_t& gi, uint64_t& pc, uint32_t& mask) {
     if (w.num_groups == 1) {
-      mask = w.groups[0].mask & ~w.waiting;
+      mask = w.groups[0].mask & ~blocked(w);
       if (mask == 0) return false;
       gi = 0;
       pc = w.groups[0].pc;
       w.fair_count = 0;
       return true;
     }
+    const uint32_t stopped = blocked(w);
     int first = -1;
     bool diverged = false;
     for (uint32_t g = 0; g < w.num_groups; ++g) {
-      if ((w.groups[g].mask & ~w.waiting) == 0) continue;
+      if ((w.groups[g].mask & ~stopped) == 0) continue;
       if (first < 0) {
         first = static_cast<int>(g);
       } else {
@@ -493,7 +528,7 @@ class Machine final : public Engine {
     uint32_t chosen = static_cast<uint32_t>(first);
     if (diverged && w.fair_count == kFairnessPeriod - 1) {
       for (uint32_t g = 0; g < w.num_groups; ++g) {  // groups are sorted: the first above rr_pc is the min
-        if ((w.groups[g].mask & ~w.waiting) != 0 && w.groups[g].pc > w.rr_pc) {
+        if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > w.rr_pc) {
           chosen = g;
           break;
         }
@@ -505,7 +540,7 @@ class Machine final : public Engine {
     }
     gi = chosen;
     pc = w.groups[chosen].pc;
-    mask = w.groups[chosen].mask & ~w.waiting;
+    mask = w.groups[chosen].mask & ~stopped;
     return true;
   }
 
@@ -580,15 +615,250 @@ class Machine final : public Engine {
     ++counters_[KESTREL_CNT_BARRIERS];
   }
 
+  // Names the lowest waiting thread of the block and the PC of the barrier,
+  // kx.syncwarp or collective it waits at.
   void barrier_deadlock(uint32_t sm_id, const Block& b) {
     const Sm& sm = sms_[sm_id];
     for (uint32_t slot : b.warp_slots) {
       const Warp& w = sm.warps[slot];
-      if (w.waiting == 0) continue;
-      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(w.waiting));
-      raise(KESTREL_FAULT_BARRIER_DEADLOCK, sm_id, w, lane, w.groups[group_of_lane(w, lane)].pc - 4, 0);
+      const uint32_t stuck = w.waiting | w.held;
+      if (stuck == 0) continue;
+      const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(stuck));
+      const bool past_it = ((w.waiting | w.syncwarp_waiting) >> lane) & 1;  // parked lanes sit at their PC
+      const uint64_t pc = w.groups[group_of_lane(w, lane)].pc - (past_it ? 4 : 0);
+      raise(KESTREL_FAULT_BARRIER_DEADLOCK, sm_id, w, lane, pc, 0);
       return;
     }
+  }
+
+  // No warp anywhere can issue, yet threads wait on each other inside a warp
+  // (a membermask naming a thread that waits at a block barrier or another
+  // collective): the launch can never end.
+  bool report_warp_sync_deadlock() {
+    for (uint32_t s = 0; s < sms_.size(); ++s) {
+      for (const Block& b : sms_[s].blocks) {
+        if (b.active && b.held != 0) {
+          barrier_deadlock(s, b);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // ---- warp-synchronous instructions (docs/isa.md section 6.1) ----------------
+  // The membermask operand of a collective: rs2, or rs3 for shuffles.  Mask
+  // bits beyond the warp's lanes mean nothing.
+  const X* mask_row(Warp& w, const Inst& in) { return xrow(w, in.op == Op::kShuffle ? in.rs3 : in.rs2); }
+
+  // Lanes at the collective's PC whose membermask class has converged: every
+  // non-exited lane of the mask is at this PC holding the same mask.  `arriving`
+  // are the lanes issuing now; lanes parked here earlier join them.  A lane
+  // outside its own mask is an illegal instruction (CUDA leaves it undefined).
+  bool converged_lanes(uint32_t sm_id, Warp& w, const Inst& in, uint32_t gi, uint64_t pc, uint32_t arriving,
+                       uint32_t& ready) {
+    const X* masks = mask_row(w, in);
+    for (uint32_t m = arriving; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      if (((static_cast<uint32_t>(masks[l]) >> l) & 1) == 0) {
+        raise(KESTREL_FAULT_ILLEGAL_INSTRUCTION, sm_id, w, l, pc, 0, in.raw);
+        return false;
+      }
+    }
+    const uint32_t here = arriving | (w.groups[gi].mask & w.held & ~w.syncwarp_waiting);
+    ready = 0;
+    for (uint32_t pending = here; pending != 0;) {
+      const uint32_t first = static_cast<uint32_t>(__builtin_ctz(pending));
+      const uint32_t member_mask = static_cast<uint32_t>(masks[first]) & lane_bits_;
+      uint32_t same = 0;
+      for_each_lane(pending, [&](uint32_t l) {
+        if ((static_cast<uint32_t>(masks[l]) & lane_bits_) == member_mask) same |= 1u << l;
+      });
+      pending &= ~same;
+      if ((member_mask & w.live & ~same) == 0) ready |= same;
+    }
+    return true;
+  }
+
+  void hold(Warp& w, Block& b, uint32_t lanes) {
+    w.held |= lanes;
+    b.held += static_cast<uint32_t>(popcount(lanes));
+  }
+  void unhold(Warp& w, Block& b, uint32_t lanes) {
+    lanes &= w.held;
+    if (lanes == 0) return;
+    w.held &= ~lanes;
+    w.syncwarp_waiting &= ~lanes;
+    b.held -= static_cast<uint32_t>(popcount(lanes));
+    b.watchdog = 0;
+  }
+
+  // Releases every class of kx.syncwarp waiters whose mask's non-exited lanes
+  // all wait at a kx.syncwarp (any one) with the same mask.
+  void release_syncwarps(Warp& w, Block& b) {
+    uint32_t released = 0;
+    for (uint32_t pending = w.syncwarp_waiting; pending != 0;) {
+      const uint32_t member_mask = w.sync_mask[static_cast<uint32_t>(__builtin_ctz(pending))];
+      uint32_t same = 0;
+      for_each_lane(pending, [&](uint32_t l) {
+        if (w.sync_mask[l] == member_mask) same |= 1u << l;
+      });
+      pending &= ~same;
+      if ((member_mask & w.live & ~same) == 0) released |= same;
+    }
+    unhold(w, b, released);
+  }
+
+  // A thread's exit may complete a membermask: parked lanes try again (they
+  // re-park at once if their mask still waits), syncwarp waiters are rechecked.
+  void recheck_after_exit(Warp& w, Block& b) {
+    unhold(w, b, w.held & ~w.syncwarp_waiting);
+    release_syncwarps(w, b);
+  }
+
+  static void wake_sleepers(Warp& w, uint64_t now) {
+    for_each_lane(w.sleeping, [&](uint32_t l) {
+      if (w.wake_cycle[l] <= now) w.sleeping &= ~(1u << l);
+    });
+  }
+
+  bool skip_idle_cycles(Sm& sm) {
+    uint64_t earliest = std::numeric_limits<uint64_t>::max();
+    for (Warp& w : sm.warps) {
+      if (!w.resident) continue;
+      for_each_lane(w.sleeping, [&](uint32_t l) { earliest = std::min(earliest, w.wake_cycle[l]); });
+    }
+    if (earliest == std::numeric_limits<uint64_t>::max()) return false;
+    sm.cycles = std::max(sm.cycles, earliest);
+    return true;
+  }
+
+  // 32-bit results are sign-extended to XLEN, as RV64's W instructions do.
+  static X sext_word(uint32_t value) { return static_cast<X>(static_cast<SX>(static_cast<int32_t>(value))); }
+
+  // Executes a converged collective for `lanes`: each lane's participants are
+  // the non-exited lanes of its membermask, all of which are among `lanes`.
+  void exec_collective(Warp& w, const Inst& in, uint32_t lanes) {
+    const X* s1 = xrow(w, in.rs1);
+    const X* masks = mask_row(w, in);
+    X result[32];
+    switch (in.op) {
+      case Op::kVote: {
+        uint32_t true_lanes = 0;
+        for_each_lane(lanes, [&](uint32_t l) { true_lanes |= static_cast<uint32_t>(s1[l] != 0) << l; });
+        for_each_lane(lanes, [&](uint32_t l) {
+          const uint32_t members = static_cast<uint32_t>(masks[l]) & w.live;
+          const uint32_t ballot = true_lanes & members;
+          switch (in.aux) {
+            case KESTREL_F7_VOTE_ALL:
+              result[l] = ballot == members;
+              break;
+            case KESTREL_F7_VOTE_ANY:
+              result[l] = ballot != 0;
+              break;
+            case KESTREL_F7_VOTE_UNI:
+              result[l] = ballot == 0 || ballot == members;
+              break;
+            default:
+              result[l] = sext_word(ballot);
+              break;
+          }
+        });
+        break;
+      }
+      case Op::kShuffle: {
+        const X* control = xrow(w, in.rs2);
+        for_each_lane(lanes, [&](uint32_t l) {
+          result[l] = s1[shuffle_source(in.aux, l, static_cast<uint32_t>(control[l]))];
+        });
+        break;
+      }
+      case Op::kMatch: {
+        const bool word = in.aux == KESTREL_F7_MATCH_ANY_W || in.aux == KESTREL_F7_MATCH_ALL_W;
+        const bool all = in.aux == KESTREL_F7_MATCH_ALL_W || in.aux == KESTREL_F7_MATCH_ALL;
+        auto key = [&](uint32_t l) { return word ? X{static_cast<uint32_t>(s1[l])} : s1[l]; };
+        for_each_lane(lanes, [&](uint32_t l) {
+          const uint32_t members = static_cast<uint32_t>(masks[l]) & w.live;
+          uint32_t equal = 0;
+          for_each_lane(members, [&](uint32_t k) { equal |= static_cast<uint32_t>(key(k) == key(l)) << k; });
+          if (all) {
+            result[l] = equal == members ? sext_word(static_cast<uint32_t>(masks[l]) & lane_bits_) : X{0};
+          } else {
+            result[l] = sext_word(equal);
+          }
+        });
+        break;
+      }
+      default: {  // kReduce
+        for_each_lane(lanes, [&](uint32_t l) {
+          const uint32_t members = static_cast<uint32_t>(masks[l]) & w.live;
+          const uint32_t first = static_cast<uint32_t>(__builtin_ctz(members));
+          uint32_t acc = static_cast<uint32_t>(s1[first]);
+          for_each_lane(members & (members - 1),
+                        [&](uint32_t k) { acc = reduce_step(in.aux, acc, static_cast<uint32_t>(s1[k])); });
+          result[l] = sext_word(acc);
+        });
+        break;
+      }
+    }
+    X* d = xrow(w, in.rd);
+    for_each_lane(lanes, [&](uint32_t l) { d[l] = result[l]; });
+  }
+
+  static uint32_t reduce_step(uint8_t op, uint32_t a, uint32_t b) {
+    switch (op) {
+      case KESTREL_F7_REDUCE_ADD:
+        return a + b;
+      case KESTREL_F7_REDUCE_MIN:
+        return static_cast<int32_t>(b) < static_cast<int32_t>(a) ? b : a;
+      case KESTREL_F7_REDUCE_MAX:
+        return static_cast<int32_t>(b) > static_cast<int32_t>(a) ? b : a;
+      case KESTREL_F7_REDUCE_MINU:
+        return b < a ? b : a;
+      case KESTREL_F7_REDUCE_MAXU:
+        return b > a ? b : a;
+      case KESTREL_F7_REDUCE_AND:
+        return a & b;
+      case KESTREL_F7_REDUCE_OR:
+        return a | b;
+      default:
+        return a ^ b;  // KESTREL_F7_REDUCE_XOR
+    }
+  }
+
+  // The lane a shuffle reads for `lane` (PTX shfl.sync's rule): control bits
+  // 4..0 are the lane, delta or xor mask, bits 12..8 the segment mask
+  // (32 - width); a source outside the lane's segment, or beyond the warp,
+  // leaves the lane its own value.
+  uint32_t shuffle_source(uint8_t mode, uint32_t lane, uint32_t control) const {
+    const int32_t b = static_cast<int32_t>(control & KESTREL_SHFL_LANE_MASK);
+    const int32_t segment = static_cast<int32_t>((control >> KESTREL_SHFL_SEG_SHIFT) & 0x1F);
+    const int32_t clamp = mode == KESTREL_SHFL_UP ? 0 : 0x1F;
+    const int32_t self = static_cast<int32_t>(lane);
+    const int32_t max_lane = (self & segment) | (clamp & ~segment);
+    const int32_t min_lane = self & segment;
+    int32_t source;
+    bool in_range;
+    switch (mode) {
+      case KESTREL_SHFL_UP:
+        source = self - b;
+        in_range = source >= max_lane;
+        break;
+      case KESTREL_SHFL_DOWN:
+        source = self + b;
+        in_range = source <= max_lane;
+        break;
+      case KESTREL_SHFL_XOR:
+        source = self ^ b;
+        in_range = source <= max_lane;
+        break;
+      default:  // KESTREL_SHFL_IDX
+        source = min_lane | (b & ~segment);
+        in_range = source <= max_lane;
+        break;
+    }
+    if (!in_range || source < 0 || source >= static_cast<int32_t>(lanes_)) return lane;
+    return static_cast<uint32_t>(source);
   }
 
   // ---- memory ---------------------------------------------------------------
@@ -1082,9 +1352,10 @@ class Machine final : public Engine {
     Warp& w = sm.warps[slot];
     Block& blk = sm.blocks[w.block];
     const uint64_t budget = desc_.instruction_budget;
-    for (uint32_t issued = 0; issued < limit; ++issued) {
+    for (uint32_t issued = 0; issued < limit;) {
       uint32_t gi, mask;
       uint64_t pc;
+      if (w.sleeping != 0) wake_sleepers(w, sm.cycles);
       if (!select(w, gi, pc, mask)) return;
       const uint32_t lowest = static_cast<uint32_t>(__builtin_ctz(mask));
       if (budget != 0 && counters_[KESTREL_CNT_WARP_INSTRS] >= budget) {
@@ -1097,6 +1368,17 @@ class Machine final : public Engine {
         return;
       }
       const Inst in = *fetched;  // a copy: a store may drop the decoded page
+      if (is_warp_collective(in.op)) {
+        // Lanes whose membermask has not converged park here without issuing;
+        // lanes parked earlier whose mask now has converged execute with these.
+        uint32_t ready;
+        if (!converged_lanes(sm_id, w, in, gi, pc, mask, ready)) return;
+        hold(w, blk, mask & ~ready);
+        if (ready == 0) continue;
+        unhold(w, blk, ready);
+        mask = ready;
+      }
+      ++issued;
       if (rec) {
         rec->issued = true;
         rec->pc = pc;
@@ -1113,7 +1395,7 @@ class Machine final : public Engine {
       }
       if (!execute(sm_id, slot, w, blk, in, gi, pc, mask, rec)) return;
       if (rec) record_writes(slot, w, in, mask, rec);
-      if (blk.arrived != 0 && ++blk.watchdog >= config_.barrier_watchdog) {
+      if ((blk.arrived != 0 || blk.held != 0) && ++blk.watchdog >= config_.barrier_watchdog) {
         barrier_deadlock(sm_id, blk);
         return;
       }
@@ -1407,8 +1689,44 @@ class Machine final : public Engine {
 
       case Op::kFence:
       case Op::kSimtFence:
-      case Op::kNanosleep:
         break;
+      case Op::kNanosleep:
+        // Lock-step follows the RTL's issue order, so only the model's own
+        // scheduling (automatic dispatch) lets sleeping threads stand aside.
+        if (dispatch_ == Dispatch::kAutomatic) {
+          const uint64_t now = sms_[sm_id].cycles;
+          for_each_lane(mask, [&](uint32_t l) {
+            const uint64_t ns = std::min<uint64_t>(static_cast<uint32_t>(s1[l]), KESTREL_NANOSLEEP_MAX_NS);
+            const uint64_t cycles = (ns * config_.clock_khz + 999999) / 1000000;
+            if (cycles == 0) return;
+            w.wake_cycle[l] = now + cycles;
+            w.sleeping |= 1u << l;
+          });
+        }
+        break;
+      case Op::kVote:
+      case Op::kShuffle:
+      case Op::kMatch:
+      case Op::kReduce:
+        exec_collective(w, in, mask);
+        break;
+      case Op::kSyncwarp: {
+        for (uint32_t m = mask; m != 0; m &= m - 1) {
+          const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+          const uint32_t member_mask = static_cast<uint32_t>(s2[l]);
+          if (((member_mask >> l) & 1) == 0) {
+            raise(KESTREL_FAULT_ILLEGAL_INSTRUCTION, sm_id, w, l, pc, 0, in.raw);
+            return false;
+          }
+          w.sync_mask[l] = member_mask & lane_bits_;
+        }
+        // Like a block barrier: the lanes retire it and wait at the next PC.
+        hold(w, blk, mask);
+        w.syncwarp_waiting |= mask;
+        move_lanes(w, gi, mask, next);
+        release_syncwarps(w, blk);
+        return true;
+      }
       case Op::kCsrrw:
       case Op::kCsrrs:
       case Op::kCsrrc:
@@ -1430,6 +1748,7 @@ class Machine final : public Engine {
         if (blk.arrived != 0 && blk.arrived == blk.live) {
           release_barrier(sm_id, blk, rec);  // exited threads count as arrived
         }
+        recheck_after_exit(w, blk);
         if (w.live == 0) return false;
         return true;
       }
@@ -1506,6 +1825,7 @@ class Machine final : public Engine {
 
   Config config_;
   uint32_t lanes_;
+  uint32_t lane_bits_;  // a mask bit for every lane of a warp
   DeviceMemory mem_;
   std::vector<Sm> sms_;
   LaunchDesc desc_;

@@ -12,7 +12,6 @@
 namespace kestrel::model {
 namespace {
 
-constexpr uint32_t kClockKhz = 100000;
 constexpr uint32_t kVersion = (0u << 16) | 1u;
 constexpr uint32_t kDescFirst = KESTREL_REG_ENTRY_LO;
 constexpr uint32_t kDescLast = KESTREL_REG_WATCHDOG;
@@ -55,7 +54,7 @@ class ModelTransport final : public Transport {
       case KESTREL_REG_MEM_SIZE_KB:
         return static_cast<uint32_t>(c.mem_bytes / 1024);
       case KESTREL_REG_CLOCK_KHZ:
-        return kClockKhz;
+        return c.clock_khz;
       case KESTREL_REG_CONTROL:
         return 0;
       case KESTREL_REG_STATUS:

@@ -84,6 +84,13 @@ void Assembler::r4_type(uint32_t opcode, uint32_t rm, unsigned rd, unsigned rs1,
        (field(rs1, 5, "rs1") << 15) | (field(rs2, 5, "rs2") << 20) | (field(rs3, 5, "rs3") << 27));
 }
 
+void Assembler::r4_type_funct2(uint32_t opcode, uint32_t funct3, uint32_t funct2, unsigned rd, unsigned rs1,
+                               unsigned rs2, unsigned rs3) {
+  word(field(opcode, 7, "opcode") | (field(rd, 5, "rd") << 7) | (field(funct3, 3, "funct3") << 12) |
+       (field(rs1, 5, "rs1") << 15) | (field(rs2, 5, "rs2") << 20) | (field(funct2, 2, "funct2") << 25) |
+       (field(rs3, 5, "rs3") << 27));
+}
+
 void Assembler::b_type(uint32_t funct3, Reg rs1, Reg rs2, const std::string& label) {
   fixups_.push_back(Fixup{words_.size(), false, label});
   word(0x63 | (funct3 << 12) | (uint32_t{rs1} << 15) | (uint32_t{rs2} << 20));

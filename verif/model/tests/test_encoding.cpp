@@ -99,7 +99,12 @@ TEST(Encoding, BaseAndM) {
          {"csrrs t1, 0xc00, zero", [](Assembler& a) { a.csrr(t1, 0xC00); }},
          {"csrrci s3, 1, 31", [](Assembler& a) { a.csrrci(s3, 1, 31); }},
          {".insn r 0x0b, 0, 0x02, s2, t1, zero", [](Assembler& a) { a.kx_bar_count(s2, t1); }},
-         {".insn r 0x0b, 0, 0x08, zero, t2, zero", [](Assembler& a) { a.kx_trap(t2); }}},
+         {".insn r 0x0b, 0, 0x08, zero, t2, zero", [](Assembler& a) { a.kx_trap(t2); }},
+         {".insn r 0x0b, 1, 0x03, s2, t1, t2", [](Assembler& a) { a.kx_vote_ballot(s2, t1, t2); }},
+         {".insn r 0x0b, 1, 0x04, zero, zero, a5", [](Assembler& a) { a.kx_syncwarp(a5); }},
+         {".insn r4 0x0b, 2, 3, s3, t0, t1, a7", [](Assembler& a) { a.kx_shfl(3, s3, t0, t1, a7); }},
+         {".insn r4 0x0b, 2, 1, a0, s11, t6, t5", [](Assembler& a) { a.kx_shfl(1, a0, s11, t6, t5); }},
+         {".insn r 0x0b, 3, 0x0f, s4, t0, t1", [](Assembler& a) { a.kx_reduce(0x0F, s4, t0, t1); }}},
         64);
 }
 

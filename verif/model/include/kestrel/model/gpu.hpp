@@ -35,6 +35,8 @@ struct Config {
   uint64_t barrier_watchdog = 1ull << 24;
   // Line size used to count KESTREL_CNT_MEM_REQUESTS.
   uint32_t mem_line_bytes = 64;
+  // SM clock (CLOCK_KHZ); kx.nanosleep turns nanoseconds into cycles with it.
+  uint32_t clock_khz = 100000;
 };
 
 struct Dim3 {

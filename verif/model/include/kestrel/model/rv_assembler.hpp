@@ -76,6 +76,9 @@ class Assembler {
   void s_type(uint32_t opcode, uint32_t funct3, unsigned rs1, unsigned rs2, int32_t imm);
   void u_type(uint32_t opcode, unsigned rd, uint32_t imm20);
   void r4_type(uint32_t opcode, uint32_t rm, unsigned rd, unsigned rs1, unsigned rs2, unsigned rs3);
+  // R4 with a free funct2 field (bits 26:25) instead of the F format.
+  void r4_type_funct2(uint32_t opcode, uint32_t funct3, uint32_t funct2, unsigned rd, unsigned rs1,
+                      unsigned rs2, unsigned rs3);
   void b_type(uint32_t funct3, Reg rs1, Reg rs2, const std::string& label);
 
   // ---- RV32I/RV64I ----
@@ -211,6 +214,18 @@ class Assembler {
   void kx_fence_block() { r_type(0x0B, 0, 0x10, 0, 0, 0); }
   void kx_fence_device() { r_type(0x0B, 0, 0x11, 0, 0, 0); }
   void kx_fence_system() { r_type(0x0B, 0, 0x12, 0, 0, 0); }
+  // Warp-synchronous (docs/isa.md section 2): rs2 (rs3 for shuffles) is the membermask.
+  void kx_vote_all(Reg rd, Reg pred, Reg mask) { r_type(0x0B, 1, 0x00, rd, pred, mask); }
+  void kx_vote_any(Reg rd, Reg pred, Reg mask) { r_type(0x0B, 1, 0x01, rd, pred, mask); }
+  void kx_vote_uni(Reg rd, Reg pred, Reg mask) { r_type(0x0B, 1, 0x02, rd, pred, mask); }
+  void kx_vote_ballot(Reg rd, Reg pred, Reg mask) { r_type(0x0B, 1, 0x03, rd, pred, mask); }
+  void kx_syncwarp(Reg mask) { r_type(0x0B, 1, 0x04, 0, 0, mask); }
+  // mode: KESTREL_SHFL_IDX/UP/DOWN/XOR; control = lane | (32 - width) << 8.
+  void kx_shfl(unsigned mode, Reg rd, Reg value, Reg control, Reg mask) {
+    r4_type_funct2(0x0B, 2, mode, rd, value, control, mask);
+  }
+  void kx_match(unsigned funct7, Reg rd, Reg value, Reg mask) { r_type(0x0B, 3, funct7, rd, value, mask); }
+  void kx_reduce(unsigned funct7, Reg rd, Reg value, Reg mask) { r_type(0x0B, 3, funct7, rd, value, mask); }
 
   // ---- pseudo-instructions ----
   void li(Reg rd, int64_t value);
