@@ -36,6 +36,62 @@ std::string hex(uint64_t value) {
   return text;
 }
 
+// "R_RISCV_HI20 (26)": the name where messages need one, else the number.
+std::string relocation_name(uint32_t type) {
+  static const std::map<uint32_t, const char*> names = {
+      {R_RISCV_NONE, "NONE"},
+      {R_RISCV_32, "32"},
+      {R_RISCV_64, "64"},
+      {R_RISCV_RELATIVE, "RELATIVE"},
+      {R_RISCV_COPY, "COPY"},
+      {R_RISCV_JUMP_SLOT, "JUMP_SLOT"},
+      {R_RISCV_TLS_TPREL32, "TLS_TPREL32"},
+      {R_RISCV_BRANCH, "BRANCH"},
+      {R_RISCV_JAL, "JAL"},
+      {R_RISCV_CALL, "CALL"},
+      {R_RISCV_CALL_PLT, "CALL_PLT"},
+      {R_RISCV_GOT_HI20, "GOT_HI20"},
+      {R_RISCV_TLS_GOT_HI20, "TLS_GOT_HI20"},
+      {R_RISCV_TLS_GD_HI20, "TLS_GD_HI20"},
+      {R_RISCV_PCREL_HI20, "PCREL_HI20"},
+      {R_RISCV_PCREL_LO12_I, "PCREL_LO12_I"},
+      {R_RISCV_PCREL_LO12_S, "PCREL_LO12_S"},
+      {R_RISCV_HI20, "HI20"},
+      {R_RISCV_LO12_I, "LO12_I"},
+      {R_RISCV_LO12_S, "LO12_S"},
+      {R_RISCV_TPREL_HI20, "TPREL_HI20"},
+      {R_RISCV_TPREL_LO12_I, "TPREL_LO12_I"},
+      {R_RISCV_TPREL_LO12_S, "TPREL_LO12_S"},
+      {R_RISCV_TPREL_ADD, "TPREL_ADD"},
+      {R_RISCV_ADD8, "ADD8"},
+      {R_RISCV_ADD16, "ADD16"},
+      {R_RISCV_ADD32, "ADD32"},
+      {R_RISCV_ADD64, "ADD64"},
+      {R_RISCV_SUB8, "SUB8"},
+      {R_RISCV_SUB16, "SUB16"},
+      {R_RISCV_SUB32, "SUB32"},
+      {R_RISCV_SUB64, "SUB64"},
+      {R_RISCV_ALIGN, "ALIGN"},
+      {R_RISCV_RVC_BRANCH, "RVC_BRANCH"},
+      {R_RISCV_RVC_JUMP, "RVC_JUMP"},
+      {R_RISCV_RVC_LUI, "RVC_LUI"},
+      {R_RISCV_GPREL_I, "GPREL_I"},
+      {R_RISCV_GPREL_S, "GPREL_S"},
+      {R_RISCV_RELAX, "RELAX"},
+      {R_RISCV_SUB6, "SUB6"},
+      {R_RISCV_SET6, "SET6"},
+      {R_RISCV_SET8, "SET8"},
+      {R_RISCV_SET16, "SET16"},
+      {R_RISCV_SET32, "SET32"},
+      {R_RISCV_32_PCREL, "32_PCREL"},
+      {R_RISCV_IRELATIVE, "IRELATIVE"},
+  };
+  const auto found = names.find(type);
+  const std::string number = "(" + std::to_string(type) + ")";
+  return found == names.end() ? "relocation type " + number
+                              : "R_RISCV_" + std::string(found->second) + " " + number;
+}
+
 bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 // True when [offset, offset + length) lies inside [0, limit).
@@ -89,7 +145,7 @@ struct Section {
   std::string name;
   uint32_t type;
   uint64_t flags, addr, offset, size;
-  uint32_t link;
+  uint32_t link, info;
   uint64_t entsize;
 };
 
@@ -158,8 +214,20 @@ class Parser {
     const uint16_t type = file_.u16(16, "e_type");
     const uint16_t machine = file_.u16(18, "e_machine");
     if (machine != EM_RISCV) invalid("e_machine is " + std::to_string(machine) + ", not EM_RISCV (243)");
-    if (type != ET_DYN)
-      invalid("e_type is " + std::to_string(type) + ", not ET_DYN (link with -pie at base 0)");
+    // RV64 modules are position independent (ET_DYN).  RV32 modules may
+    // also be static executables at base 0 with their link-time relocations
+    // kept, because Debian's RV32 C library is position-dependent code.
+    if (type == ET_EXEC) {
+      if (layout_.is64)
+        invalid(
+            "e_type is ET_EXEC in an RV64 module; RV64 modules must be position independent "
+            "(ET_DYN, linked with -pie at base 0)");
+      static_executable_ = true;
+    } else if (type != ET_DYN) {
+      invalid("e_type is " + std::to_string(type) +
+              ", neither ET_DYN (linked with -pie at base 0) nor, on RV32, ET_EXEC (linked at base 0 "
+              "with --emit-relocs)");
+    }
     // Offsets of the remaining header fields differ by class.
     const uint64_t w = layout_.word;
     const uint64_t phoff = word(24 + w, "e_phoff");
@@ -241,6 +309,7 @@ class Parser {
       s.offset = word(at + 8 + 2 * w, "sh_offset");
       s.size = word(at + 8 + 3 * w, "sh_size");
       s.link = file_.u32(at + 8 + 4 * w, "sh_link");
+      s.info = file_.u32(at + 12 + 4 * w, "sh_info");
       s.entsize = word(at + 16 + 5 * w, "sh_entsize");
       if (s.type != SHT_NOBITS && s.type != SHT_NULL && !range_within(s.offset, s.size, file_.size()))
         invalid("section " + std::to_string(i) + " lies outside the file");
@@ -304,7 +373,9 @@ class Parser {
     out_.relocations.push_back(offset);
   }
 
-  void apply_relocations() {
+  // ET_DYN (every RV64 module, older RV32 ones): the dynamic relocations,
+  // which may only be R_RISCV_RELATIVE.
+  void apply_dynamic_relocations() {
     for (size_t i = 0; i < sections_.size(); ++i) {
       const Section& s = sections_[i];
       if (s.type != SHT_RELA && s.type != SHT_REL) continue;
@@ -316,8 +387,9 @@ class Parser {
         const uint64_t info = word(at + layout_.word, "r_info");
         const uint32_t type = layout_.is64 ? static_cast<uint32_t>(ELF64_R_TYPE(info)) : ELF32_R_TYPE(info);
         if (type != R_RISCV_RELATIVE) {
-          invalid("relocation type " + std::to_string(type) + " in " + s.name +
-                  " (only R_RISCV_RELATIVE is allowed; was the module linked with -pie?)");
+          invalid(
+              relocation_name(type) + " in " + s.name +
+              " (a position-independent module may only hold R_RISCV_RELATIVE; was it linked with -pie?)");
         }
         std::optional<int64_t> addend;
         if (with_addend) {
@@ -328,6 +400,229 @@ class Parser {
         add_relocation(offset, addend, "a relocation in " + s.name);
       }
     }
+  }
+
+  // A symbol a kept relocation refers to, as far as loading cares.
+  struct KeptSymbol {
+    std::string name;
+    bool moves = false;  // defined in the image or its shared window, so it moves with the base
+    uint64_t value = 0;
+  };
+
+  KeptSymbol kept_symbol(const Section& table, uint64_t index, const std::string& where) const {
+    if (index == 0) return KeptSymbol{"(no symbol)", false, 0};
+    if (index >= table.size / layout_.sym_size)
+      invalid(where + " refers to symbol " + std::to_string(index) + ", past the end of " + table.name);
+    const uint64_t at = table.offset + index * layout_.sym_size;
+    const uint32_t name_offset = file_.u32(at, "st_name");
+    const uint64_t value = file_.u32(at + 4, "st_value");
+    const uint8_t info = file_.u8(at + 12, "st_info");
+    const uint16_t shndx = file_.u16(at + 14, "st_shndx");
+    const Section& strings = sections_[table.link];
+    const Bytes names(file_.data() + strings.offset, strings.size);
+    KeptSymbol symbol{
+        name_offset == 0 ? "symbol " + std::to_string(index) : names.string(name_offset, "symbol name"),
+        false, value};
+    if (shndx == SHN_UNDEF) {
+      // An undefined weak symbol is address 0 wherever the module lies.
+      if (ELF32_ST_BIND(info) != STB_WEAK)
+        invalid(where + " refers to undefined symbol '" + symbol.name + "'");
+      symbol.value = 0;
+      return symbol;
+    }
+    if (shndx == SHN_ABS) return symbol;
+    if (shndx >= SHN_LORESERVE || shndx >= sections_.size())
+      invalid(where + " refers to symbol '" + symbol.name + "' in special section index " +
+              std::to_string(shndx));
+    if (!(sections_[shndx].flags & SHF_ALLOC))
+      invalid(where + " refers to symbol '" + symbol.name + "' in " + sections_[shndx].name +
+              ", which is not loaded");
+    if (value > module_end())
+      invalid(where + " refers to symbol '" + symbol.name + "' at " + hex(value) + ", outside the module");
+    symbol.moves = true;
+    return symbol;
+  }
+
+  // End of the module's address range: the image, then its shared window.
+  uint64_t module_end() const { return std::max<uint64_t>(out_.bytes.size(), shared_end_.value_or(0)); }
+
+  // What a kept relocation needs when the image moves from 0 to a base B,
+  // a multiple of the page size.
+  enum class KeptEffect {
+    none,         // markers (NONE, RELAX, ALIGN) and low 12 bits, which B leaves alone
+    pc_relative,  // unchanged if the target moves with the code
+    upper20,      // HI20: lui's U-immediate gains B >> 12 if the target moves
+    add,          // the field gains B if the symbol moves (R_RISCV_32, ADDn)
+    subtract,     // the field loses B if the symbol moves (SUBn)
+  };
+  struct KeptType {
+    KeptEffect effect;
+    unsigned width;  // bytes the relocation patches
+  };
+
+  static std::optional<KeptType> kept_type(uint32_t type) {
+    switch (type) {
+      case R_RISCV_NONE:
+      case R_RISCV_RELAX:
+      case R_RISCV_ALIGN:
+        return KeptType{KeptEffect::none, 0};
+      case R_RISCV_PCREL_LO12_I:
+      case R_RISCV_PCREL_LO12_S:
+      case R_RISCV_LO12_I:
+      case R_RISCV_LO12_S:
+        return KeptType{KeptEffect::none, 4};
+      case R_RISCV_BRANCH:
+      case R_RISCV_JAL:
+      case R_RISCV_PCREL_HI20:
+      case R_RISCV_32_PCREL:
+        return KeptType{KeptEffect::pc_relative, 4};
+      case R_RISCV_CALL:
+      case R_RISCV_CALL_PLT:
+        return KeptType{KeptEffect::pc_relative, 8};  // auipc + jalr
+      case R_RISCV_HI20:
+        return KeptType{KeptEffect::upper20, 4};
+      case R_RISCV_32:
+      case R_RISCV_ADD32:
+        return KeptType{KeptEffect::add, 4};
+      case R_RISCV_ADD16:
+        return KeptType{KeptEffect::add, 2};
+      case R_RISCV_ADD8:
+        return KeptType{KeptEffect::add, 1};
+      case R_RISCV_SUB32:
+        return KeptType{KeptEffect::subtract, 4};
+      case R_RISCV_SUB16:
+        return KeptType{KeptEffect::subtract, 2};
+      case R_RISCV_SUB8:
+        return KeptType{KeptEffect::subtract, 1};
+      default:
+        return std::nullopt;
+    }
+  }
+
+  // The net effect of moving the image on one patched field.
+  struct FieldMove {
+    bool instruction = false;  // a lui patched by R_RISCV_HI20
+    unsigned width = 0;
+    int bases = 0;  // how many times the field gains the base
+    std::string first;
+  };
+
+  // ET_EXEC (RV32): the relocations the linker kept (--emit-relocs) describe
+  // every link-time address in the image.  Only the kinds whose fix-up is
+  // "add the base" are allowed, and only when every address the image holds
+  // is described by one, so nothing absolute escapes relocation: GOT, PLT and
+  // dynamic relocation tables (whose contents no kept relocation covers)
+  // are refused, as is a PC-relative reference to a fixed address.
+  void apply_kept_relocations() {
+    uint64_t lowest = UINT64_MAX;
+    for (const Segment& s : segments_) lowest = std::min(lowest, s.vaddr);
+    if (lowest != 0)
+      invalid("static (ET_EXEC) module starts at " + hex(lowest) + "; it must be linked at base 0");
+    for (const Section& s : sections_) {
+      const bool forbidden = s.type == SHT_DYNAMIC || s.name == ".dynamic" || s.name == ".got" ||
+                             s.name == ".got.plt" || s.name == ".plt" || s.name == ".iplt" ||
+                             s.name == ".interp";
+      if (forbidden && (s.flags & SHF_ALLOC) && s.size > 0)
+        invalid("static (ET_EXEC) module has a " + s.name +
+                " section, whose link-time addresses no kept relocation describes");
+    }
+
+    std::map<uint64_t, FieldMove> fields;
+    bool kept_any = false;
+    for (const Section& s : sections_) {
+      if (s.type == SHT_REL)
+        invalid("static (ET_EXEC) module has REL section " + s.name + "; only RELA is kept");
+      if (s.type != SHT_RELA) continue;
+      if (!(s.flags & SHF_INFO_LINK) || s.info == 0 || s.info >= sections_.size())
+        invalid("static (ET_EXEC) module has relocation table " + s.name +
+                " that patches no section (dynamic relocations need -pie)");
+      const Section& target = sections_[s.info];
+      if (!(target.flags & SHF_ALLOC)) continue;  // debug information: never loaded
+      if (target.type == SHT_NOBITS) invalid(s.name + " patches " + target.name + ", which has no contents");
+      if (s.size % layout_.rela_size != 0) invalid("relocation section " + s.name + " has a partial entry");
+      if (s.link >= sections_.size() || sections_[s.link].type != SHT_SYMTAB)
+        invalid("relocation section " + s.name + " links to no symbol table");
+      const Section& symbols = sections_[s.link];
+      if (symbols.size % layout_.sym_size != 0)
+        invalid("symbol table " + symbols.name + " has a partial entry");
+      if (symbols.link >= sections_.size() || sections_[symbols.link].type != SHT_STRTAB)
+        invalid("symbol table " + symbols.name + " links to no string table");
+      kept_any = true;
+
+      for (uint64_t at = s.offset; at < s.offset + s.size; at += layout_.rela_size) {
+        const uint64_t offset = file_.u32(at, "r_offset");
+        const uint32_t info = file_.u32(at + 4, "r_info");
+        const uint32_t type = ELF32_R_TYPE(info);
+        auto where = [&] { return relocation_name(type) + " in " + s.name + " at " + hex(offset); };
+        const std::optional<KeptType> kind = kept_type(type);
+        if (!kind)
+          invalid(where() +
+                  ": a static RV32 module may only keep R_RISCV_32, HI20, LO12, PC-relative, "
+                  "ADD/SUB, RELAX and ALIGN relocations");
+        if (offset < target.addr || !range_within(offset - target.addr, kind->width, target.size) ||
+            (kind->width > 0 && segment_holding(offset, kind->width) == nullptr))
+          invalid(where() + " patches outside " + target.name + " or outside every segment");
+        if (kind->effect == KeptEffect::none) continue;
+        const KeptSymbol symbol = kept_symbol(symbols, ELF32_R_SYM(info), where());
+        if (kind->effect == KeptEffect::pc_relative) {
+          if (!symbol.moves)
+            invalid(where() + " is PC-relative to the fixed address of '" + symbol.name +
+                    "', which would change when the module moves");
+          continue;
+        }
+        FieldMove move;
+        move.instruction = kind->effect == KeptEffect::upper20;
+        move.width = kind->width;
+        if (move.instruction) {
+          const Segment* code = segment_holding(offset, 4);
+          if (!(code->flags & PF_X) || offset % 4 != 0 || (out_.bytes[offset] & 0x7F) != 0x37)
+            invalid(where() + " does not patch an aligned lui instruction in executable code");
+        }
+        auto [field, inserted] = fields.try_emplace(offset, move);
+        if (inserted) field->second.first = where();
+        if (field->second.instruction != move.instruction || field->second.width != move.width)
+          invalid(where() + " patches a field that " + field->second.first + " patches differently");
+        if (symbol.moves) field->second.bases += kind->effect == KeptEffect::subtract ? -1 : 1;
+      }
+    }
+    if (!kept_any)
+      invalid(
+          "static (ET_EXEC) module has no kept relocations; link it with --emit-relocs so the loader "
+          "can move it");
+
+    for (const auto& [offset, field] : fields) {
+      if (field.bases == 0) continue;  // a label difference inside the module, or a fixed address
+      if (field.bases != 1 || field.width != 4)
+        invalid("the relocations at " + hex(offset) + " (" + field.first + ") would move a " +
+                std::to_string(field.width) + "-byte field by " + std::to_string(field.bases) +
+                " times the load address");
+      if (!field.instruction) {
+        uint32_t value = 0;
+        std::memcpy(&value, out_.bytes.data() + offset, 4);
+        if (value >= module_end() + kMaxImageBytes)
+          invalid(field.first + " holds " + hex(value) + ", far outside the module");
+      }
+      // Adding the base to the little-endian word is the whole fix-up: for a
+      // data word it is the address; for a lui, whose U-immediate is bits
+      // 31..12, it adds base >> 12 (the base is page aligned, so rd, the
+      // opcode and the paired LO12 immediate stay as they are).
+      out_.relocations.push_back(offset);
+    }
+  }
+
+  void apply_relocations() {
+    if (static_executable_) {
+      apply_kept_relocations();
+    } else {
+      apply_dynamic_relocations();
+    }
+    std::sort(out_.relocations.begin(), out_.relocations.end());
+    const auto twice = std::adjacent_find(out_.relocations.begin(), out_.relocations.end());
+    if (twice != out_.relocations.end()) invalid("two relocations patch " + hex(*twice));
+  }
+
+  bool is_relocated(uint64_t offset) const {
+    return std::binary_search(out_.relocations.begin(), out_.relocations.end(), offset);
   }
 
   void read_symbols() {
@@ -459,6 +754,14 @@ class Parser {
       const uint64_t name_addr = table.load(at + 16 + w, w, "name");
       const uint64_t params_addr = table.load(at + 16 + 2 * w, w, "params");
 
+      // The descriptors are loaded with the image; their pointers must move
+      // with it like every other address the module holds.
+      if (section->flags & SHF_ALLOC) {
+        const uint64_t fields = section->addr + at + 16;
+        const bool params_moved = num_params == 0 || is_relocated(fields + 2 * w);
+        if (!is_relocated(fields) || !is_relocated(fields + w) || !params_moved)
+          invalid(which + " has a pointer no relocation covers, which would keep its link-time value");
+      }
       if (segment_holding(name_addr, 1) == nullptr) invalid(which + " has its name outside the image");
       k.name = image.string(name_addr, "kernel name");
       if (k.name.empty()) invalid(which + " has an empty name");
@@ -511,6 +814,7 @@ class Parser {
   std::vector<Segment> segments_;
   std::vector<Section> sections_;
   std::optional<uint64_t> exit_pc_, gp_, shared_start_, shared_end_;
+  bool static_executable_ = false;  // ET_EXEC with kept relocations (RV32 only)
   ModuleImage out_;
 };
 

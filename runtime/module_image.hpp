@@ -36,9 +36,13 @@ struct PageRun {
 
 struct ModuleImage {
   unsigned xlen = 64;
-  // The loadable image as linked at base 0, with every R_RISCV_RELATIVE
-  // relocation already applied for base 0.  Loading at base B adds B to the
-  // XLEN-wide word at each offset in relocations.
+  // The loadable image as linked at base 0, with every relocation already
+  // applied for base 0.  Loading at a page-aligned base B adds B to the
+  // little-endian XLEN-wide word at each offset in relocations (sorted, each
+  // once).  Those are the targets of R_RISCV_RELATIVE in a position-
+  // independent module; in an RV32 static one (ET_EXEC with kept relocations)
+  // the address words of R_RISCV_32 and the lui instructions of R_RISCV_HI20,
+  // whose U-immediate (bits 31..12) thereby gains B >> 12.
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> relocations;
   std::vector<PageRun> page_runs;  // pages to map; gaps between segments stay unmapped

@@ -2,7 +2,10 @@
 // mutating a good module (docs/isa.md section 8).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <random>
+#include <stdexcept>
 
 #include "kestrel/abi.h"
 #include "kestrel/error.hpp"
@@ -132,8 +135,14 @@ TEST_P(ModuleImageTest, RejectsWrongMachineTypeAndFlags) {
   EXPECT_NE(parse_error(bytes, xlen()).find("EM_RISCV"), std::string::npos);
 
   bytes = good;
-  poke<uint16_t>(bytes, 16, ET_EXEC);
+  poke<uint16_t>(bytes, 16, ET_REL);
   EXPECT_NE(parse_error(bytes, xlen()).find("ET_DYN"), std::string::npos);
+
+  // A PIE relabelled ET_EXEC: RV64 has no static form; on RV32 its dynamic
+  // section and relocation table do not belong in one.
+  bytes = good;
+  poke<uint16_t>(bytes, 16, ET_EXEC);
+  EXPECT_NE(parse_error(bytes, xlen()).find(xlen() == 64 ? "RV64" : "ET_EXEC"), std::string::npos);
 
   const uint64_t flags_at = 24 + 3 * word();
   bytes = good;
@@ -247,6 +256,24 @@ TEST_P(ModuleImageTest, RejectsBadRelocations) {
     poke<uint32_t>(bytes, addend_at, 0x100000);
   }
   EXPECT_NE(parse_error(bytes, xlen()).find("outside the image"), std::string::npos);
+
+  const uint64_t entry = xlen() == 64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela);
+  auto set_offset = [&](std::vector<uint8_t>& module, uint64_t index, uint64_t value) {
+    if (xlen() == 64) {
+      poke<uint64_t>(module, rela.offset + index * entry, value);
+    } else {
+      poke<uint32_t>(module, rela.offset + index * entry, static_cast<uint32_t>(value));
+    }
+  };
+  const uint64_t first_target = peek<uint32_t>(good, rela.offset);  // low half suffices: below 4 GiB
+
+  bytes = good;  // two relocations of one word would add the base twice
+  set_offset(bytes, 1, first_target);
+  EXPECT_NE(parse_error(bytes, xlen()).find("two relocations"), std::string::npos);
+
+  bytes = good;  // the first descriptor's entry pointer loses its relocation to another word
+  set_offset(bytes, 0, find_section(good, ".data").addr);
+  EXPECT_NE(parse_error(bytes, xlen()).find("no relocation covers"), std::string::npos);
 }
 
 TEST_P(ModuleImageTest, RandomCorruptionNeverCrashes) {
@@ -266,6 +293,279 @@ TEST_P(ModuleImageTest, RandomCorruptionNeverCrashes) {
     }
   }
   // Flips in padding or unused symbol bytes are harmless; many others are not.
+  EXPECT_GT(rejected, 100);
+}
+
+// --- RV32 modules in the static form: ET_EXEC with kept relocations ---
+
+std::vector<uint8_t> static_fixture() { return testing::read_file(KESTREL_TEST_STATIC_FIXTURE32); }
+
+// One ELF32 relocation of the (trusted) fixture: where its entry lies in the
+// file and what it holds.
+struct KeptRelocation {
+  uint64_t entry_at = 0;
+  uint32_t offset = 0, symbol = 0, type = 0;
+};
+
+std::vector<KeptRelocation> kept_relocations(const std::vector<uint8_t>& elf, const std::string& section) {
+  const testing::SectionView rela = find_section(elf, section);
+  std::vector<KeptRelocation> out;
+  for (uint64_t at = rela.offset; at < rela.offset + rela.size; at += sizeof(Elf32_Rela)) {
+    const uint32_t info = peek<uint32_t>(elf, at + 4);
+    out.push_back({at, peek<uint32_t>(elf, at), ELF32_R_SYM(info), ELF32_R_TYPE(info)});
+  }
+  return out;
+}
+
+// The first relocation of `type` in `section` at `offset` (any offset when 0).
+KeptRelocation find_relocation(const std::vector<uint8_t>& elf, const std::string& section, uint32_t type,
+                               uint32_t offset = 0) {
+  for (const KeptRelocation& r : kept_relocations(elf, section))
+    if (r.type == type && (offset == 0 || r.offset == offset)) return r;
+  throw std::runtime_error("fixture has no such relocation in " + section);
+}
+
+void set_type(std::vector<uint8_t>& elf, const KeptRelocation& r, uint32_t type) {
+  poke<uint32_t>(elf, r.entry_at + 4, ELF32_R_INFO(r.symbol, type));
+}
+void set_symbol(std::vector<uint8_t>& elf, const KeptRelocation& r, uint32_t symbol) {
+  poke<uint32_t>(elf, r.entry_at + 4, ELF32_R_INFO(symbol, r.type));
+}
+
+// File offset of the .symtab entry of `name`.
+uint64_t symbol_entry(const std::vector<uint8_t>& elf, const std::string& name) {
+  const testing::SectionView symtab = find_section(elf, ".symtab");
+  const testing::SectionView strtab = find_section(elf, ".strtab");
+  for (uint64_t at = symtab.offset; at < symtab.offset + symtab.size; at += sizeof(Elf32_Sym))
+    if (name == reinterpret_cast<const char*>(elf.data() + strtab.offset + peek<uint32_t>(elf, at)))
+      return at;
+  throw std::runtime_error("fixture has no symbol " + name);
+}
+uint32_t symbol_value(const std::vector<uint8_t>& elf, const std::string& name) {
+  return peek<uint32_t>(elf, symbol_entry(elf, name) + 4);
+}
+
+TEST(StaticModuleImageTest, ParsesLikeThePositionIndependentFixture) {
+  const std::vector<uint8_t> pie_bytes = fixture_module(32), static_bytes = static_fixture();
+  const ModuleImage pie = parse_module(pie_bytes.data(), pie_bytes.size(), 32);
+  const ModuleImage image = parse_module(static_bytes.data(), static_bytes.size(), 32);
+  EXPECT_EQ(image.xlen, 32u);
+  ASSERT_EQ(image.kernels.size(), pie.kernels.size());
+  for (size_t i = 0; i < pie.kernels.size(); ++i) {
+    EXPECT_EQ(image.kernels[i].name, pie.kernels[i].name);
+    EXPECT_EQ(image.kernels[i].entry, pie.kernels[i].entry);
+    EXPECT_EQ(image.kernels[i].param_bytes, pie.kernels[i].param_bytes);
+    EXPECT_EQ(image.kernels[i].params.size(), pie.kernels[i].params.size());
+  }
+  EXPECT_EQ(image.exit_pc, 0u);
+  EXPECT_EQ(image.static_shared_bytes(), 256u);
+  EXPECT_GE(image.shared_start, image.bytes.size());
+  ASSERT_GE(image.page_runs.size(), 3u);
+  EXPECT_EQ(image.page_runs[0].perms, uint32_t{KESTREL_PAGE_READ | KESTREL_PAGE_EXEC});
+}
+
+TEST(StaticModuleImageTest, RelocatesExactlyTheWordsHoldingModuleAddresses) {
+  const std::vector<uint8_t> bytes = static_fixture();
+  const ModuleImage image = parse_module(bytes.data(), bytes.size(), 32);
+  const uint32_t code = symbol_value(bytes, "absolute_addresses");
+  const uint32_t words = symbol_value(bytes, "address_words");
+  const uint32_t counter = symbol_value(bytes, "counter");
+  // The 4 descriptors' 3 pointers, `lui a0, %hi(counter)` and the word
+  // holding &counter.  Not: the LO12 immediates, the luis of the weak and the
+  // absolute symbol, the call, the words holding those two, the label
+  // difference.
+  std::vector<uint64_t> expected = {code, words};
+  const uint64_t descriptors = find_section(bytes, ".kestrel.kernels").addr;
+  for (uint64_t d = 0; d < 4; ++d)
+    for (uint64_t field = 0; field < 3; ++field) expected.push_back(descriptors + d * 28 + 16 + field * 4);
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(image.relocations, expected);
+
+  // Loading at base B adds B to each of those little-endian words: the lui's
+  // U-immediate gains B >> 12 and, with the unchanged addi, forms counter + B.
+  const uint32_t base = 0x10023000;
+  const uint32_t lui = peek<uint32_t>(image.bytes, code) + base;
+  const uint32_t addi = peek<uint32_t>(image.bytes, code + 4);
+  EXPECT_EQ(lui & 0xFFF, peek<uint32_t>(image.bytes, code) & 0xFFF);  // rd and opcode kept
+  const uint32_t formed = (lui & 0xFFFFF000u) + static_cast<uint32_t>(static_cast<int32_t>(addi) >> 20);
+  EXPECT_EQ(formed, counter + base);
+  EXPECT_EQ(peek<uint32_t>(image.bytes, words), counter);
+  EXPECT_EQ(peek<uint32_t>(image.bytes, words + 4), 0x12345000u);  // absolute: never moves
+  EXPECT_EQ(peek<uint32_t>(image.bytes, words + 8), 0u);           // undefined weak: stays null
+}
+
+TEST(StaticModuleImageTest, RejectsRelocationKindsTheLoaderCannotApply) {
+  const std::vector<uint8_t> good = static_fixture();
+  const KeptRelocation hi20 = find_relocation(good, ".rela.text", R_RISCV_HI20);
+  const std::vector<std::pair<uint32_t, std::string>> kinds = {
+      {R_RISCV_GOT_HI20, "R_RISCV_GOT_HI20"},     {R_RISCV_TLS_GD_HI20, "R_RISCV_TLS_GD_HI20"},
+      {R_RISCV_TPREL_HI20, "R_RISCV_TPREL_HI20"}, {R_RISCV_64, "R_RISCV_64"},
+      {R_RISCV_RELATIVE, "R_RISCV_RELATIVE"},     {R_RISCV_RVC_LUI, "R_RISCV_RVC_LUI"},
+      {R_RISCV_GPREL_I, "R_RISCV_GPREL_I"},       {R_RISCV_IRELATIVE, "R_RISCV_IRELATIVE"},
+      {R_RISCV_SET32, "R_RISCV_SET32"},           {200, "relocation type (200)"}};
+  for (const auto& [type, name] : kinds) {
+    std::vector<uint8_t> bytes = good;
+    set_type(bytes, hi20, type);
+    const std::string message = parse_error(bytes, 32);
+    EXPECT_NE(message.find(name), std::string::npos) << message;
+    EXPECT_NE(message.find("may only keep"), std::string::npos) << message;
+  }
+}
+
+TEST(StaticModuleImageTest, RejectsHi20AwayFromALuiAndRelocationsOutsideTheirSection) {
+  const std::vector<uint8_t> good = static_fixture();
+  const KeptRelocation hi20 = find_relocation(good, ".rela.text", R_RISCV_HI20);
+  std::vector<uint8_t> bytes = good;
+  poke<uint32_t>(bytes, hi20.entry_at, hi20.offset + 4);  // onto the addi
+  EXPECT_NE(parse_error(bytes, 32).find("lui"), std::string::npos);
+
+  bytes = good;  // a data relocation patching past the end of .data
+  const KeptRelocation word = find_relocation(good, ".rela.data", R_RISCV_32);
+  poke<uint32_t>(bytes, word.entry_at, 0x100000);
+  EXPECT_NE(parse_error(bytes, 32).find("patches outside"), std::string::npos);
+
+  bytes = good;  // into the zero-filled part of the data segment: no contents to patch
+  const testing::SectionView data = find_section(good, ".data");
+  poke<uint32_t>(bytes, word.entry_at, static_cast<uint32_t>(data.addr + data.size + 0x100));
+  EXPECT_NE(parse_error(bytes, 32).find("patches outside"), std::string::npos);
+}
+
+TEST(StaticModuleImageTest, RejectsPcRelativeReferencesToFixedAddresses) {
+  const std::vector<uint8_t> good = static_fixture();
+  const KeptRelocation call = find_relocation(good, ".rela.text", R_RISCV_CALL);
+  const uint32_t code = symbol_value(good, "absolute_addresses");
+  // The luis at code + 12 and code + 20 name the weak and the absolute symbol.
+  for (const uint32_t lui_at : {code + 12, code + 20}) {
+    const KeptRelocation fixed = find_relocation(good, ".rela.text", R_RISCV_HI20, lui_at);
+    std::vector<uint8_t> bytes = good;
+    set_symbol(bytes, call, fixed.symbol);
+    EXPECT_NE(parse_error(bytes, 32).find("PC-relative to the fixed address"), std::string::npos);
+  }
+}
+
+TEST(StaticModuleImageTest, RejectsBadSymbols) {
+  const std::vector<uint8_t> good = static_fixture();
+  const KeptRelocation word = find_relocation(good, ".rela.data", R_RISCV_32);
+  std::vector<uint8_t> bytes = good;
+  set_symbol(bytes, word, 0xFFFFFF);
+  EXPECT_NE(parse_error(bytes, 32).find("past the end"), std::string::npos);
+
+  bytes = good;  // the weak reference made a strong one: an undefined symbol
+  const uint64_t hook = symbol_entry(good, "optional_hook");
+  poke<uint8_t>(bytes, hook + 12, ELF32_ST_INFO(STB_GLOBAL, STT_NOTYPE));
+  EXPECT_NE(parse_error(bytes, 32).find("undefined symbol 'optional_hook'"), std::string::npos);
+
+  bytes = good;  // counter moved far beyond the module
+  const uint64_t counter = symbol_entry(good, "counter");
+  poke<uint32_t>(bytes, counter + 4, 0x40000000);
+  EXPECT_NE(parse_error(bytes, 32).find("outside the module"), std::string::npos);
+
+  bytes = good;  // counter defined in a section that is not loaded
+  poke<uint16_t>(bytes, counter + 14, 0xFFF0);
+  EXPECT_NE(parse_error(bytes, 32).find("special section"), std::string::npos);
+}
+
+TEST(StaticModuleImageTest, RejectsFieldsThatWouldNotMoveByExactlyTheBase) {
+  const std::vector<uint8_t> good = static_fixture();
+  const KeptRelocation sub = find_relocation(good, ".rela.data", R_RISCV_SUB32);
+  std::vector<uint8_t> bytes = good;  // ADD32 + ADD32 of module labels: twice the base
+  set_type(bytes, sub, R_RISCV_ADD32);
+  EXPECT_NE(parse_error(bytes, 32).find("2 times the load address"), std::string::npos);
+
+  bytes = good;  // ADD16 + SUB32: one field patched with two widths
+  set_type(bytes, find_relocation(good, ".rela.data", R_RISCV_ADD32), R_RISCV_ADD16);
+  EXPECT_NE(parse_error(bytes, 32).find("patches differently"), std::string::npos);
+
+  bytes = good;  // ADD16 + SUB16 stay legal while they cancel; ADD16 alone would move 2 bytes
+  set_type(bytes, sub, R_RISCV_SUB16);
+  set_type(bytes, find_relocation(good, ".rela.data", R_RISCV_ADD32), R_RISCV_ADD16);
+  EXPECT_NO_THROW(parse_module(bytes.data(), bytes.size(), 32));
+  set_type(bytes, sub, R_RISCV_NONE);
+  EXPECT_NE(parse_error(bytes, 32).find("2-byte field"), std::string::npos);
+
+  bytes = good;  // a second lui relocation on the same instruction
+  const uint32_t code = symbol_value(good, "absolute_addresses");
+  const KeptRelocation weak_lui = find_relocation(good, ".rela.text", R_RISCV_HI20, code + 12);
+  const KeptRelocation counter_lui = find_relocation(good, ".rela.text", R_RISCV_HI20, code);
+  poke<uint32_t>(bytes, weak_lui.entry_at, code);
+  set_symbol(bytes, weak_lui, counter_lui.symbol);
+  EXPECT_NE(parse_error(bytes, 32).find("2 times the load address"), std::string::npos);
+}
+
+TEST(StaticModuleImageTest, RejectsDescriptorPointersWithoutRelocation) {
+  const std::vector<uint8_t> good = static_fixture();
+  for (size_t field = 0; field < 3; ++field) {
+    std::vector<uint8_t> bytes = good;
+    set_type(bytes, kept_relocations(good, ".rela.kestrel.kernels").at(field), R_RISCV_NONE);
+    EXPECT_NE(parse_error(bytes, 32).find("no relocation covers"), std::string::npos) << field;
+  }
+}
+
+// Rewrites the section header field at `field_offset` (within Elf32_Shdr) of
+// the section named `name`.
+void poke_section_header(std::vector<uint8_t>& elf, const std::string& name, uint64_t field_offset,
+                         uint32_t value) {
+  const uint32_t shoff = peek<uint32_t>(elf, 32);
+  const uint16_t shnum = peek<uint16_t>(elf, 48), shstrndx = peek<uint16_t>(elf, 50);
+  const uint32_t names = peek<uint32_t>(elf, shoff + shstrndx * sizeof(Elf32_Shdr) + 16);
+  for (uint16_t i = 0; i < shnum; ++i) {
+    const uint64_t at = shoff + i * sizeof(Elf32_Shdr);
+    if (name == reinterpret_cast<const char*>(elf.data() + names + peek<uint32_t>(elf, at))) {
+      poke<uint32_t>(elf, at + field_offset, value);
+      return;
+    }
+  }
+  throw std::runtime_error("fixture has no section " + name);
+}
+
+TEST(StaticModuleImageTest, AcceptsOnlyTheStaticFormOfEtExec) {
+  const std::vector<uint8_t> good = static_fixture();
+  std::vector<uint8_t> bytes = good;  // a relocation table for no section is a dynamic one
+  poke_section_header(bytes, ".rela.text", offsetof(Elf32_Shdr, sh_info), 0);
+  EXPECT_NE(parse_error(bytes, 32).find("patches no section"), std::string::npos);
+
+  bytes = good;  // a GOT, PLT or dynamic section holds addresses no kept relocation describes
+  poke_section_header(bytes, ".data", offsetof(Elf32_Shdr, sh_type), SHT_DYNAMIC);
+  EXPECT_NE(parse_error(bytes, 32).find("whose link-time addresses"), std::string::npos);
+
+  bytes = good;  // linked without --emit-relocs
+  for (const char* rela : {".rela.text", ".rela.data", ".rela.kestrel.kernels"})
+    poke_section_header(bytes, rela, offsetof(Elf32_Shdr, sh_type), SHT_PROGBITS);
+  EXPECT_NE(parse_error(bytes, 32).find("--emit-relocs"), std::string::npos);
+
+  bytes = good;  // REL relocations are not what lld keeps
+  poke_section_header(bytes, ".rela.data", offsetof(Elf32_Shdr, sh_type), SHT_REL);
+  EXPECT_NE(parse_error(bytes, 32).find("REL section"), std::string::npos);
+
+  bytes = good;  // linked above 0: its first page would not be the base
+  const uint32_t phoff = peek<uint32_t>(good, 28);
+  poke<uint32_t>(bytes, phoff + offsetof(Elf32_Phdr, p_vaddr), 0x8000);
+  EXPECT_NE(parse_error(bytes, 32).find("base 0"), std::string::npos);
+
+  bytes = good;  // the class decides: an ELF32 file is never an RV64 module
+  EXPECT_NE(parse_error(bytes, 64).find("ELF class"), std::string::npos);
+}
+
+TEST(StaticModuleImageTest, RandomCorruptionNeverCrashes) {
+  const std::vector<uint8_t> good = static_fixture();
+  std::mt19937 random(4321);
+  int rejected = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<uint8_t> bytes = good;
+    const int flips = 1 + static_cast<int>(random() % 8);
+    for (int i = 0; i < flips; ++i) {
+      // Half the flips land in the relocation tables, the part under test.
+      const testing::SectionView rela = find_section(good, random() % 2 ? ".rela.text" : ".rela.data");
+      const uint64_t at = random() % 2 ? rela.offset + random() % rela.size : random() % bytes.size();
+      bytes[at] ^= static_cast<uint8_t>(1u << (random() % 8));
+    }
+    try {
+      parse_module(bytes.data(), bytes.size(), 32);
+    } catch (const Error& e) {
+      ASSERT_EQ(e.status(), KESTREL_ERROR_INVALID_MODULE) << e.what();
+      ++rejected;
+    }
+  }
   EXPECT_GT(rejected, 100);
 }
 
