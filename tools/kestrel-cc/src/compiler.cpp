@@ -82,32 +82,6 @@ std::string escape_make(const std::string& path) {
   return out;
 }
 
-namespace {
-
-// Archive members lld refused because they use absolute (R_RISCV_HI20/LO12)
-// addressing, from messages such as
-//   ld.lld: error: relocation R_RISCV_HI20 cannot be used against symbol '.LC0'; recompile with -fPIC
-//   >>> defined in /usr/lib/.../libc.a(libm_math_kf_sin.c.o)
-std::vector<std::string> position_dependent_members(const std::string& linker_output) {
-  std::set<std::string> members;
-  std::istringstream lines(linker_output);
-  std::string line;
-  bool in_absolute_error = false;
-  while (std::getline(lines, line)) {
-    if (line.find("error: relocation R_RISCV_") != std::string::npos) {
-      in_absolute_error = line.find("recompile with -fPIC") != std::string::npos;
-      continue;
-    }
-    const std::size_t open = line.rfind(".a(");
-    if (in_absolute_error && line.find(">>> defined in") != std::string::npos && open != std::string::npos &&
-        line.back() == ')')
-      members.insert(line.substr(open + 3, line.size() - open - 4));
-  }
-  return {members.begin(), members.end()};
-}
-
-}  // namespace
-
 Compiler::Compiler(Options options, ToolchainPaths paths, std::ostream& log)
     : options_(std::move(options)), paths_(std::move(paths)), log_(log) {}
 
@@ -139,13 +113,21 @@ std::vector<std::string> Compiler::target_arguments() const {
                                    "-target-feature", "-c", "-target-feature", "-relax", "-target-feature",
                                    "-save-restore"};
   if (rv64) args.insert(args.end(), {"-target-feature", "+64bit"});
-  args.insert(args.end(), {"-target-abi", rv64 ? "lp64f" : "ilp32f",
-                           // medany PIE code: every access PC-relative, so the module links
-                           // at base 0 and loads anywhere with only R_RISCV_RELATIVE fix-ups
-                           // (non-PIC objects would make lld give function addresses in data
-                           // canonical PLT entries).
-                           "-mcmodel=medium", "-mrelocation-model", "pic", "-pic-level", "2", "-pic-is-pie",
-                           "-msmall-data-limit", "0", "-mframe-pointer=none"});
+  // Code model medany: every access to the module's own code and data is
+  // PC-relative, so it needs no fix-up wherever the module loads.
+  args.insert(args.end(), {"-target-abi", rv64 ? "lp64f" : "ilp32f", "-mcmodel=medium"});
+  if (rv64) {
+    // RV64 modules are PIEs whose only fix-ups are R_RISCV_RELATIVE (non-PIC
+    // objects would make lld give function addresses in data canonical PLT
+    // entries).
+    args.insert(args.end(), {"-mrelocation-model", "pic", "-pic-level", "2", "-pic-is-pie"});
+  } else {
+    // RV32 modules are static executables whose kept relocations the loader
+    // applies (link()).  PIC code would reach symbols of other files through
+    // a GOT, whose link-time addresses no relocation describes.
+    args.insert(args.end(), {"-mrelocation-model", "static"});
+  }
+  args.insert(args.end(), {"-msmall-data-limit", "0", "-mframe-pointer=none"});
   return args;
 }
 
@@ -255,24 +237,22 @@ fs::path Compiler::assemble_crt() {
 void Compiler::link(const std::vector<std::string>& extern_shared, const fs::path& crt,
                     const fs::path& output) {
   const std::string multilib = ToolchainPaths::multilib(options_.xlen);
-  std::vector<std::string> args = {paths_.lld,
-                                   "-pie",
-                                   "--no-dynamic-linker",
-                                   "-z",
-                                   "norelro",
-                                   "--apply-dynamic-relocs",
-                                   "-z",
-                                   "max-page-size=4096",
-                                   "-z",
-                                   "common-page-size=4096",
-                                   "--hash-style=sysv",
-                                   "--build-id=none",
-                                   "--no-undefined",
-                                   "--error-limit=0",
-                                   "-T",
-                                   paths_.crt_dir + "/kestrel.ld",
-                                   "-o",
-                                   output.string()};
+  std::vector<std::string> args = {paths_.lld};
+  if (options_.xlen == 64) {
+    // A position-independent executable whose only relocations are
+    // R_RISCV_RELATIVE (docs/isa.md section 5).
+    args.insert(args.end(), {"-pie", "--no-dynamic-linker", "-z", "norelro", "--apply-dynamic-relocs",
+                             "--hash-style=sysv"});
+  } else {
+    // Debian's RV32 picolibc is built with absolute (lui/addi) addressing,
+    // which no PIE can hold: link a static executable at base 0 and keep the
+    // link-time relocations, from which the loader moves it (R_RISCV_HI20
+    // and R_RISCV_32 against the module's own symbols gain the base).
+    args.push_back("--emit-relocs");
+  }
+  args.insert(args.end(),
+              {"-z", "max-page-size=4096", "-z", "common-page-size=4096", "--build-id=none", "--no-undefined",
+               "--error-limit=0", "-T", paths_.crt_dir + "/kestrel.ld", "-o", output.string()});
   if (!options_.debug_info) args.push_back("--strip-debug");
   // CUDA gives every extern __shared__ array the address of the first
   // dynamic shared byte (guide B.2.3), which the linker script names.
@@ -294,20 +274,8 @@ void Compiler::link(const std::vector<std::string>& extern_shared, const fs::pat
         "the module needs thread-local storage (the C library's errno, set by functions such as "
         "strtol), which Kestrel device code does not have (docs/programming-guide.md, Limitations)");
   }
-  const std::vector<std::string> absolute = position_dependent_members(result.output);
-  if (absolute.empty()) {
-    log_ << result.output;
-    throw CompileError("linking " + options_.output + " failed");
-  }
-  std::string members;
-  for (const std::string& member : absolute) members += "\n  " + member;
-  throw CompileError(
-      "the module needs C library code that is built position-dependent (medlow code model), "
-      "which a relocatable Kestrel module cannot contain:" +
-      members +
-      "\nDebian's picolibc builds every RV32 multilib that way; on RV32 only the math functions "
-      "that compile to instructions (sqrtf, fabsf, fminf, floorf, ...) are available "
-      "(docs/programming-guide.md, Limitations).");
+  log_ << result.output;
+  throw CompileError("linking " + options_.output + " failed");
 }
 
 void Compiler::write_depfile(const std::vector<fs::path>& unit_depfiles) const {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include "compile_error.hpp"
 #include "kestrel/abi.h"
@@ -44,6 +45,7 @@ struct Section {
   std::string name;
   uint32_t name_offset = 0, type = 0;
   uint64_t flags = 0, addr = 0, offset = 0, size = 0;
+  uint32_t link = 0, info = 0;
 };
 struct Segment {
   uint32_t type = 0, flags = 0;
@@ -54,6 +56,75 @@ std::string hex(uint64_t value) {
   char text[32];
   std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
   return text;
+}
+
+// The relocations an RV32 static module keeps (--emit-relocs) for the
+// loader: only kinds whose fix-up is none or "add the base", R_RISCV_HI20
+// only on a lui, and nothing PC-relative to a fixed address (docs/isa.md
+// section 8; runtime/module_image.cpp applies the same rules).  Adds the
+// addresses the loader will patch to `relocated`.
+void check_kept_relocations(const ImageReader& in, const std::vector<Section>& sections, const Section& rela,
+                            std::set<uint64_t>& relocated) {
+  if (rela.info == 0 || rela.info >= sections.size())
+    throw CompileError("static RV32 module has relocation table " + rela.name + " that patches no section");
+  const Section& target = sections[rela.info];
+  if (!(target.flags & SHF_ALLOC)) return;  // debug information
+  if (rela.link >= sections.size() || sections[rela.link].type != SHT_SYMTAB)
+    throw CompileError(rela.name + " has no symbol table");
+  const Section& symbols = sections[rela.link];
+  for (uint64_t at = rela.offset; at + 12 <= rela.offset + rela.size; at += 12) {
+    const uint64_t offset = in.read(at, 4);
+    const uint64_t info = in.read(at + 4, 4);
+    const uint64_t type = ELF32_R_TYPE(info), symbol = ELF32_R_SYM(info);
+    const std::string where =
+        "relocation type " + std::to_string(type) + " at " + hex(offset) + " in " + rela.name;
+    if (offset < target.addr || offset >= target.addr + target.size)
+      throw CompileError(where + " patches outside " + target.name);
+    // A symbol moves with the module when it is defined in a section;
+    // absolute and undefined weak symbols keep their value.
+    bool moves = false;
+    if (symbol != 0) {
+      if (symbol * 16 >= symbols.size) throw CompileError(where + " refers to a symbol past the table");
+      const uint64_t shndx = in.read(symbols.offset + symbol * 16 + 14, 2);
+      moves = shndx != SHN_UNDEF && shndx < SHN_LORESERVE;
+    }
+    switch (type) {
+      case R_RISCV_NONE:
+      case R_RISCV_RELAX:
+      case R_RISCV_ALIGN:
+      case R_RISCV_LO12_I:
+      case R_RISCV_LO12_S:
+      case R_RISCV_PCREL_LO12_I:
+      case R_RISCV_PCREL_LO12_S:
+      case R_RISCV_ADD8:
+      case R_RISCV_ADD16:
+      case R_RISCV_ADD32:
+      case R_RISCV_SUB8:
+      case R_RISCV_SUB16:
+      case R_RISCV_SUB32:
+        break;
+      case R_RISCV_BRANCH:
+      case R_RISCV_JAL:
+      case R_RISCV_CALL:
+      case R_RISCV_CALL_PLT:
+      case R_RISCV_PCREL_HI20:
+      case R_RISCV_32_PCREL:
+        if (!moves) throw CompileError(where + " is PC-relative to a fixed address");
+        break;
+      case R_RISCV_HI20:
+        if ((in.read(target.offset + (offset - target.addr), 1) & 0x7F) != 0x37)
+          throw CompileError(where + " does not patch a lui instruction");
+        if (moves) relocated.insert(offset);
+        break;
+      case R_RISCV_32:
+        if (moves) relocated.insert(offset);
+        break;
+      default:
+        throw CompileError(where +
+                           " cannot be applied by the loader (GOT, TLS or another kind a static "
+                           "RV32 module must not hold)");
+    }
+  }
 }
 
 }  // namespace
@@ -78,7 +149,12 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
   const uint64_t e_shstrndx = in.read(fields + 10, 2);
   if (e_machine != EM_RISCV)
     throw CompileError("module is not a RISC-V ELF (e_machine " + hex(e_machine) + ")");
-  if (e_type != ET_DYN) throw CompileError("module is not position independent (ELF type is not ET_DYN)");
+  // RV64: a PIE.  RV32: a static executable with its relocations kept
+  // (Debian's RV32 C library is position-dependent code).
+  const bool static_module = xlen == 32;
+  if (e_type != (static_module ? ET_EXEC : ET_DYN))
+    throw CompileError(static_module ? "RV32 module is not a static executable (ELF type is not ET_EXEC)"
+                                     : "module is not position independent (ELF type is not ET_DYN)");
   if (e_flags & EF_RISCV_RVC) throw CompileError("module is marked as using compressed instructions");
   if ((e_flags & EF_RISCV_FLOAT_ABI) != EF_RISCV_FLOAT_ABI_SINGLE)
     throw CompileError("module float ABI is not single-float (lp64f/ilp32f)");
@@ -134,6 +210,8 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
     s.addr = in.read(at + 8 + word, word);
     s.offset = in.read(at + 8 + 2 * word, word);
     s.size = in.read(at + 8 + 3 * word, word);
+    s.link = static_cast<uint32_t>(in.read(at + 8 + 4 * word, 4));
+    s.info = static_cast<uint32_t>(in.read(at + 12 + 4 * word, 4));
     sections.push_back(s);
   }
   if (e_shstrndx >= sections.size()) throw CompileError("module has no section name table");
@@ -141,10 +219,15 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
     sections[i].name = in.string(sections[e_shstrndx].offset + sections[i].name_offset);
 
   const Section* kernels = nullptr;
+  std::set<uint64_t> relocated;  // link-time addresses the loader adds the base to
   for (const Section& s : sections) {
-    if (s.type == SHT_REL)
-      throw CompileError("module has REL relocations; only R_RISCV_RELATIVE (RELA) is allowed");
-    if (s.type == SHT_RELA) {
+    if (s.type == SHT_REL) throw CompileError("module has REL relocations; only RELA is allowed");
+    if (static_module && (s.flags & SHF_ALLOC) && s.size > 0 &&
+        (s.type == SHT_DYNAMIC || s.name == ".got" || s.name == ".got.plt" || s.name == ".plt" ||
+         s.name == ".iplt"))
+      throw CompileError("static RV32 module has a " + s.name +
+                         " section, whose addresses no kept relocation describes");
+    if (s.type == SHT_RELA && !static_module) {
       const uint64_t entry = is64 ? 24 : 12;
       for (uint64_t at = s.offset; at + entry <= s.offset + s.size; at += entry) {
         const uint64_t info = in.read(at + word, word);
@@ -152,9 +235,10 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
         if (type != R_RISCV_RELATIVE)
           throw CompileError("module has relocation type " + std::to_string(type) + " in " + s.name +
                              "; only R_RISCV_RELATIVE is allowed");
-        ++summary.relocations;
+        relocated.insert(in.read(at, word));
       }
     }
+    if (s.type == SHT_RELA && static_module) check_kept_relocations(in, sections, s, relocated);
     if ((s.flags & SHF_EXECINSTR) && s.type == SHT_PROGBITS) {
       if (s.addr % 4 != 0 || s.size % 4 != 0)
         throw CompileError("executable section " + s.name + " is not a whole number of 32-bit instructions");
@@ -175,6 +259,7 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
     if (s.name == KESTREL_KERNELS_SECTION) kernels = &s;
   }
   if (!kernels) throw CompileError("module has no " KESTREL_KERNELS_SECTION " section");
+  summary.relocations = relocated.size();
 
   // struct kestrel_kernel_desc: four uint32_t, then three XLEN-wide pointers.
   const uint64_t desc_bytes = 16 + 3 * word;
@@ -199,6 +284,11 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
     k.entry = in.read(at + 16, word);
     const uint64_t name = in.read(at + 16 + word, word);
     const uint64_t params = in.read(at + 16 + 2 * word, word);
+    // The descriptors are loaded with the image, so their pointers move with it.
+    const uint64_t pointers = kernels->addr + (at - kernels->offset) + 16;
+    if (!relocated.count(pointers) || !relocated.count(pointers + word) ||
+        (k.num_params > 0 && !relocated.count(pointers + 2 * word)))
+      throw CompileError("a kernel descriptor pointer has no relocation");
     k.name = in.string(file_offset(name, 1, "name"));
     file_offset(k.entry, 4, "entry");
     if (k.num_params > 0) {

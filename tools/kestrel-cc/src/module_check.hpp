@@ -25,17 +25,19 @@ struct ModuleKernel {
 struct ModuleSummary {
   unsigned xlen = 0;
   std::vector<ModuleKernel> kernels;
-  uint64_t relocations = 0;  // R_RISCV_RELATIVE entries
+  uint64_t relocations = 0;  // words the loader adds the load base to
   uint64_t image_bytes = 0;  // end of the highest PT_LOAD segment
   uint64_t static_shared_bytes = 0;
 };
 
 // Reads the module at `path` and checks: ELF class matches `xlen`, EM_RISCV,
-// ET_DYN, single-float ABI, no RVC flag, no 16-bit instruction in executable
-// sections, only R_RISCV_RELATIVE relocations, no TLS, no interpreter, PT_LOAD
-// segments page aligned and inside the file, the shared window outside every
-// PT_LOAD, and a well-formed .kestrel.kernels section whose pointers land in
-// the image.  Throws CompileError naming the first problem.
+// ET_DYN with only R_RISCV_RELATIVE relocations (RV64) or ET_EXEC with kept
+// relocations the loader can apply and no GOT, PLT or dynamic section (RV32),
+// single-float ABI, no RVC flag, no 16-bit instruction in executable
+// sections, no TLS, no interpreter, PT_LOAD segments page aligned and inside
+// the file, the shared window outside every PT_LOAD, and a well-formed
+// .kestrel.kernels section whose pointers land in the image and are
+// relocated.  Throws CompileError naming the first problem.
 ModuleSummary check_module(const std::string& path, unsigned xlen);
 
 // The same checks on an in-memory image (for tests).
