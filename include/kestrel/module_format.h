@@ -1,5 +1,6 @@
-/* Layout of the metadata a Kestrel device module (an RISC-V ELF executable,
- * linked position independent at base 0) carries for the runtime.
+/* Layout of the metadata a Kestrel device module (an RISC-V ELF executable
+ * linked at base 0: position independent on RV64, static with its relocations
+ * kept on RV32) carries for the runtime.
  * Written by the device SDK (sw_kernels/sdk/kestrel_entry.h), read by
  * runtime/module.cpp.  docs/isa.md section "Device modules" describes it. */
 #ifndef KESTREL_MODULE_FORMAT_H
