@@ -402,45 +402,44 @@ class Parser {
     }
   }
 
-  // A symbol a kept relocation refers to, as far as loading cares.
-  struct KeptSymbol {
-    std::string name;
-    bool moves = false;  // defined in the image or its shared window, so it moves with the base
-    uint64_t value = 0;
-  };
+  // Name of symbol `index` of `table`, for messages.
+  std::string symbol_name(const Section& table, uint64_t index) const {
+    if (index == 0) return "(no symbol)";
+    const uint32_t name_offset = file_.u32(table.offset + index * layout_.sym_size, "st_name");
+    const Section& strings = sections_[table.link];
+    if (name_offset == 0) return "symbol " + std::to_string(index);
+    return "'" + Bytes(file_.data() + strings.offset, strings.size).string(name_offset, "symbol name") + "'";
+  }
 
-  KeptSymbol kept_symbol(const Section& table, uint64_t index, const std::string& where) const {
-    if (index == 0) return KeptSymbol{"(no symbol)", false, 0};
+  // Whether symbol `index` of `table`, which a kept relocation described by
+  // `where()` refers to, moves with the module: defined in the image or its
+  // shared window.  Absolute symbols and undefined weak ones (address 0)
+  // keep their value.  Messages are only built for a bad module.
+  template <typename Where>
+  bool symbol_moves(const Section& table, uint64_t index, const Where& where) const {
+    if (index == 0) return false;
     if (index >= table.size / layout_.sym_size)
-      invalid(where + " refers to symbol " + std::to_string(index) + ", past the end of " + table.name);
+      invalid(where() + " refers to symbol " + std::to_string(index) + ", past the end of " + table.name);
     const uint64_t at = table.offset + index * layout_.sym_size;
-    const uint32_t name_offset = file_.u32(at, "st_name");
     const uint64_t value = file_.u32(at + 4, "st_value");
     const uint8_t info = file_.u8(at + 12, "st_info");
     const uint16_t shndx = file_.u16(at + 14, "st_shndx");
-    const Section& strings = sections_[table.link];
-    const Bytes names(file_.data() + strings.offset, strings.size);
-    KeptSymbol symbol{
-        name_offset == 0 ? "symbol " + std::to_string(index) : names.string(name_offset, "symbol name"),
-        false, value};
     if (shndx == SHN_UNDEF) {
-      // An undefined weak symbol is address 0 wherever the module lies.
       if (ELF32_ST_BIND(info) != STB_WEAK)
-        invalid(where + " refers to undefined symbol '" + symbol.name + "'");
-      symbol.value = 0;
-      return symbol;
+        invalid(where() + " refers to undefined symbol " + symbol_name(table, index));
+      return false;
     }
-    if (shndx == SHN_ABS) return symbol;
+    if (shndx == SHN_ABS) return false;
     if (shndx >= SHN_LORESERVE || shndx >= sections_.size())
-      invalid(where + " refers to symbol '" + symbol.name + "' in special section index " +
+      invalid(where() + " refers to symbol " + symbol_name(table, index) + " in special section index " +
               std::to_string(shndx));
     if (!(sections_[shndx].flags & SHF_ALLOC))
-      invalid(where + " refers to symbol '" + symbol.name + "' in " + sections_[shndx].name +
+      invalid(where() + " refers to symbol " + symbol_name(table, index) + " in " + sections_[shndx].name +
               ", which is not loaded");
     if (value > module_end())
-      invalid(where + " refers to symbol '" + symbol.name + "' at " + hex(value) + ", outside the module");
-    symbol.moves = true;
-    return symbol;
+      invalid(where() + " refers to symbol " + symbol_name(table, index) + " at " + hex(value) +
+              ", outside the module");
+    return true;
   }
 
   // End of the module's address range: the image, then its shared window.
@@ -503,9 +502,13 @@ class Parser {
   struct FieldMove {
     bool instruction = false;  // a lui patched by R_RISCV_HI20
     unsigned width = 0;
-    int bases = 0;  // how many times the field gains the base
-    std::string first;
+    int bases = 0;            // how many times the field gains the base
+    uint32_t first_type = 0;  // the first relocation of the field, for messages
+    const Section* first_section = nullptr;
   };
+  static std::string describe(const FieldMove& field) {
+    return relocation_name(field.first_type) + " in " + field.first_section->name;
+  }
 
   // ET_EXEC (RV32): the relocations the linker kept (--emit-relocs) describe
   // every link-time address in the image.  Only the kinds whose fix-up is
@@ -563,11 +566,11 @@ class Parser {
             (kind->width > 0 && segment_holding(offset, kind->width) == nullptr))
           invalid(where() + " patches outside " + target.name + " or outside every segment");
         if (kind->effect == KeptEffect::none) continue;
-        const KeptSymbol symbol = kept_symbol(symbols, ELF32_R_SYM(info), where());
+        const bool moves = symbol_moves(symbols, ELF32_R_SYM(info), where);
         if (kind->effect == KeptEffect::pc_relative) {
-          if (!symbol.moves)
-            invalid(where() + " is PC-relative to the fixed address of '" + symbol.name +
-                    "', which would change when the module moves");
+          if (!moves)
+            invalid(where() + " is PC-relative to the fixed address of " +
+                    symbol_name(symbols, ELF32_R_SYM(info)) + ", which would change when the module moves");
           continue;
         }
         FieldMove move;
@@ -579,10 +582,13 @@ class Parser {
             invalid(where() + " does not patch an aligned lui instruction in executable code");
         }
         auto [field, inserted] = fields.try_emplace(offset, move);
-        if (inserted) field->second.first = where();
+        if (inserted) {
+          field->second.first_type = type;
+          field->second.first_section = &s;
+        }
         if (field->second.instruction != move.instruction || field->second.width != move.width)
-          invalid(where() + " patches a field that " + field->second.first + " patches differently");
-        if (symbol.moves) field->second.bases += kind->effect == KeptEffect::subtract ? -1 : 1;
+          invalid(where() + " patches a field that " + describe(field->second) + " patches differently");
+        if (moves) field->second.bases += kind->effect == KeptEffect::subtract ? -1 : 1;
       }
     }
     if (!kept_any)
@@ -593,14 +599,14 @@ class Parser {
     for (const auto& [offset, field] : fields) {
       if (field.bases == 0) continue;  // a label difference inside the module, or a fixed address
       if (field.bases != 1 || field.width != 4)
-        invalid("the relocations at " + hex(offset) + " (" + field.first + ") would move a " +
+        invalid("the relocations at " + hex(offset) + " (" + describe(field) + ") would move a " +
                 std::to_string(field.width) + "-byte field by " + std::to_string(field.bases) +
                 " times the load address");
       if (!field.instruction) {
         uint32_t value = 0;
         std::memcpy(&value, out_.bytes.data() + offset, 4);
         if (value >= module_end() + kMaxImageBytes)
-          invalid(field.first + " holds " + hex(value) + ", far outside the module");
+          invalid(describe(field) + " holds " + hex(value) + ", far outside the module");
       }
       // Adding the base to the little-endian word is the whole fix-up: for a
       // data word it is the address; for a lui, whose U-immediate is bits
@@ -616,9 +622,12 @@ class Parser {
     } else {
       apply_dynamic_relocations();
     }
+    // Each relocated word gains the base once, so no two may share a byte.
     std::sort(out_.relocations.begin(), out_.relocations.end());
-    const auto twice = std::adjacent_find(out_.relocations.begin(), out_.relocations.end());
-    if (twice != out_.relocations.end()) invalid("two relocations patch " + hex(*twice));
+    const auto overlap = std::adjacent_find(out_.relocations.begin(), out_.relocations.end(),
+                                            [&](uint64_t a, uint64_t b) { return b - a < layout_.word; });
+    if (overlap != out_.relocations.end())
+      invalid("two relocations patch overlapping words at " + hex(*overlap) + " and " + hex(*(overlap + 1)));
   }
 
   bool is_relocated(uint64_t offset) const {

@@ -269,7 +269,7 @@ TEST_P(ModuleImageTest, RejectsBadRelocations) {
 
   bytes = good;  // two relocations of one word would add the base twice
   set_offset(bytes, 1, first_target);
-  EXPECT_NE(parse_error(bytes, xlen()).find("two relocations"), std::string::npos);
+  EXPECT_NE(parse_error(bytes, xlen()).find("overlapping"), std::string::npos);
 
   bytes = good;  // the first descriptor's entry pointer loses its relocation to another word
   set_offset(bytes, 0, find_section(good, ".data").addr);
@@ -490,6 +490,13 @@ TEST(StaticModuleImageTest, RejectsFieldsThatWouldNotMoveByExactlyTheBase) {
   poke<uint32_t>(bytes, weak_lui.entry_at, code);
   set_symbol(bytes, weak_lui, counter_lui.symbol);
   EXPECT_NE(parse_error(bytes, 32).find("2 times the load address"), std::string::npos);
+
+  bytes = good;  // two address words sharing bytes would each add the base to them
+  const KeptRelocation first_word = find_relocation(good, ".rela.data", R_RISCV_32);
+  const KeptRelocation absolute_word = kept_relocations(good, ".rela.data").at(1);
+  poke<uint32_t>(bytes, absolute_word.entry_at, first_word.offset + 1);  // holds a small value
+  set_symbol(bytes, absolute_word, first_word.symbol);
+  EXPECT_NE(parse_error(bytes, 32).find("overlapping"), std::string::npos);
 }
 
 TEST(StaticModuleImageTest, RejectsDescriptorPointersWithoutRelocation) {
