@@ -223,8 +223,10 @@ __global__ void k(int* p) { *p = counter.v; }
 
   const std::string uses_errno =
       write("errno.cu", "__global__ void k(const char* s, long* out) { *out = strtol(s, nullptr, 10); }\n");
-  EXPECT_EQ(compile({"-o", module_path("m.kmod"), uses_errno}), 1);
-  EXPECT_NE(log_.find("thread-local storage"), std::string::npos) << log_;
+  for (const char* xlen : {"-rv64", "-rv32"}) {
+    EXPECT_EQ(compile({xlen, "-o", module_path("m.kmod"), uses_errno}), 1) << xlen;
+    EXPECT_NE(log_.find("thread-local storage"), std::string::npos) << xlen << "\n" << log_;
+  }
 }
 
 TEST_F(CompileTest, BothXlensLinkTheCMathLibrary) {
