@@ -337,11 +337,18 @@ kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit 
       case KESTREL_LIMIT_WATCHDOG_MI:
         d->context->set_watchdog_units(value);
         return;
+      case KESTREL_LIMIT_PRINTF_FIFO_BYTES:
+        d->context->set_printf_fifo_bytes(value);
+        return;
       case KESTREL_LIMIT_MAX_ENUM:
         break;
     }
     throw Error(KESTREL_ERROR_INVALID_VALUE, "unknown limit " + std::to_string(static_cast<int>(limit)));
   });
+}
+
+kestrel_status kestrel_device_set_output(kestrel_device_t* device, kestrel_output_fn fn, void* user) {
+  return guarded(device, [&] { checked(device)->context->set_output(fn, user); });
 }
 
 kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t* value) {
@@ -354,6 +361,9 @@ kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit 
         return;
       case KESTREL_LIMIT_WATCHDOG_MI:
         *value = d->context->watchdog_units();
+        return;
+      case KESTREL_LIMIT_PRINTF_FIFO_BYTES:
+        *value = d->context->printf_fifo_bytes();
         return;
       case KESTREL_LIMIT_MAX_ENUM:
         break;

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "kestrel/error.hpp"
+#include "printf_fifo.hpp"
 
 namespace kestrel::runtime {
 namespace {
@@ -19,6 +20,12 @@ constexpr uint32_t kMaxGridX = 0x7FFFFFFFu;  // guide appendix G, compute capabi
 constexpr uint32_t kMaxGridYZ = 65535;
 constexpr uint32_t kMaxBlockZ = 64;
 constexpr size_t kCopyChunk = 1u << 20;
+constexpr uint64_t kMinPrintfFifo = 4096;
+constexpr uint64_t kMaxPrintfFifo = 1ull << 30;
+// CUDA prints both printf output and assert messages on the host's stdout.
+constexpr int kPrintfStream = 1;
+constexpr int kAssertStream = 1;
+constexpr int kDiagnosticStream = 2;
 
 uint64_t pages_for(uint64_t bytes) { return (bytes + kPage - 1) / kPage; }
 
@@ -288,6 +295,13 @@ std::unique_ptr<LoadedModule> DeviceContext::load_module(const uint8_t* data, si
   auto module = std::make_unique<LoadedModule>();
   module->image = parse_module(data, size, props_.xlen);
   ModuleImage& image = module->image;
+  for (const GlobalSymbol& global : image.globals) {
+    if (global.name != KESTREL_PRINTF_SYMBOL) continue;
+    if (global.bytes != props_.xlen / 8)
+      throw Error(KESTREL_ERROR_INVALID_MODULE, std::string(KESTREL_PRINTF_SYMBOL) + " is " +
+                                                    std::to_string(global.bytes) + " bytes, not a pointer");
+    module->printf_slot = global.address;
+  }
   if (image.static_shared_bytes() > props_.shared_mem_per_block) {
     throw Error(KESTREL_ERROR_INVALID_MODULE, "module needs " + std::to_string(image.static_shared_bytes()) +
                                                   " bytes of static shared memory, the device has " +
@@ -394,6 +408,7 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
                     pending_fault_->message);
   }
   ensure_local_backing();
+  if (module.printf_slot != 0) prepare_printf(module);
   device_.write_mem(param_buffer_, params.data(), params.size());
 
   driver::LaunchRegs regs;
@@ -411,14 +426,17 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   regs.watchdog = watchdog_units_;
   last_fault_ = kestrel_fault_info{};
   device_.launch(regs);
-  in_flight_ = InFlight{kernel.name, module.base, module.image.bytes.size()};
+  in_flight_ = InFlight{kernel.name, module.base, module.image.bytes.size(), module.printf_slot != 0};
 }
 
 void DeviceContext::retire_launch() {
   if (!in_flight_) return;
   const InFlight launch = *in_flight_;
   in_flight_.reset();
-  if (device_.wait() != driver::RunState::fault) return;
+  const driver::RunState state = device_.wait();
+  // The output printed before a fault comes first, as on CUDA.
+  if (launch.uses_printf) drain_printf();
+  if (state != driver::RunState::fault) return;
 
   const driver::FaultRecord record = device_.read_fault();
   kestrel_fault_info fault{};
@@ -459,6 +477,97 @@ void DeviceContext::set_stack_bytes(uint64_t bytes) {
                                                  std::to_string(window) + " bytes");
   retire_launch();
   stack_bytes_ = static_cast<uint32_t>(bytes);
+}
+
+void DeviceContext::set_printf_fifo_bytes(uint64_t bytes) {
+  const uint64_t most = std::min(kMaxPrintfFifo, props_.global_mem_bytes / 2);
+  if (bytes < kMinPrintfFifo || bytes > most)
+    throw Error(KESTREL_ERROR_INVALID_VALUE, "printf FIFO size " + std::to_string(bytes) + " must be " +
+                                                 std::to_string(kMinPrintfFifo) + " to " +
+                                                 std::to_string(most) + " bytes");
+  retire_launch();
+  if (printf_fifo_ != 0) {
+    release_region(printf_fifo_);
+    printf_fifo_ = 0;
+  }
+  printf_fifo_bytes_ = bytes;
+}
+
+void DeviceContext::set_output(kestrel_output_fn fn, void* user) {
+  output_fn_ = fn;
+  output_user_ = user;
+}
+
+void DeviceContext::emit(int stream, const std::string& text) {
+  if (text.empty()) return;
+  if (output_fn_ != nullptr) {
+    output_fn_(output_user_, stream, text.data(), text.size());
+    return;
+  }
+  FILE* file = stream == 2 ? stderr : stdout;
+  std::fwrite(text.data(), 1, text.size(), file);
+  std::fflush(file);
+}
+
+void DeviceContext::prepare_printf(const LoadedModule& module) {
+  if (printf_fifo_ == 0) {
+    printf_fifo_ = allocate_region(printf_fifo_bytes_, printf_fifo_bytes_, RegionKind::printf_fifo,
+                                   KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+    printf_fifo_allocated_ = printf_fifo_bytes_;
+    // Records are committed by a word written last, so the record space must
+    // start out zero; drain_printf() clears what each launch used.
+    const std::vector<uint8_t> zeros(std::min<uint64_t>(printf_fifo_allocated_, kCopyChunk), 0);
+    for (uint64_t done = 0; done < printf_fifo_allocated_;) {
+      const uint64_t n = std::min<uint64_t>(kCopyChunk, printf_fifo_allocated_ - done);
+      device_.write_mem(printf_fifo_ + done, zeros.data(), n);
+      done += n;
+    }
+    const uint32_t header[4] = {
+        0, static_cast<uint32_t>(printf_fifo_allocated_ - KESTREL_PRINTF_HEADER_BYTES), 0, 0};
+    device_.write_mem(printf_fifo_, header, sizeof header);
+  }
+  const uint64_t address = printf_fifo_;  // little-endian: the first XLEN/8 bytes are the pointer
+  device_.write_mem(module.base + module.printf_slot, &address, props_.xlen / 8);
+}
+
+void DeviceContext::drain_printf() {
+  if (printf_fifo_ == 0) return;
+  uint32_t header[4];
+  device_.read_mem(printf_fifo_, header, sizeof header);
+  const uint64_t capacity = printf_fifo_allocated_ - KESTREL_PRINTF_HEADER_BYTES;
+  const uint64_t used = std::min<uint64_t>(header[KESTREL_PRINTF_HEAD_WORD], capacity);
+  const uint32_t dropped = header[KESTREL_PRINTF_DROPPED_WORD];
+  std::vector<uint8_t> records(used);
+  if (used != 0) device_.read_mem(printf_fifo_ + KESTREL_PRINTF_HEADER_BYTES, records.data(), used);
+
+  const PrintfParse parse = parse_printf_records(records.data(), records.size());
+  std::string pending;
+  int pending_stream = kPrintfStream;
+  for (const PrintfRecord& record : parse.records) {
+    const int stream = (record.flags & KESTREL_PRINTF_FLAG_ASSERT) ? kAssertStream : kPrintfStream;
+    if (stream != pending_stream) {
+      emit(pending_stream, pending);
+      pending.clear();
+      pending_stream = stream;
+    }
+    pending += format_printf(record.format, record.args, props_.xlen);
+  }
+  emit(pending_stream, pending);
+  if (dropped != 0)
+    emit(kDiagnosticStream, "kestrel: " + std::to_string(dropped) +
+                                " device printf record(s) did not fit the " +
+                                std::to_string(printf_fifo_allocated_) +
+                                "-byte printf FIFO and were dropped (cudaLimitPrintfFifoSize)\n");
+  if (parse.incomplete != 0 || parse.truncated)
+    emit(kDiagnosticStream, "kestrel: device printf output of the faulted launch is incomplete\n");
+
+  if (used != 0) {
+    const std::vector<uint8_t> zeros(used, 0);
+    device_.write_mem(printf_fifo_ + KESTREL_PRINTF_HEADER_BYTES, zeros.data(), used);
+  }
+  header[KESTREL_PRINTF_HEAD_WORD] = 0;
+  header[KESTREL_PRINTF_DROPPED_WORD] = 0;
+  device_.write_mem(printf_fifo_, header, sizeof header);
 }
 
 void DeviceContext::set_watchdog_units(uint64_t units) {

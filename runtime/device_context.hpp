@@ -24,6 +24,9 @@ struct LoadedModule {
   ModuleImage image;
   uint64_t base = 0;            // load address of link-time address 0
   uint64_t reserved_bytes = 0;  // image + shared window, whole pages
+  // Link-time address of the module's printf FIFO pointer (KESTREL_PRINTF_SYMBOL),
+  // 0 when its code never calls printf.
+  uint64_t printf_slot = 0;
 };
 
 class DeviceContext {
@@ -56,9 +59,12 @@ class DeviceContext {
   void set_stack_bytes(uint64_t bytes);
   uint32_t watchdog_units() const { return watchdog_units_; }
   void set_watchdog_units(uint64_t units);
+  uint64_t printf_fifo_bytes() const { return printf_fifo_bytes_; }
+  void set_printf_fifo_bytes(uint64_t bytes);
+  void set_output(kestrel_output_fn fn, void* user);
 
  private:
-  enum class RegionKind { user, module, params, local_backing };
+  enum class RegionKind { user, module, params, local_backing, printf_fifo };
   struct Region {
     uint64_t bytes;  // bytes the owner may touch (user: as requested)
     uint64_t pages;
@@ -72,6 +78,13 @@ class DeviceContext {
   void validate_launch(const KernelInfo& kernel, const LoadedModule& module, const kestrel_dim3& grid,
                        const kestrel_dim3& block, uint32_t dynamic_shared_bytes) const;
   void ensure_local_backing();
+  // Allocates the printf FIFO (of printf_fifo_bytes_) if needed and points
+  // `module`'s FIFO variable at it.
+  void prepare_printf(const LoadedModule& module);
+  // Formats the records of the launch just retired, hands them to the output
+  // function and empties the FIFO for the next launch.
+  void drain_printf();
+  void emit(int stream, const std::string& text);
   // Waits for the launch in flight; a fault becomes pending_fault_.
   void retire_launch();
 
@@ -85,11 +98,17 @@ class DeviceContext {
   uint64_t param_buffer_ = 0;       // one read-only page, rewritten per launch
   uint64_t local_backing_ = 0;
   uint64_t local_backing_bytes_ = 0;
+  uint64_t printf_fifo_bytes_ = KESTREL_PRINTF_DEFAULT_BYTES;
+  uint64_t printf_fifo_ = 0;            // the FIFO region, 0 until a module with printf is launched
+  uint64_t printf_fifo_allocated_ = 0;  // its size
+  kestrel_output_fn output_fn_ = nullptr;
+  void* output_user_ = nullptr;
 
   struct InFlight {
     std::string kernel_name;
     uint64_t module_base;
     uint64_t module_bytes;
+    bool uses_printf;
   };
   std::optional<InFlight> in_flight_;
   std::optional<kestrel_fault_info> pending_fault_;

@@ -78,6 +78,31 @@
 #define KESTREL_TRAP_USER    0u /* __trap()                               */
 #define KESTREL_TRAP_ASSERT  1u /* assert(); a1 = file, a2 = line, a3 = expr */
 
+/* ---- Device printf FIFO (docs/isa.md section 9) ----------------------------
+ * A module whose code calls printf has the XLEN-wide variable below; before
+ * each launch of it the runtime stores there the address of the FIFO: a
+ * 16-byte header of 32-bit words (head: bytes reserved, advanced by an AMO;
+ * capacity: bytes of record space; dropped: records that did not fit), then
+ * the records.  A record: u32 size (multiple of 8), u32 commit word (written
+ * last), u32 argument count | flags << 16, u32 format bytes; one kind byte per
+ * argument padded to 8; one u64 per argument; the format text and then the
+ * text of each non-null string argument, each NUL-terminated; padding. */
+#define KESTREL_PRINTF_SYMBOL              "__kestrel_printf_fifo"
+#define KESTREL_PRINTF_HEADER_BYTES        16u
+#define KESTREL_PRINTF_HEAD_WORD           0u
+#define KESTREL_PRINTF_CAPACITY_WORD       1u
+#define KESTREL_PRINTF_DROPPED_WORD        2u
+#define KESTREL_PRINTF_RECORD_HEADER_BYTES 16u
+#define KESTREL_PRINTF_COMMIT              0x4652504Bu /* "KPRF" */
+#define KESTREL_PRINTF_MAX_ARGS            32u  /* guide B.17.2 */
+#define KESTREL_PRINTF_MAX_STRING          4095u /* longer texts are cut */
+#define KESTREL_PRINTF_ARG_INTEGER         0u   /* value sign/zero-extended to 64 bits */
+#define KESTREL_PRINTF_ARG_DOUBLE          1u   /* IEEE double bits (float promoted) */
+#define KESTREL_PRINTF_ARG_STRING          2u   /* char pointer; its text follows if non-null */
+#define KESTREL_PRINTF_ARG_POINTER         3u   /* any other pointer */
+#define KESTREL_PRINTF_FLAG_ASSERT         1u   /* the message of a failed assert() */
+#define KESTREL_PRINTF_DEFAULT_BYTES       (1u << 20) /* cudaLimitPrintfFifoSize default */
+
 /* ---- Read-only CSRs (custom user read-only range 0xCC0-0xCFF) --------------- */
 #define KESTREL_CSR_TID_X     0xCC0u
 #define KESTREL_CSR_TID_Y     0xCC1u

@@ -87,10 +87,20 @@ const char* kestrel_device_last_error(kestrel_device_t* device);
 typedef enum kestrel_limit {
   KESTREL_LIMIT_STACK_BYTES = 0,   /* per-thread local memory/stack; default 1024, multiple of 16 */
   KESTREL_LIMIT_WATCHDOG_MI = 1,   /* launch budget in units of 2^20 instructions; default 1024, 0 = none */
+  KESTREL_LIMIT_PRINTF_FIFO_BYTES = 2, /* device printf buffer (cudaLimitPrintfFifoSize); default 1 MiB, >= 4096 */
   KESTREL_LIMIT_MAX_ENUM = 0x7FFFFFFF /* makes every int a valid value, so bad input is an error, not UB */
 } kestrel_limit;
 kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t value);
 kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t* value);
+
+/* Device printf output (guide B.17): kernels append records to a FIFO in
+ * device memory; at the end of each launch (when kestrel_synchronize or any
+ * call that waits for the launch retires it) the runtime formats them and
+ * hands the text to the device's output function, one call per run of
+ * records for the same stream: 1 for printf, 2 for the message of a failed
+ * assert().  fn NULL (the default) writes to stdout/stderr and flushes. */
+typedef void (*kestrel_output_fn)(void* user, int stream, const char* text, size_t bytes);
+kestrel_status kestrel_device_set_output(kestrel_device_t* device, kestrel_output_fn fn, void* user);
 
 /* Allocations are rounded up to whole pages (two never share a page) and mapped
  * read/write; copies are checked against the requested size.  0 bytes is

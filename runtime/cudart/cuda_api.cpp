@@ -21,7 +21,6 @@ namespace {
 
 constexpr size_t kPitchAlignment = 256;  // cudaMallocPitch rows start at multiples of this
 constexpr int kRegistersPerThread = 64;  // x0-x31 and f0-f31, every thread's own
-constexpr uint64_t kDefaultPrintfFifo = 1u << 20;
 constexpr uint64_t kDefaultMallocHeap = 8u << 20;
 
 thread_local cudaError_t t_last_error = cudaSuccess;
@@ -79,13 +78,17 @@ cudaError_t resolve(cudaStream_t stream, Target* target) {
 }
 
 // Queues `op` on the target's stream, or runs it and waits when `wait`.
+// A blocking copy is a synchronization point: device printf output appears
+// (guide B.17.2).
 cudaError_t dispatch(const Target& target, bool wait, std::function<cudaError_t(DeviceState&)> op) {
   if (wait) {
     if (target.stream != target.device->default_stream()) {
       target.device->submit(target.stream, std::move(op));
       return target.device->synchronize_stream(target.stream);
     }
-    return target.device->run_sync(std::move(op));
+    const cudaError_t result = target.device->run_sync(std::move(op));
+    target.device->flush_output();
+    return result;
   }
   target.device->submit(target.stream, std::move(op));
   return cudaSuccess;
@@ -487,7 +490,15 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         return status == KESTREL_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
       }));
     }
-    case cudaLimitPrintfFifoSize:
+    case cudaLimitPrintfFifoSize: {
+      // The FIFO needs at least a page; smaller requests get one.
+      const uint64_t bytes = std::max<uint64_t>(value, 4096);
+      return record(device->run_sync([bytes](DeviceState& d) {
+        const kestrel_status status =
+            kestrel_device_set_limit(d.handle(), KESTREL_LIMIT_PRINTF_FIFO_BYTES, bytes);
+        return status == KESTREL_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+      }));
+    }
     case cudaLimitMallocHeapSize: {
       std::lock_guard<std::mutex> lock(device->mutex());
       device->limits_kept[limit] = value;
@@ -514,13 +525,21 @@ cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
       *value = bytes;
       return record(got);
     }
-    case cudaLimitPrintfFifoSize:
+    case cudaLimitPrintfFifoSize: {
+      uint64_t bytes = 0;
+      const cudaError_t got = device->run_sync([&bytes](DeviceState& d) {
+        return kestrel_device_get_limit(d.handle(), KESTREL_LIMIT_PRINTF_FIFO_BYTES, &bytes) ==
+                       KESTREL_SUCCESS
+                   ? cudaSuccess
+                   : cudaErrorUnknown;
+      });
+      *value = bytes;
+      return record(got);
+    }
     case cudaLimitMallocHeapSize: {
       std::lock_guard<std::mutex> lock(device->mutex());
       const auto it = device->limits_kept.find(limit);
-      *value = it != device->limits_kept.end()
-                   ? it->second
-                   : (limit == cudaLimitPrintfFifoSize ? kDefaultPrintfFifo : kDefaultMallocHeap);
+      *value = it != device->limits_kept.end() ? it->second : kDefaultMallocHeap;
       return cudaSuccess;
     }
     default:
@@ -871,6 +890,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   const uint64_t wanted = event->records;
   device->changed().wait(lock, [&] { return event->completed >= wanted; });
   lock.unlock();
+  device->flush_output();
   return record(device->sticky_error());
 }
 

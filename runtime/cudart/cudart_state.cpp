@@ -236,6 +236,7 @@ cudaError_t DeviceState::ensure_open() {
           return status == KESTREL_ERROR_NO_DEVICE ? cudaErrorNoDevice : cudaErrorInitializationError;
         }
         kestrel_device_get_props(self.device_, &self.props_);
+        kestrel_device_set_output(self.device_, &DeviceState::collect_output, &self);
         return cudaSuccess;
       },
       true);
@@ -245,9 +246,31 @@ cudaError_t DeviceState::ensure_open() {
   return error;
 }
 
+void DeviceState::collect_output(void* self, int stream, const char* text, size_t bytes) {
+  DeviceState& device = *static_cast<DeviceState*>(self);
+  std::lock_guard<std::mutex> lock(device.output_mutex_);
+  device.output_.emplace_back(stream, std::string(text, bytes));
+}
+
+void DeviceState::flush_output() {
+  std::vector<std::pair<int, std::string>> output;
+  {
+    std::lock_guard<std::mutex> lock(output_mutex_);
+    output.swap(output_);
+  }
+  for (const auto& [stream, text] : output) {
+    FILE* file = stream == 2 ? stderr : stdout;
+    std::fwrite(text.data(), 1, text.size(), file);
+    std::fflush(file);
+  }
+}
+
 cudaError_t DeviceState::synchronize() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [this] { return queue_.empty() && !running_op_; });
+  lock.unlock();
+  flush_output();
+  lock.lock();
   const cudaError_t sticky = sticky_.load();
   if (sticky != cudaSuccess) return sticky;
   return std::exchange(async_error_, cudaSuccess);
@@ -256,6 +279,9 @@ cudaError_t DeviceState::synchronize() {
 cudaError_t DeviceState::synchronize_stream(CUstream_st* stream) {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [stream] { return stream->pending == 0; });
+  lock.unlock();
+  flush_output();
+  lock.lock();
   const cudaError_t sticky = sticky_.load();
   if (sticky != cudaSuccess) return sticky;
   return std::exchange(async_error_, cudaSuccess);
@@ -286,6 +312,7 @@ void DeviceState::reset() {
         return cudaSuccess;
       },
       true);
+  flush_output();
   std::lock_guard<std::mutex> lock(mutex_);
   allocations.clear();
   symbol_ranges.clear();

@@ -128,6 +128,12 @@ class DeviceState {
   void add_cycles(uint64_t cycles) { device_cycles_ += cycles; }
   const std::string& last_fault_message() const { return fault_message_; }
 
+  // Device printf output (and assert messages) of retired launches waits
+  // here until a synchronization point of the guide (B.17.2) writes it to
+  // stdout/stderr on the caller's thread: device synchronize, stream and
+  // event synchronize, blocking copies, reset.
+  void flush_output();
+
   // ---- Host-side bookkeeping, under mutex(). ----
   struct Allocation {
     size_t bytes;
@@ -165,6 +171,10 @@ class DeviceState {
   std::map<const KernelFunction*, kestrel_kernel_t*> kernels_;
   uint64_t device_cycles_ = 0;
   std::string fault_message_;
+
+  static void collect_output(void* self, int stream, const char* text, size_t bytes);
+  std::mutex output_mutex_;
+  std::vector<std::pair<int, std::string>> output_;  // (stream, text) in order, under output_mutex_
 };
 
 // The process-wide runtime: the registry and the devices.

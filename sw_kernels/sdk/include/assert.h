@@ -8,10 +8,16 @@
 #else
 #ifndef KESTREL_ASSERT_H
 #define KESTREL_ASSERT_H
-/* kx.trap reads the code from rs1 and the details from a1 (file name), a2
- * (line) and a3 (expression text). */
+/* CUDA's message ("file:line: function: block: [x,y,z], thread: [x,y,z]
+ * Assertion `expression` failed.") goes out through the printf FIFO
+ * (kestrel_printf.h, which kestrel_cuda.h includes first); then kx.trap
+ * reads the code from rs1 and the details from a1 (file name), a2 (line) and
+ * a3 (expression text). */
+static __attribute__((device)) void __kestrel_assert_message(const char* expression, const char* file,
+                                                           unsigned int line, const char* function);
 static __attribute__((device)) __inline__ __attribute__((always_inline, noreturn)) void __kestrel_assert_fail(
-    const char* expression, const char* file, unsigned int line) {
+    const char* expression, const char* file, unsigned int line, const char* function) {
+  __kestrel_assert_message(expression, file, line, function);
   register const char* file_reg __asm__("a1") = file;
   register unsigned long line_reg __asm__("a2") = line;
   register const char* expression_reg __asm__("a3") = expression;
@@ -28,6 +34,6 @@ static __attribute__((device)) __inline__ __attribute__((always_inline, noreturn
 #define assert(expression) ((void)0)
 #else
 #define assert(expression) \
-  ((expression) ? (void)0 : __kestrel_assert_fail(#expression, __FILE__, __LINE__))
+  ((expression) ? (void)0 : __kestrel_assert_fail(#expression, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif
 #endif /* __riscv */

@@ -208,6 +208,10 @@ static __device__ __forceinline__ __attribute__((noreturn)) void __trap() {
   __asm__ volatile(".insn r 0x0b, 0, 0x08, x0, x0, x0" ::: "memory");
   __builtin_unreachable();
 }
+#include "kestrel_warp.h"
+#if KESTREL_DEVICE_PASS
+#include "kestrel_printf.h"
+#endif
 #include <assert.h> /* the SDK's assert.h: assert() stops the launch with ASSERT */
 #if !KESTREL_DEVICE_PASS
 /* In the host pass assert() is glibc's, which calls __assert_fail; this
@@ -375,13 +379,70 @@ static __device__ __forceinline__ unsigned int __brev(unsigned int x) { return _
 static __device__ __forceinline__ unsigned long long __brevll(unsigned long long x) {
   return __builtin_bitreverse64(x);
 }
-static __device__ __forceinline__ int __mul24(int x, int y) { return (int)((x << 8 >> 8) * (y << 8 >> 8)); }
+/* The low 24 bits of each operand, sign-extended, multiplied; the low 32
+ * bits of the product (computed unsigned: the wrap is CUDA's, not UB). */
+static __device__ __forceinline__ int __mul24(int x, int y) {
+  const int x24 = (int)((unsigned int)x << 8) >> 8, y24 = (int)((unsigned int)y << 8) >> 8;
+  return (int)((unsigned int)x24 * (unsigned int)y24);
+}
 static __device__ __forceinline__ unsigned int __umul24(unsigned int x, unsigned int y) {
   return (x & 0xFFFFFFu) * (y & 0xFFFFFFu);
 }
 static __device__ __forceinline__ int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
 static __device__ __forceinline__ unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x * y) >> 32);
+}
+/* High 64 bits of a 128-bit product from 32-bit halves (RV32 has no 128-bit type). */
+static __device__ __forceinline__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+  const unsigned long long x_lo = (unsigned int)x, x_hi = x >> 32, y_lo = (unsigned int)y, y_hi = y >> 32;
+  const unsigned long long low = x_lo * y_lo, mid1 = x_hi * y_lo, mid2 = x_lo * y_hi;
+  const unsigned long long carry = ((low >> 32) + (unsigned int)mid1 + (unsigned int)mid2) >> 32;
+  return x_hi * y_hi + (mid1 >> 32) + (mid2 >> 32) + carry;
+}
+static __device__ __forceinline__ long long __mul64hi(long long x, long long y) {
+  unsigned long long high = __umul64hi((unsigned long long)x, (unsigned long long)y);
+  if (x < 0) high -= (unsigned long long)y;
+  if (y < 0) high -= (unsigned long long)x;
+  return (long long)high;
+}
+/* Byte i of the result is byte (s >> 4i) & 7 of the 8-byte value y:x. */
+static __device__ __forceinline__ unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  const unsigned long long bytes = ((unsigned long long)y << 32) | x;
+  unsigned int result = 0;
+  for (int i = 0; i < 4; ++i) result |= (unsigned int)((bytes >> (8 * ((s >> (4 * i)) & 7u))) & 0xFFu) << (8 * i);
+  return result;
+}
+/* hi:lo shifted by `shift` mod 32 (..._l/_r) or min(shift, 32) (..._lc/_rc). */
+static __device__ __forceinline__ unsigned int __kestrel_funnel_left(unsigned int lo, unsigned int hi,
+                                                                     unsigned int shift) {
+  return (unsigned int)((((unsigned long long)hi << 32) | lo) << shift >> 32);
+}
+static __device__ __forceinline__ unsigned int __kestrel_funnel_right(unsigned int lo, unsigned int hi,
+                                                                      unsigned int shift) {
+  return (unsigned int)((((unsigned long long)hi << 32) | lo) >> shift);
+}
+static __device__ __forceinline__ unsigned int __funnelshift_l(unsigned int lo, unsigned int hi,
+                                                               unsigned int shift) {
+  return __kestrel_funnel_left(lo, hi, shift & 31u);
+}
+static __device__ __forceinline__ unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi,
+                                                                unsigned int shift) {
+  return __kestrel_funnel_left(lo, hi, shift < 32u ? shift : 32u);
+}
+static __device__ __forceinline__ unsigned int __funnelshift_r(unsigned int lo, unsigned int hi,
+                                                               unsigned int shift) {
+  return __kestrel_funnel_right(lo, hi, shift & 31u);
+}
+static __device__ __forceinline__ unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi,
+                                                                unsigned int shift) {
+  return __kestrel_funnel_right(lo, hi, shift < 32u ? shift : 32u);
+}
+/* |x - y| + z */
+static __device__ __forceinline__ unsigned int __sad(int x, int y, unsigned int z) {
+  return (x > y ? (unsigned int)x - (unsigned int)y : (unsigned int)y - (unsigned int)x) + z;
+}
+static __device__ __forceinline__ unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+  return (x > y ? x - y : y - x) + z;
 }
 static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 static __device__ __forceinline__ unsigned int __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
