@@ -39,6 +39,9 @@ module kestrel_fpu_lane #(
   localparam int unsigned OutRegs = (Stages > 2) ? Stages - 2 : 1;
   localparam int unsigned WinW = 77;  // addend headroom 26 + product 48 + 3 guard bits
   localparam logic [31:0] One = 32'h3F80_0000;
+  // Signed, so that comparisons with signed exponents stay signed.
+  localparam logic signed [12:0] XlenMax = 13'(Xlen - 1);
+  localparam logic [Xlen:0] XlenHalfRange = (Xlen + 1)'(1) << (Xlen - 1);  // 2^(Xlen-1)
 
   // ---------------------------------------------------------------------------
   // Stage payloads.
@@ -77,13 +80,11 @@ module kestrel_fpu_lane #(
   // Pipeline control: one enable for every register.
   logic advance;
   logic s1_valid_d, s2_valid_d;
-  logic s1_valid_q, s2_valid_q;
-  s1_t s1_d, s1_q;
-  s2_t s2_d, s2_q;
+  s1_t s1_d;
+  s2_t s2_d;
   logic [OutRegs-1:0] out_valid_q;
   kestrel_fpu_pkg::fpu_rsp_t out_d;
   kestrel_fpu_pkg::fpu_rsp_t out_q [OutRegs];
-  logic [TagW-1:0] tag_s1_q, tag_s2_q;
   logic [TagW-1:0] tag_s1_d, tag_s2_d;
   logic [TagW-1:0] out_tag_q [OutRegs];
 
@@ -265,7 +266,7 @@ module kestrel_fpu_lane #(
                   ((req_i.op == kestrel_fpu_pkg::FpuCvtLS) || (req_i.op == kestrel_fpu_pkg::FpuCvtLuS));
     a_exp = (req_i.a[30:23] == 8'd0) ? -13'sd126 : 13'(req_i.a[30:23]) - 13'sd127;
     int_fixed = '0;
-    if (a_exp >= -13'sd1 && a_exp <= 13'(Xlen - 1))
+    if (a_exp >= -13'sd1 && a_exp <= XlenMax)
       int_fixed = (Xlen + 24)'({req_i.a[30:23] != 8'd0, req_i.a[22:0]}) << (a_exp + 13'sd1);
     int_guard = int_fixed[23];
     int_sticky = (|int_fixed[22:0]) || (a_exp < -13'sd1 && !is_zero(req_i.a[30:0]));
@@ -278,11 +279,10 @@ module kestrel_fpu_lane #(
       default:                           int_inc = int_guard & (int_sticky | int_fixed[24]);
     endcase
     int_rounded = {1'b0, int_fixed[Xlen+23:24]} + (Xlen + 1)'(int_inc);
-    if (a_nan || is_inf(req_i.a[30:0]) || a_exp > 13'(Xlen - 1)) int_in_range = 1'b0;
+    if (a_nan || is_inf(req_i.a[30:0]) || a_exp > XlenMax) int_in_range = 1'b0;
     else if (to_int_wide) begin
       if (to_int_signed)
-        int_in_range = req_i.a[31] ? (int_rounded <= (Xlen + 1)'(65'h1_0000_0000_0000_0000 >> 1))
-                                   : (int_rounded < (Xlen + 1)'(65'h1_0000_0000_0000_0000 >> 1));
+        int_in_range = req_i.a[31] ? (int_rounded <= XlenHalfRange) : (int_rounded < XlenHalfRange);
       else int_in_range = req_i.a[31] ? (int_rounded == '0) : !int_rounded[Xlen];
     end else begin
       if (to_int_signed)
@@ -418,6 +418,9 @@ module kestrel_fpu_lane #(
   end
 
   if (Stages >= 3) begin : gen_cut_s1
+    logic s1_valid_q;
+    s1_t s1_q;
+    logic [TagW-1:0] tag_s1_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) s1_valid_q <= 1'b0;
       else if (advance) s1_valid_q <= s1_valid_d;
@@ -432,15 +435,15 @@ module kestrel_fpu_lane #(
     assign s2_valid_d = s1_valid_q;
     assign tag_s2_d = tag_s1_q;
   end else begin : gen_no_cut_s1
-    assign s1_valid_q = 1'b0;
-    assign s1_q = '0;
-    assign tag_s1_q = '0;
     assign s2_in = s1_d;
     assign s2_valid_d = s1_valid_d;
     assign tag_s2_d = tag_s1_d;
   end
 
   if (Stages >= 2) begin : gen_cut_s2
+    logic s2_valid_q;
+    s2_t s2_q;
+    logic [TagW-1:0] tag_s2_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) s2_valid_q <= 1'b0;
       else if (advance) s2_valid_q <= s2_valid_d;
@@ -455,9 +458,6 @@ module kestrel_fpu_lane #(
     assign s3_valid = s2_valid_q;
     assign s3_tag = tag_s2_q;
   end else begin : gen_no_cut_s2
-    assign s2_valid_q = 1'b0;
-    assign s2_q = '0;
-    assign tag_s2_q = '0;
     assign s3_in = s2_d;
     assign s3_valid = s2_valid_d;
     assign s3_tag = tag_s2_d;

@@ -22,6 +22,8 @@ module kestrel_fpu_round #(
 );
   localparam int unsigned LzW = $clog2(Width + 1);
   localparam int unsigned ShW = LzW + 1;
+  // Signed copies: one unsigned operand would make a whole comparison unsigned.
+  localparam logic signed [13:0] WidthS = 14'(Width);
 
   // Leading zeros of mag_i (Width when it is zero).
   function automatic logic [LzW-1:0] leading_zeros(input logic [Width-1:0] value);
@@ -47,7 +49,7 @@ module kestrel_fpu_round #(
 
   logic [LzW-1:0] lz;
   logic is_zero, normal, overflow, tiny, inexact, inc, tiny_rounds_to_normal;
-  logic signed [13:0] exp_top, max_left;
+  logic signed [13:0] exp_top, max_left, lz_s;
   logic [ShW-1:0] shift;
   logic [Width-1:0] norm, lost_mask;
   logic right_sticky, guard, sticky;
@@ -60,9 +62,10 @@ module kestrel_fpu_round #(
     is_zero = (mag_i == '0);
     // Exponent of the leading one, and how far left the magnitude may move
     // before its last kept bit would fall below 2^-149 (the subnormal LSB).
-    exp_top = 14'(exp_lsb_i) + 14'(Width - 1) - 14'(lz);
-    max_left = 14'(exp_lsb_i) + 14'(Width + 125);
-    normal = (max_left >= 14'(lz));
+    lz_s = 14'(lz);
+    exp_top = $signed({exp_lsb_i[12], exp_lsb_i}) + WidthS - 14'sd1 - lz_s;
+    max_left = $signed({exp_lsb_i[12], exp_lsb_i}) + WidthS + 14'sd125;
+    normal = (max_left >= lz_s);
 
     norm = '0;
     right_sticky = 1'b0;
@@ -76,7 +79,7 @@ module kestrel_fpu_round #(
       norm = mag_i << shift;
     end else begin
       // Far below the subnormal range: shift right, keeping what falls out as sticky.
-      shift = (-max_left > 14'(Width)) ? ShW'(Width) : ShW'(-max_left);
+      shift = (-max_left > WidthS) ? ShW'(Width) : ShW'(-max_left);
       norm = mag_i >> shift;
       lost_mask = ~({Width{1'b1}} << shift);
       right_sticky = |(mag_i & lost_mask);

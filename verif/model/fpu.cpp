@@ -260,7 +260,7 @@ uint32_t max(uint32_t a, uint32_t b, uint32_t& flags) {
   if (is_nan(a) && is_nan(b)) return kCanonicalNan;
   if (is_nan(a)) return b;
   if (is_nan(b)) return a;
-  if ((a | b) == 0x80000000u) return 0;
+  if ((a | b) == 0x80000000u) return a & b;  // +0 is above -0; max(-0, -0) stays -0
   return as_float(a) > as_float(b) ? a : b;
 }
 

@@ -129,6 +129,7 @@ TEST(FpUnit, MinMaxNanAndSignedZeroRules) {
   EXPECT_EQ(fp::min(bits(0.0f), bits(-0.0f), flags), bits(-0.0f));
   EXPECT_EQ(fp::min(bits(-0.0f), bits(0.0f), flags), bits(-0.0f));
   EXPECT_EQ(fp::max(bits(-0.0f), bits(0.0f), flags), bits(0.0f));
+  EXPECT_EQ(fp::max(bits(-0.0f), bits(-0.0f), flags), bits(-0.0f));  // found by the FPU lane bench
   EXPECT_EQ(fp::min(bits(-3.0f), bits(2.0f), flags), bits(-3.0f));
   EXPECT_EQ(fp::max(bits(-3.0f), bits(2.0f), flags), bits(2.0f));
   EXPECT_EQ(flags, 0u);
