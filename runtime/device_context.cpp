@@ -22,9 +22,10 @@ constexpr uint32_t kMaxBlockZ = 64;
 constexpr size_t kCopyChunk = 1u << 20;
 constexpr uint64_t kMinPrintfFifo = 4096;
 constexpr uint64_t kMaxPrintfFifo = 1ull << 30;
-// CUDA prints both printf output and assert messages on the host's stdout.
+// CUDA prints printf output on stdout and assert messages on stderr
+// (observed on an H100, tests/reference/nvidia/assert_message.*).
 constexpr int kPrintfStream = 1;
-constexpr int kAssertStream = 1;
+constexpr int kAssertStream = 2;
 constexpr int kDiagnosticStream = 2;
 
 uint64_t pages_for(uint64_t bytes) { return (bytes + kPage - 1) / kPage; }

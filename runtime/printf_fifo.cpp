@@ -244,9 +244,13 @@ std::string format_printf(const std::string& format, const std::vector<PrintfArg
       ++i;
       spec.precision = 0;
       if (i < format.size() && format[i] == '*') {
+        // CUDA takes precision digits only (B.17.1) and prints "%.*f" as
+        // written, taking no argument for it (seen on an H100).
         ++i;
-        take_int(spec.precision);
-        if (!missing && spec.precision < 0) spec.precision = -1;  // C: negative means none
+        while (i < format.size() && std::strchr("hlLjztq", format[i]) != nullptr) ++i;
+        if (i < format.size()) ++i;
+        out.append(format, start, i - start);
+        continue;
       } else {
         while (i < format.size() && format[i] >= '0' && format[i] <= '9')
           spec.precision = spec.precision * 10 + (format[i++] - '0');

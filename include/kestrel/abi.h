@@ -59,7 +59,7 @@
 #define KESTREL_SHFL_SEG_SHIFT  8u   /* control bits 12..8: segment mask = 32 - width */
 #define KESTREL_F3_MATCH        3u   /* R-type, funct7 below, rs1 = value             */
 #define KESTREL_F7_MATCH_ANY_W  0x00u /* rd = participants whose rs1[31:0] equals mine */
-#define KESTREL_F7_MATCH_ALL_W  0x01u /* rd = membermask if all rs1[31:0] equal, else 0 */
+#define KESTREL_F7_MATCH_ALL_W  0x01u /* rd = participants if all rs1[31:0] equal, else 0 */
 #define KESTREL_F7_MATCH_ANY    0x02u /* as MATCH_ANY_W over all XLEN bits           */
 #define KESTREL_F7_MATCH_ALL    0x03u /* as MATCH_ALL_W over all XLEN bits           */
 #define KESTREL_F7_REDUCE_ADD   0x08u /* rd = sum of participants' rs1[31:0] mod 2^32 */
@@ -72,7 +72,20 @@
 #define KESTREL_F7_REDUCE_XOR   0x0Fu /* bitwise xor                                  */
 #define KESTREL_NANOSLEEP_MAX_NS 1000000u /* longer requests sleep this long (guide: ~1 ms) */
 #define KESTREL_F3_TEX          4u   /* reserved: texture/surface                     */
-#define KESTREL_OPC_ATOMIC      0x2Bu /* custom-1, reserved: CUDA atomics (issue 5)   */
+/* CUDA atomics the A extension lacks (docs/isa.md section 2.2): custom-1,
+ * laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25], rs2,
+ * rs1 = address, funct3 = width, rd.  Written with clang's assembler as
+ * .insn r 0x2b, funct3, funct5 << 2 | aq << 1 | rl, rd, rs1, rs2 */
+#define KESTREL_OPC_ATOMIC      0x2Bu
+#define KESTREL_F3_ATOMIC_W     2u   /* 32-bit word                                    */
+#define KESTREL_F3_ATOMIC_D     3u   /* 64-bit: one register on RV64, an even/odd pair on RV32 */
+#define KESTREL_F5_AMO_CAS      0x05u /* .w/.d: rd in = compare, rd out = old; rs2 = new (Zacas amocas) */
+#define KESTREL_F5_AMO_INC      0x06u /* .w: old >= rs2 ? 0 : old + 1 (atomicInc)       */
+#define KESTREL_F5_AMO_DEC      0x07u /* .w: old == 0 || old > rs2 ? rs2 : old - 1 (atomicDec) */
+#define KESTREL_F5_AMO_FADD     0x09u /* .w: f registers, fd = old, memory = old + fs2 (RNE) */
+/* funct3 KESTREL_F3_ATOMIC_D with the A extension's funct5 (add 0x00, swap 0x01,
+ * xor 0x04, or 0x08, and 0x0C, min 0x10, max 0x14, minu 0x18, maxu 0x1C) is the
+ * 64-bit AMO on register pairs, RV32 only (RV64 has amo*.d). */
 
 /* Trap codes (rs1 of KX_TRAP). */
 #define KESTREL_TRAP_USER    0u /* __trap()                               */

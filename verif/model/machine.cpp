@@ -40,7 +40,10 @@ enum : uint32_t {
   kCsrInstretH = 0xC82,
 };
 
-enum class Access { kLoad, kStore };
+// How an access is checked and tallied: loads need R; stores and atomics
+// need W; in shared memory, lanes reading or writing one 32-bit word share a
+// bank pass while each lane's atomic takes its own.
+enum class Access { kLoad, kStore, kAtomic };
 
 template <class Fn>
 inline void for_each_lane(uint32_t mask, Fn&& fn) {
@@ -52,16 +55,55 @@ inline void for_each_lane(uint32_t mask, Fn&& fn) {
 
 inline int popcount(uint32_t mask) { return __builtin_popcount(mask); }
 
-// Distinct memory lines one warp-instruction touches (KESTREL_CNT_MEM_REQUESTS).
-struct LineSet {
+// What one warp memory instruction touches: the distinct DRAM lines
+// (KESTREL_CNT_MEM_REQUESTS) and, in shared memory, the 32-bit words each
+// bank must deliver (KESTREL_CNT_SHARED_PASSES: the passes are the largest
+// number of distinct words any one bank holds, docs/functional-model.md).
+struct AccessTally {
   uint32_t lines[32];
-  uint32_t count = 0;
-  void add(uint32_t line) {
+  uint32_t count = 0;  // distinct lines
+  void add_line(uint32_t line) {
     if (count != 0 && lines[count - 1] == line) return;
     for (uint32_t i = 0; i + 1 < count; ++i) {
       if (lines[i] == line) return;
     }
     lines[count++] = line;
+  }
+
+  // Banks touched; for each, the first word it delivers and how many passes
+  // it needs.  Further distinct words (conflicts, the slow case) go to
+  // `conflict_words` so a repeated word is recognised as a broadcast.
+  uint32_t banks_used = 0;
+  uint32_t bank_first_word[32];
+  uint32_t bank_passes[32];
+  uint32_t conflict_words[64];
+  uint32_t conflict_count = 0;
+  // `serial`: an atomic, which the bank performs once per lane even on one word.
+  void add_shared_word(uint32_t word, uint32_t bank, bool serial) {
+    const uint32_t bit = 1u << bank;
+    if ((banks_used & bit) == 0) {
+      banks_used |= bit;
+      bank_first_word[bank] = word;
+      bank_passes[bank] = 1;
+      return;
+    }
+    if (serial) {
+      ++bank_passes[bank];
+      return;
+    }
+    if (bank_first_word[bank] == word) return;
+    for (uint32_t i = 0; i < conflict_count; ++i) {
+      if (conflict_words[i] == word) return;  // equal words are in the same bank
+    }
+    conflict_words[conflict_count++] = word;
+    ++bank_passes[bank];
+  }
+  uint32_t shared_passes() const {
+    uint32_t passes = 0;
+    for (uint32_t m = banks_used; m != 0; m &= m - 1) {
+      passes = std::max(passes, bank_passes[__builtin_ctz(m)]);
+    }
+    return passes;
   }
 };
 
@@ -782,7 +824,7 @@ class Machine final : public Engine {
           uint32_t equal = 0;
           for_each_lane(members, [&](uint32_t k) { equal |= static_cast<uint32_t>(key(k) == key(l)) << k; });
           if (all) {
-            result[l] = equal == members ? sext_word(static_cast<uint32_t>(masks[l]) & lane_bits_) : X{0};
+            result[l] = equal == members ? sext_word(members) : X{0};
           } else {
             result[l] = sext_word(equal);
           }
@@ -866,7 +908,7 @@ class Machine final : public Engine {
   // `kind` set.  Order per docs/isa.md section 4: alignment, then the shared
   // window, the local window, the page table.
   template <unsigned Size, Access A>
-  uint8_t* translate(Warp& w, Block& b, uint32_t lane, X addr, kestrel_fault_kind& kind, LineSet& lines) {
+  uint8_t* translate(Warp& w, Block& b, uint32_t lane, X addr, kestrel_fault_kind& kind, AccessTally& tally) {
     if ((addr & (Size - 1)) != 0) {
       kind = KESTREL_FAULT_MISALIGNED;
       return nullptr;
@@ -883,6 +925,11 @@ class Machine final : public Engine {
       if (offset + Size > shared_size_) {
         kind = KESTREL_FAULT_SHARED_BOUNDS;
         return nullptr;
+      }
+      // Successive 32-bit words of the window sit in successive banks, one
+      // bank per lane of a warp (guide G.3.3 / G.5.3).
+      for (uint32_t word = offset >> 2; word <= (offset + Size - 1) >> 2; ++word) {
+        tally.add_shared_word(word, word & (lanes_ - 1), A == Access::kAtomic);
       }
       return b.shared.data() + offset;
     }
@@ -913,7 +960,7 @@ class Machine final : public Engine {
         }
         if (perms & KESTREL_PAGE_EXEC) mem_.note_store(offset);
       }
-      lines.add(offset / config_.mem_line_bytes);
+      tally.add_line(offset / config_.mem_line_bytes);
       return mem_.dram() + offset;
     }
     kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
@@ -961,12 +1008,12 @@ class Machine final : public Engine {
     X* d = xrow(w, in.rd);
     const X* base = xrow(w, in.rs1);
     const X imm = static_cast<X>(static_cast<SX>(in.imm));
-    LineSet lines;
+    AccessTally tally;
     kestrel_fault_kind kind = KESTREL_FAULT_NONE;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
       const X addr = base[l] + imm;
-      const uint8_t* p = translate<sizeof(T), Access::kLoad>(w, b, l, addr, kind, lines);
+      const uint8_t* p = translate<sizeof(T), Access::kLoad>(w, b, l, addr, kind, tally);
       if (p == nullptr) {
         raise(kind, sm_id, w, l, pc, addr);
         return false;
@@ -974,7 +1021,7 @@ class Machine final : public Engine {
       d[l] = static_cast<X>(static_cast<std::conditional_t<std::is_signed_v<T>, SX, X>>(load_host<T>(p)));
     }
     ++counters_[KESTREL_CNT_LOADS];
-    counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+    count_access(tally);
     return true;
   }
 
@@ -983,12 +1030,12 @@ class Machine final : public Engine {
                   const Row* src) {
     const X* base = xrow(w, in.rs1);
     const X imm = static_cast<X>(static_cast<SX>(in.imm));
-    LineSet lines;
+    AccessTally tally;
     kestrel_fault_kind kind = KESTREL_FAULT_NONE;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
       const X addr = base[l] + imm;
-      uint8_t* p = translate<sizeof(T), Access::kStore>(w, b, l, addr, kind, lines);
+      uint8_t* p = translate<sizeof(T), Access::kStore>(w, b, l, addr, kind, tally);
       if (p == nullptr) {
         raise(kind, sm_id, w, l, pc, addr);
         return false;
@@ -997,7 +1044,7 @@ class Machine final : public Engine {
       store_done(p, sizeof(T));
     }
     ++counters_[KESTREL_CNT_STORES];
-    counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+    count_access(tally);
     return true;
   }
 
@@ -1035,15 +1082,16 @@ class Machine final : public Engine {
     X* d = xrow(w, in.rd);
     const X* base = xrow(w, in.rs1);
     const X* src = xrow(w, in.rs2);
-    LineSet lines;
+    AccessTally tally;
     kestrel_fault_kind kind = KESTREL_FAULT_NONE;
     const bool is_lr = in.op == Op::kLrW || in.op == Op::kLrD;
     const bool is_sc = in.op == Op::kScW || in.op == Op::kScD;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
       const X addr = base[l];
-      uint8_t* p = is_lr ? translate<sizeof(T), Access::kLoad>(w, b, l, addr, kind, lines)
-                         : translate<sizeof(T), Access::kStore>(w, b, l, addr, kind, lines);
+      uint8_t* p = is_lr   ? translate<sizeof(T), Access::kLoad>(w, b, l, addr, kind, tally)
+                   : is_sc ? translate<sizeof(T), Access::kStore>(w, b, l, addr, kind, tally)
+                           : translate<sizeof(T), Access::kAtomic>(w, b, l, addr, kind, tally);
       if (p == nullptr) {
         raise(kind, sm_id, w, l, pc, addr);
         return false;
@@ -1073,7 +1121,113 @@ class Machine final : public Engine {
     }
     if (!is_sc) ++counters_[KESTREL_CNT_LOADS];
     if (!is_lr) ++counters_[KESTREL_CNT_STORES];
-    counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+    if (!is_lr && !is_sc) counters_[KESTREL_CNT_ATOMICS] += static_cast<uint64_t>(popcount(mask));
+    count_access(tally);
+    return true;
+  }
+
+  void count_access(const AccessTally& tally) {
+    counters_[KESTREL_CNT_MEM_REQUESTS] += tally.count;
+    if (tally.banks_used != 0) {
+      ++counters_[KESTREL_CNT_SHARED_ACCESSES];
+      counters_[KESTREL_CNT_SHARED_PASSES] += tally.shared_passes();
+    }
+  }
+
+  // ---- CUDA atomics (custom-1, docs/isa.md section 2.2) ----------------------
+  // A 64-bit value on RV32 lives in an even/odd pair (low word in the even
+  // register); x0 as a pair reads zero and discards writes, as in Zacas.
+  uint64_t read_pair(Warp& w, unsigned reg, uint32_t lane) {
+    if (reg == 0 || reg == kSinkReg) return 0;
+    return uint64_t{static_cast<uint32_t>(xrow(w, reg)[lane])} |
+           uint64_t{static_cast<uint32_t>(xrow(w, reg + 1)[lane])} << 32;
+  }
+  void write_pair(Warp& w, unsigned reg, uint32_t lane, uint64_t value) {
+    if (reg == kSinkReg) return;
+    xrow(w, reg)[lane] = static_cast<X>(static_cast<uint32_t>(value));
+    xrow(w, reg + 1)[lane] = static_cast<X>(static_cast<uint32_t>(value >> 32));
+  }
+  // A 64-bit operand: one register on RV64, a pair on RV32.  `reg` is the
+  // decoded field, so the CAS compare value of rd = x0 (the sink) reads zero.
+  uint64_t read_wide(Warp& w, unsigned reg, uint32_t lane) {
+    if constexpr (kXlen == 64) {
+      return reg == kSinkReg ? 0 : static_cast<uint64_t>(xrow(w, reg)[lane]);
+    } else {
+      return read_pair(w, reg, lane);
+    }
+  }
+  void write_wide(Warp& w, unsigned reg, uint32_t lane, uint64_t value) {
+    if constexpr (kXlen == 64) {
+      xrow(w, reg)[lane] = static_cast<X>(value);
+    } else {
+      write_pair(w, reg, lane, value);
+    }
+  }
+
+  // CAS, inc, dec and float add on a word (T = uint32_t); 64-bit CAS and the
+  // RV32 pair AMOs (T = uint64_t).  Each lane reads, computes and writes
+  // before the next lane, in lane order, as the A extension's AMOs do, so
+  // lanes contending for one address each get their own old value.  A CAS
+  // whose comparison fails writes nothing (and so ends no reservation).
+  template <class T>
+  bool exec_cuda_atomic(uint32_t sm_id, Warp& w, Block& b, const Inst& in, uint64_t pc, uint32_t mask) {
+    const X* base = xrow(w, in.rs1);
+    const bool is_cas = in.op == Op::kKxCasD || (in.op == Op::kKxAmoW && in.aux == KESTREL_F5_AMO_CAS);
+    AccessTally tally;
+    kestrel_fault_kind kind = KESTREL_FAULT_NONE;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
+      const X addr = base[l];
+      uint8_t* p = translate<sizeof(T), Access::kAtomic>(w, b, l, addr, kind, tally);
+      if (p == nullptr) {
+        raise(kind, sm_id, w, l, pc, addr);
+        return false;
+      }
+      const T old = load_host<T>(p);
+      T result = old;
+      bool swapped = false;
+      if constexpr (sizeof(T) == 4) {
+        if (in.op == Op::kKxAmoFadd) {
+          uint32_t flags = 0;  // the memory-side adder rounds to nearest even and keeps no flags
+          result = fp::add(old, frow(w, in.rs2)[l], fp::kRne, flags);
+          frow(w, in.rd)[l] = old;
+        } else {
+          const uint32_t operand = static_cast<uint32_t>(xrow(w, in.rs2)[l]);
+          switch (in.aux) {
+            case KESTREL_F5_AMO_CAS: {
+              const uint32_t compare = in.rd == kSinkReg ? 0 : static_cast<uint32_t>(xrow(w, in.rd)[l]);
+              swapped = old == compare;
+              result = operand;
+              break;
+            }
+            case KESTREL_F5_AMO_INC:
+              result = old >= operand ? 0 : old + 1;
+              break;
+            default:  // KESTREL_F5_AMO_DEC
+              result = (old == 0 || old > operand) ? operand : old - 1;
+              break;
+          }
+          xrow(w, in.rd)[l] = sext_word(old);
+        }
+      } else {
+        if (in.op == Op::kKxCasD) {
+          swapped = old == read_wide(w, in.rd, l);
+          result = read_wide(w, in.rs2, l);
+          write_wide(w, in.rd, l, old);
+        } else {
+          result = amo_apply<uint64_t>(in.aux, old, read_pair(w, in.rs2, l));
+          write_pair(w, in.rd, l, old);
+        }
+      }
+      if (swapped || !is_cas) {
+        store_host<T>(p, result);
+        store_done(p, sizeof(T));
+      }
+    }
+    ++counters_[KESTREL_CNT_LOADS];
+    ++counters_[KESTREL_CNT_STORES];
+    counters_[KESTREL_CNT_ATOMICS] += static_cast<uint64_t>(popcount(mask));
+    count_access(tally);
     return true;
   }
 
@@ -1412,6 +1566,13 @@ class Machine final : public Engine {
       for_each_lane(mask, [&](uint32_t l) {
         rec->writes.push_back(RegWrite{slot, l, false, in.rd, static_cast<uint64_t>(row[l])});
       });
+      if (kXlen == 32 && (in.op == Op::kKxCasD || in.op == Op::kKxAmoPair)) {  // the pair's high word
+        const uint8_t high = static_cast<uint8_t>(in.rd + 1);
+        const X* high_row = xrow(w, high);
+        for_each_lane(mask, [&](uint32_t l) {
+          rec->writes.push_back(RegWrite{slot, l, false, high, static_cast<uint64_t>(high_row[l])});
+        });
+      }
     }
   }
 
@@ -1657,12 +1818,12 @@ class Machine final : public Engine {
       case Op::kFlw: {
         // Loads into the f register file: the bit pattern as it is.
         uint32_t* fd = frow(w, in.rd);
-        LineSet lines;
+        AccessTally tally;
         kestrel_fault_kind kind = KESTREL_FAULT_NONE;
         for (uint32_t m = mask; m != 0; m &= m - 1) {
           const uint32_t l = static_cast<uint32_t>(__builtin_ctz(m));
           const X addr = s1[l] + imm;
-          const uint8_t* p = translate<4, Access::kLoad>(w, blk, l, addr, kind, lines);
+          const uint8_t* p = translate<4, Access::kLoad>(w, blk, l, addr, kind, tally);
           if (p == nullptr) {
             raise(kind, sm_id, w, l, pc, addr);
             return false;
@@ -1670,7 +1831,7 @@ class Machine final : public Engine {
           fd[l] = load_host<uint32_t>(p);
         }
         ++counters_[KESTREL_CNT_LOADS];
-        counters_[KESTREL_CNT_MEM_REQUESTS] += lines.count;
+        count_access(tally);
         break;
       }
       case Op::kFsw:
@@ -1685,6 +1846,14 @@ class Machine final : public Engine {
       case Op::kScD:
       case Op::kAmoD:
         if (!exec_atomic<uint64_t>(sm_id, slot, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kKxAmoW:
+      case Op::kKxAmoFadd:
+        if (!exec_cuda_atomic<uint32_t>(sm_id, w, blk, in, pc, mask)) return false;
+        break;
+      case Op::kKxCasD:
+      case Op::kKxAmoPair:
+        if (!exec_cuda_atomic<uint64_t>(sm_id, w, blk, in, pc, mask)) return false;
         break;
 
       case Op::kFence:

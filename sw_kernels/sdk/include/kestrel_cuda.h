@@ -209,9 +209,9 @@ static __device__ __forceinline__ __attribute__((noreturn)) void __trap() {
   __builtin_unreachable();
 }
 #include "kestrel_warp.h"
-#if KESTREL_DEVICE_PASS
+/* Both passes: the host pass checks kernel bodies too, so it must see the
+ * device printf; only the device pass emits it. */
 #include "kestrel_printf.h"
-#endif
 #include <assert.h> /* the SDK's assert.h: assert() stops the launch with ASSERT */
 #if !KESTREL_DEVICE_PASS
 /* In the host pass assert() is glibc's, which calls __assert_fail; this

@@ -1,0 +1,31 @@
+# Runs PROGRAM on BACKEND and compares its output with what an NVIDIA GPU
+# printed: stdout must equal EXPECTED; every line of EXPECTED_STDERR must be a
+# line of the program's stderr (Kestrel adds its own fault description there).
+# kestrel-cc compiles by absolute path, nvcc ran in SOURCE_DIR, so __FILE__
+# in assert messages differs by that folder, which is removed first.
+set(ENV{KESTREL_BACKEND} ${BACKEND})
+execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
+string(REPLACE "${SOURCE_DIR}/" "" out "${out}")
+string(REPLACE "${SOURCE_DIR}/" "" err "${err}")
+file(READ ${EXPECTED} expected)
+set(failed FALSE)
+if(NOT out STREQUAL expected)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/actual.out "${out}")
+  execute_process(COMMAND diff -u ${EXPECTED} ${CMAKE_CURRENT_BINARY_DIR}/actual.out OUTPUT_VARIABLE diff)
+  message("stdout differs from ${EXPECTED} (exit status ${status}):\n${diff}")
+  set(failed TRUE)
+endif()
+if(EXISTS ${EXPECTED_STDERR})
+  file(STRINGS ${EXPECTED_STDERR} expected_lines)
+  string(REPLACE "\n" ";" err_lines "${err}")
+  foreach(line IN LISTS expected_lines)
+    list(FIND err_lines "${line}" found)
+    if(found EQUAL -1)
+      message("stderr lacks the line the GPU printed:\n  ${line}\nstderr was:\n${err}")
+      set(failed TRUE)
+    endif()
+  endforeach()
+endif()
+if(failed)
+  message(FATAL_ERROR "output differs from the NVIDIA reference")
+endif()
