@@ -16,7 +16,8 @@ for file in "$fpu_dir"/*.sv; do
   count=$((count + 1))
 done
 # Parameter sets whose generate branches the defaults do not reach.
-for config in "kestrel_fpu_lane -GXlen=32 -GStages=1" "kestrel_fpu_lane -GStages=2" "kestrel_fpu_lane -GStages=5"; do
+for config in "kestrel_fpu_lane -GXlen=32 -GStages=1" "kestrel_fpu_lane -GStages=2" "kestrel_fpu_lane -GStages=5" \
+    "kestrel_fpu_divsqrt -GBitsPerCycle=1" "kestrel_fpu_divsqrt -GBitsPerCycle=13"; do
   read -r top params <<<"$config"
   # shellcheck disable=SC2086
   if ! verilator --lint-only -Wall --assert -y "$fpu_dir" $params "$pkg" "$fpu_dir/$top.sv" --top-module "$top"; then
