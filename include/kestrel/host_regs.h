@@ -85,6 +85,9 @@ enum kestrel_counter {
   KESTREL_CNT_STALL_IDLE = 10,     /* no warp ready                              */
   KESTREL_CNT_BLOCKS = 11,         /* blocks completed                           */
   KESTREL_CNT_MEM_REQUESTS = 12,   /* line requests to global memory             */
+  KESTREL_CNT_SHARED_ACCESSES = 13, /* warp-level accesses to shared memory        */
+  KESTREL_CNT_SHARED_PASSES = 14,  /* bank passes they took (= accesses: no conflict) */
+  KESTREL_CNT_ATOMICS = 15,        /* thread-level atomic read-modify-writes     */
   KESTREL_CNT_COUNT = 16
 };
 

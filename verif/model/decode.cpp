@@ -196,6 +196,46 @@ Inst decode_simt(Inst in, uint32_t w) {
   return in;
 }
 
+// custom-1: CUDA atomics, laid out as the A extension's AMOs (funct5, aq, rl,
+// funct3 = width).  aq/rl are accepted and need no action: every memory
+// operation of a thread completes in order.  On RV32 a 64-bit operand lives
+// in an even/odd register pair (x0 as a pair reads zero and discards), so
+// odd register numbers there are illegal.
+Inst decode_cuda_atomic(Inst in, uint32_t w, bool rv64) {
+  const uint32_t funct3 = (w >> 12) & 7;
+  const uint32_t funct5 = w >> 27;
+  const bool pairs_ok = rv64 || ((in.rd | in.rs2) & 1) == 0;
+  in.aux = static_cast<uint8_t>(funct5);
+  if (funct3 == KESTREL_F3_ATOMIC_W) {
+    if (funct5 == KESTREL_F5_AMO_CAS || funct5 == KESTREL_F5_AMO_INC || funct5 == KESTREL_F5_AMO_DEC) {
+      in.op = Op::kKxAmoW;
+    } else if (funct5 == KESTREL_F5_AMO_FADD) {
+      in.op = Op::kKxAmoFadd;
+    }
+  } else if (funct3 == KESTREL_F3_ATOMIC_D && pairs_ok) {
+    switch (funct5) {
+      case KESTREL_F5_AMO_CAS:
+        in.op = Op::kKxCasD;
+        break;
+      case kAmoAdd:
+      case kAmoSwap:
+      case kAmoXor:
+      case kAmoOr:
+      case kAmoAnd:
+      case kAmoMin:
+      case kAmoMax:
+      case kAmoMinu:
+      case kAmoMaxu:
+        if (!rv64) in.op = Op::kKxAmoPair;
+        break;
+      default:
+        break;
+    }
+  }
+  if (in.op == Op::kIllegal) in.aux = 0;
+  return in;
+}
+
 }  // namespace
 
 Inst decode(uint32_t w, unsigned xlen) {
@@ -386,6 +426,9 @@ Inst decode(uint32_t w, unsigned xlen) {
     case KESTREL_OPC_SIMT:
       in = decode_simt(in, w);
       break;
+    case KESTREL_OPC_ATOMIC:
+      in = decode_cuda_atomic(in, w, rv64);
+      break;
     default:
       break;
   }
@@ -415,6 +458,7 @@ bool writes_freg(Op op) {
     case Op::kFcvtSL:
     case Op::kFcvtSLu:
     case Op::kFmvWX:
+    case Op::kKxAmoFadd:
       return true;
     default:
       return false;

@@ -131,6 +131,11 @@ enum class Op : uint8_t {
   kShuffle,
   kMatch,
   kReduce,
+  // CUDA atomics (custom-1, docs/isa.md section 2.2); Inst::aux holds funct5
+  kKxAmoW,     // CAS, inc, dec on a 32-bit word; CAS reads rd as the compare value
+  kKxAmoFadd,  // float add on a 32-bit word: f-register rd and rs2
+  kKxCasD,     // 64-bit CAS: one register on RV64, an even/odd pair on RV32
+  kKxAmoPair,  // RV32: 64-bit A-extension AMO on even/odd register pairs
   kCount
 };
 

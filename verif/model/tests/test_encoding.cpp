@@ -134,6 +134,16 @@ TEST(Encoding, AtomicsAndFloat) {
         64);
 }
 
+TEST(Encoding, CudaAtomics) {
+  check({{".insn r 0x2b, 2, 0x14, s2, a0, t1", [](Assembler& a) { a.kx_amocas(4, s2, a0, t1); }},
+         {".insn r 0x2b, 3, 0x14, s4, t2, s6", [](Assembler& a) { a.kx_amocas(8, s4, t2, s6); }},
+         {".insn r 0x2b, 2, 0x18, a1, a0, t1", [](Assembler& a) { a.kx_amoinc_w(a1, a0, t1); }},
+         {".insn r 0x2b, 2, 0x1c, t3, s0, t4", [](Assembler& a) { a.kx_amodec_w(t3, s0, t4); }},
+         {".insn r 0x2b, 2, 0x24, ft3, a0, ft1", [](Assembler& a) { a.kx_amofadd_s(f(3), a0, f(1)); }},
+         {".insn r 0x2b, 3, 0x70, a2, a0, a4", [](Assembler& a) { a.kx_amo(0x1C, 8, a2, a0, a4); }}},
+        32);
+}
+
 TEST(Encoding, Rv32Shifts) {
   check({{"slli s9, t0, 31", [](Assembler& a) { a.slli(s9, t0, 31); }},
          {"srai s4, t0, 2", [](Assembler& a) { a.srai(s4, t0, 2); }}},

@@ -159,6 +159,20 @@ class Assembler {
     r_type(0x2F, width == 8 ? 3 : 2, funct5 << 2, rd, addr, src);
   }
 
+  // ---- Kestrel CUDA atomics (custom-1, docs/isa.md section 2.2) ----
+  // Laid out as the A extension's AMOs.  funct5: 0x05 CAS (rd is the compare
+  // value and receives the old one), 0x06 inc, 0x07 dec, 0x09 float add, or on
+  // RV32 with width 8 an A-extension funct5 on even/odd register pairs.
+  void kx_amo(unsigned funct5, unsigned width, Reg rd, Reg addr, Reg src) {
+    r_type(0x2B, width == 8 ? 3 : 2, funct5 << 2, rd, addr, src);
+  }
+  void kx_amocas(unsigned width, Reg rd_compare, Reg addr, Reg new_value) {
+    kx_amo(0x05, width, rd_compare, addr, new_value);
+  }
+  void kx_amoinc_w(Reg rd, Reg addr, Reg limit) { kx_amo(0x06, 4, rd, addr, limit); }
+  void kx_amodec_w(Reg rd, Reg addr, Reg limit) { kx_amo(0x07, 4, rd, addr, limit); }
+  void kx_amofadd_s(FReg rd, Reg addr, FReg addend) { r_type(0x2B, 2, 0x09 << 2, rd.n, addr, addend.n); }
+
   // ---- F ----
   void flw(FReg rd, Reg base, int32_t off) { i_type(0x07, 2, rd.n, base, off); }
   void fsw(FReg src, Reg base, int32_t off) { s_type(0x27, 2, base, src.n, off); }
