@@ -1,5 +1,7 @@
 #include "printf_fifo.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +71,10 @@ struct Spec {
   std::string length;  // hh, h, l, ll, j, z, t, L
   char conversion = 0;
 };
+
+// Widths and precisions come from the device; larger ones are cut so that a
+// bad value cannot make the host format gigabytes.
+constexpr int kMaxField = 4096;
 
 bool is_flag(char c) { return c == '-' || c == '+' || c == ' ' || c == '#' || c == '0'; }
 
@@ -234,11 +240,12 @@ std::string format_printf(const std::string& format, const std::vector<PrintfArg
       take_int(spec.width);
       if (!missing && spec.width < 0) {  // C: a negative width is the '-' flag
         spec.flags += '-';
-        spec.width = -spec.width;
+        spec.width = spec.width == INT_MIN ? kMaxField : -spec.width;
       }
+      spec.width = std::min(spec.width, kMaxField);
     } else {
       while (i < format.size() && format[i] >= '0' && format[i] <= '9')
-        spec.width = (spec.width < 0 ? 0 : spec.width) * 10 + (format[i++] - '0');
+        spec.width = std::min((spec.width < 0 ? 0 : spec.width) * 10 + (format[i++] - '0'), kMaxField);
     }
     if (i < format.size() && format[i] == '.') {
       ++i;
@@ -253,7 +260,7 @@ std::string format_printf(const std::string& format, const std::vector<PrintfArg
         continue;
       } else {
         while (i < format.size() && format[i] >= '0' && format[i] <= '9')
-          spec.precision = spec.precision * 10 + (format[i++] - '0');
+          spec.precision = std::min(spec.precision * 10 + (format[i++] - '0'), kMaxField);
       }
     }
     while (i < format.size() && std::strchr("hlLjztq", format[i]) != nullptr) spec.length += format[i++];

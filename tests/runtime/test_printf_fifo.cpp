@@ -115,6 +115,10 @@ TEST(PrintfFormat, CudaRules) {
   EXPECT_EQ(format_printf("%5.2f|%-8e|%G", {real(3.14159), real(-2.0), real(1e-10)}, 64),
             " 3.14|-2.000000e+00|1E-10");
   EXPECT_EQ(format_printf("%s", {integer(12)}, 64), "(not a string)");
+  // Fields from the device are bounded: no gigabyte of padding.
+  EXPECT_EQ(format_printf("%*d", {integer(0x7FFFFFFF), integer(1)}, 64).size(), 4096u);
+  EXPECT_EQ(format_printf("%99999999999999999999d", {integer(1)}, 64).size(), 4096u);
+  EXPECT_EQ(format_printf("%.99999999999f", {real(1.0)}, 64).size(), 4098u);
 }
 
 }  // namespace
