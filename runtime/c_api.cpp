@@ -590,6 +590,12 @@ const char* kestrel_counter_name(int counter) {
       return "blocks";
     case KESTREL_CNT_MEM_REQUESTS:
       return "mem_requests";
+    case KESTREL_CNT_SHARED_ACCESSES:
+      return "shared_accesses";
+    case KESTREL_CNT_SHARED_PASSES:
+      return "shared_passes";
+    case KESTREL_CNT_ATOMICS:
+      return "atomics";
     default:
       return nullptr;
   }

@@ -466,7 +466,10 @@ TEST(Names, StatusCountersAndFaultKinds) {
   EXPECT_STREQ(kestrel_strerror(static_cast<kestrel_status>(-12)), "unknown status");
   EXPECT_STREQ(kestrel_counter_name(KESTREL_CNT_CYCLES), "cycles");
   EXPECT_STREQ(kestrel_counter_name(KESTREL_CNT_MEM_REQUESTS), "mem_requests");
-  EXPECT_EQ(kestrel_counter_name(13), nullptr);
+  EXPECT_STREQ(kestrel_counter_name(KESTREL_CNT_SHARED_ACCESSES), "shared_accesses");
+  EXPECT_STREQ(kestrel_counter_name(KESTREL_CNT_SHARED_PASSES), "shared_passes");
+  EXPECT_STREQ(kestrel_counter_name(KESTREL_CNT_ATOMICS), "atomics");
+  EXPECT_EQ(kestrel_counter_name(KESTREL_CNT_COUNT), nullptr);
   EXPECT_EQ(kestrel_counter_name(-1), nullptr);
   EXPECT_STREQ(kestrel_fault_kind_name(KESTREL_FAULT_BARRIER_DEADLOCK), "barrier deadlock");
   EXPECT_EQ(kestrel_fault_kind_name(1234), nullptr);
