@@ -1,0 +1,66 @@
+// kestrel_perf_counters: the sixteen 64-bit performance counters of the host
+// register map (host_regs.h enum kestrel_counter), each the sum over all SMs
+// of one field of kestrel_pkg::sm_events_t per cycle.  Counters 13-15
+// (shared accesses, shared passes, atomics) have no SM event yet and read 0.
+//
+// Timing: the counters add each cycle while `enable_i` is high (the launch
+// runs), `clear_i` (START) zeroes them, and otherwise they hold, so after the
+// end of a launch the host reads its figures at leisure.  The watchdog check
+// compares the warp-instruction count with the launch budget: `over_budget_o`
+// is high in a cycle in which an SM issues although the budget
+// (WATCHDOG << 20 warp-instructions) is already used up, the same point at
+// which the functional model raises TIMEOUT.
+module kestrel_perf_counters #(
+  parameter int unsigned NumSms = 2,
+  localparam int unsigned Counters = 16,
+  // $bits(kestrel_pkg::sm_events_t), spelled out for Yosys 0.23
+  localparam int unsigned EventsW = 18
+) (
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
+  input  logic                      clear_i,
+  input  logic                      enable_i,
+  input  logic [NumSms*EventsW-1:0] events_i,     // SM s at [s*EventsW +: EventsW]
+  input  logic [31:0]               budget_i,     // WATCHDOG register, 0 = none
+  output logic                      over_budget_o,
+  output logic [Counters*64-1:0]    counters_o    // counter i at [i*64 +: 64]
+);
+  logic [63:0] count_q [Counters];
+  logic [63:0] add [Counters];
+  kestrel_pkg::sm_events_t ev;
+  logic any_issue;
+
+  always_comb begin
+    for (int unsigned c = 0; c < Counters; c++) add[c] = '0;
+    add[0] = 64'd1;  // KESTREL_CNT_CYCLES
+    any_issue = 1'b0;
+    for (int unsigned s = 0; s < NumSms; s++) begin
+      ev = events_i[s*EventsW +: EventsW];
+      any_issue = any_issue | ev.issued;
+      add[1] = add[1] + 64'(ev.issued);
+      add[2] = add[2] + 64'(ev.threads);
+      add[3] = add[3] + 64'(ev.load);
+      add[4] = add[4] + 64'(ev.store);
+      add[5] = add[5] + 64'(ev.barrier_release);
+      add[6] = add[6] + 64'(ev.diverged);
+      add[7] = add[7] + 64'(ev.stall_scoreboard);
+      add[8] = add[8] + 64'(ev.stall_memory);
+      add[9] = add[9] + 64'(ev.stall_barrier);
+      add[10] = add[10] + 64'(ev.stall_idle);
+      add[11] = add[11] + 64'(ev.block_done);
+      add[12] = add[12] + 64'(ev.mem_request);
+    end
+    over_budget_o = enable_i && any_issue && budget_i != '0 && count_q[1] >= {12'd0, budget_i, 20'd0};
+    for (int unsigned c = 0; c < Counters; c++) counters_o[c*64 +: 64] = count_q[c];
+  end
+
+  // Reset written out per counter: Verilator 5.006 cannot loop a delayed
+  // assignment over an unpacked array.
+  for (genvar c = 0; c < Counters; c++) begin : gen_counter
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) count_q[c] <= '0;
+      else if (clear_i) count_q[c] <= '0;
+      else if (enable_i) count_q[c] <= count_q[c] + add[c];
+    end
+  end
+endmodule
