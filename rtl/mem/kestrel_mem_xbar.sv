@@ -81,10 +81,13 @@ module kestrel_mem_xbar #(
     .grant_o(arb_grant)
   );
 
+  // The check port is driven apart from the block that reads its answer, so
+  // that simulators see no loop through the page table.
+  assign chosen = sm_req_i[arb_idx*ReqW +: ReqW];
+  assign chk_kind_o = chosen.kind;
+  assign chk_addr_o = chosen.addr;
+
   always_comb begin
-    chosen = sm_req_i[arb_idx*ReqW +: ReqW];
-    chk_kind_o = chosen.kind;
-    chk_addr_o = chosen.addr;
     checked_ok = (chk_fault_i == kestrel_pkg::FaultNone);
     // A request leaves the SM when the order FIFO has room and, if it passed
     // its check, the external port takes it too.

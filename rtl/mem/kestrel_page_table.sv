@@ -14,6 +14,8 @@
 // (WRITE_PROTECT on a mapped page without it), a fetch needs X (FETCH
 // otherwise), and local-memory backing is only range checked.
 module kestrel_page_table #(
+  // Capacity: the most DRAM the table can describe.  The DRAM really present
+  // (dram_kb_i, a strap of the board or harness) may be smaller.
   parameter int unsigned MemBytes = 256 * 1024 * 1024,
   localparam int unsigned Pages = MemBytes >> kestrel_pkg::PageShift,
   // Entries are stored RowPages to a RAM row so that the clearing pass after
@@ -25,6 +27,7 @@ module kestrel_page_table #(
 ) (
   input  logic                            clk_i,
   input  logic                            rst_ni,
+  input  logic [31:0]                     dram_kb_i,     // DRAM present, KiB (<= MemBytes / 1024)
   // map command side
   input  logic                            map_valid_i,
   output logic                            map_ready_o,
@@ -38,7 +41,12 @@ module kestrel_page_table #(
   output kestrel_pkg::fault_kind_e        chk_fault_o
 );
   localparam logic [32:0] DramBase = 33'(kestrel_pkg::GlobalBase);
-  localparam logic [32:0] DramEnd = DramBase + 33'(MemBytes);
+  localparam logic [32:0] CapacityEnd = DramBase + 33'(MemBytes);
+  logic [32:0] dram_end;
+  always_comb begin
+    dram_end = DramBase + {dram_kb_i[22:0], 10'd0};
+    if (dram_end > CapacityEnd || dram_kb_i[31:23] != '0) dram_end = CapacityEnd;
+  end
   localparam logic [32:0] PageBytes = 33'(1) << kestrel_pkg::PageShift;
 
   // Unreset RAM (block/distributed RAM on an FPGA), zeroed by the MapClear pass.
@@ -91,11 +99,11 @@ module kestrel_page_table #(
         end
       end
       MapWrite: begin
-        we = (page_q >= DramBase) && (page_q < DramEnd);
+        we = (page_q >= DramBase) && (page_q < dram_end);
         page_d = page_q + PageBytes;
         left_d = left_q - 1'b1;
         // Stop at the last page, or once the run has left DRAM for good.
-        if (left_d == '0 || page_d >= DramEnd) state_d = MapIdle;
+        if (left_d == '0 || page_d >= dram_end) state_d = MapIdle;
       end
       default: state_d = MapIdle;
     endcase
@@ -130,7 +138,7 @@ module kestrel_page_table #(
   logic [RowPages*3-1:0] chk_row;
 
   always_comb begin
-    chk_in_dram = ({1'b0, chk_addr_i} >= DramBase) && ({1'b0, chk_addr_i} < DramEnd);
+    chk_in_dram = ({1'b0, chk_addr_i} >= DramBase) && ({1'b0, chk_addr_i} < dram_end);
     chk_page = (chk_addr_i - kestrel_pkg::GlobalBase) >> kestrel_pkg::PageShift;
     chk_row = perms_q[RowW'(chk_page / RowPages)];
     chk_perms = chk_in_dram ? chk_row[ColW'(chk_page % RowPages)*3 +: 3] : 3'b000;

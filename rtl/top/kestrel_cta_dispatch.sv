@@ -4,13 +4,14 @@
 // the grid, and on a fault or a host abort stops dispatching, aborts every SM
 // and waits for them to drain before it ends the launch.
 //
-// Timing: one block per cycle at most.  `end_o` pulses once per launch, in the
-// cycle after the last SM has gone idle (every block done and every memory
-// request answered, so every store of the launch has landed).
-// Handshake: block dispatch is valid/ready per SM; the valid goes to the
-// lowest ready SM only (a steering choice that looks at ready: the SM's ready
-// does not depend on its valid, so there is no combinational loop, and an SM's
-// ready only falls after it took a block or on abort).
+// Timing: one block every two cycles at most: a cycle that picks the lowest
+// ready SM into a register, then the offer to that SM, held until it takes
+// the block.  The valid comes from flops only, so nothing combinational runs
+// from an SM's ready back into its valid (the SM's issue logic depends on
+// blk_valid_i).  An SM's ready only falls after it took a block or on abort.
+// `end_o` pulses once per launch, in the cycle after the last SM has gone
+// idle (every block done and every memory request answered, so every store
+// of the launch has landed).
 module kestrel_cta_dispatch #(
   parameter int unsigned NumSms = 2,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1
@@ -49,6 +50,8 @@ module kestrel_cta_dispatch #(
   logic [63:0] done_q, done_d;          // blocks finished
   logic [SmW-1:0] target;
   logic target_valid;
+  logic offer_q, offer_d;               // blk_valid_o is raised to target_q
+  logic [SmW-1:0] target_q, target_d;
   logic handshake;
   logic [SmW:0] done_now;
 
@@ -74,6 +77,8 @@ module kestrel_cta_dispatch #(
     all_sent_d = all_sent_q;
     sent_d = sent_q;
     done_d = done_q + 64'(done_now);
+    offer_d = offer_q;
+    target_d = target_q;
     blk_valid_o = '0;
     sm_abort_o = 1'b0;
     end_o = 1'b0;
@@ -88,16 +93,23 @@ module kestrel_cta_dispatch #(
           // A zero dimension means an empty grid (the host refuses those; the
           // hardware simply ends the launch).
           all_sent_d = (grid_i.x == '0) || (grid_i.y == '0) || (grid_i.z == '0);
+          offer_d = 1'b0;
         end
       end
       LaunchRun: begin
         if (fault_i || abort_i) begin
           sm_abort_o = 1'b1;
+          offer_d = 1'b0;
           state_d = LaunchDrain;
         end else begin
-          if (!all_sent_q && target_valid) begin
-            blk_valid_o[target] = 1'b1;
-            handshake = 1'b1;  // the target is ready by construction
+          if (offer_q) blk_valid_o[target_q] = 1'b1;
+          if (!offer_q && !all_sent_q && target_valid) begin
+            offer_d = 1'b1;
+            target_d = target;
+          end
+          if (offer_q && blk_ready_i[target_q]) begin
+            handshake = 1'b1;
+            offer_d = 1'b0;
             sent_d = sent_q + 1'b1;
             if (next_q.x + 1'b1 != grid_i.x) begin
               next_d.x = next_q.x + 1'b1;
@@ -131,7 +143,7 @@ module kestrel_cta_dispatch #(
   assign running_o = (state_q != LaunchIdle);
   assign blk_idx_o = next_q;
   assign disp_valid_o = handshake;
-  assign disp_sm_o = target;
+  assign disp_sm_o = target_q;
   assign disp_linear_o = sent_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -141,12 +153,16 @@ module kestrel_cta_dispatch #(
       all_sent_q <= 1'b0;
       sent_q <= '0;
       done_q <= '0;
+      offer_q <= 1'b0;
+      target_q <= '0;
     end else begin
       state_q <= state_d;
       next_q <= next_d;
       all_sent_q <= all_sent_d;
       sent_q <= sent_d;
       done_q <= done_d;
+      offer_q <= offer_d;
+      target_q <= target_d;
     end
   end
 

@@ -20,13 +20,14 @@ module kestrel_host_regs #(
   parameter int unsigned Warps = 8,
   parameter int unsigned NumSms = 2,
   parameter int unsigned SharedBytes = 64 * 1024,
-  parameter int unsigned MemBytes = 256 * 1024 * 1024,
+  parameter int unsigned MemBytes = 256 * 1024 * 1024,  // page-table capacity
   parameter int unsigned ClockKhz = 100_000,
   parameter logic [31:0] Version = 32'h0000_0001,
   localparam int unsigned MaxThreads = (Warps * Lanes < 1024) ? Warps * Lanes : 1024
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
+  input  logic [31:0]                 dram_kb_i,    // DRAM present (MEM_SIZE_KB)
   // host register port
   input  logic                        req_valid_i,
   output logic                        req_ready_o,
@@ -209,7 +210,7 @@ module kestrel_host_regs #(
         12'h008: rdata = {8'(NumSms), 8'(Warps), 8'(Lanes), 8'(Xlen)};
         12'h00C: rdata = {16'(MaxThreads), 16'(SharedBytes / 256)};
         12'h010: rdata = kestrel_pkg::GlobalBase;
-        12'h014: rdata = 32'(MemBytes / 1024);
+        12'h014: rdata = (dram_kb_i < 32'(MemBytes / 1024)) ? dram_kb_i : 32'(MemBytes / 1024);
         12'h018: rdata = 32'(ClockKhz);
         12'h0A4: rdata = {30'd0, status_q};
         12'h0C0: rdata = fault_visible ? {28'd0, fault_q.kind} : '0;

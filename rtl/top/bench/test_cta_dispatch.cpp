@@ -1,6 +1,7 @@
 // CTA dispatcher bench (3 SMs): simulated SMs with a random number of block
 // slots and random block run times.  Checks: blocks go out in linear order
-// (x fastest), each to the lowest-numbered SM that is ready; the dispatch
+// (x fastest), each to the SM that was the lowest-numbered ready one when it
+// was picked (the cycle before the offer); the dispatch
 // trace names them; the launch ends exactly once, only after every block is
 // done and every SM is idle; a fault or a host abort stops dispatching,
 // aborts the SMs and ends the launch once they have drained; an empty grid
@@ -62,6 +63,7 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
   b->start_i = 0;
   Outcome out;
   bool fault = false;
+  uint32_t prev_ready = 0;
   for (uint64_t cycle = 1; cycle < 200000; ++cycle) {
     uint32_t ready = 0, busy = 0, done = 0;
     for (unsigned s = 0; s < kSms; ++s) {
@@ -94,7 +96,8 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
     if (valid != 0) {
       const unsigned s = static_cast<unsigned>(__builtin_ctz(valid));
       EXPECT_TRUE((ready >> s) & 1u);
-      EXPECT_EQ(s, static_cast<unsigned>(__builtin_ctz(ready))) << "lowest ready SM";
+      // The SM was chosen in the previous cycle, as the lowest one ready then.
+      EXPECT_EQ(s, static_cast<unsigned>(__builtin_ctz(prev_ready))) << "lowest ready SM";
       EXPECT_TRUE(b->disp_valid_o);
       EXPECT_EQ(b->disp_sm_o, s);
       EXPECT_EQ(b->disp_linear_o, out.order.size());
@@ -116,6 +119,7 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
       EXPECT_EQ(busy, 0u) << "ended while an SM was busy";
     }
     const bool was_running = b->running_o;
+    prev_ready = ready;
     b.tick();
     for (auto& sm : sms) {
       for (auto& r : sm.remaining)
@@ -195,6 +199,28 @@ TEST(CtaDispatch, EmptyGridEndsAtOnce) {
   EXPECT_TRUE(out.order.empty());
   EXPECT_EQ(out.ends, 1u);
   EXPECT_EQ(out.end_cycle, 1u);
+}
+
+TEST(CtaDispatch, ValidHeldUntilTaken) {
+  Bench b;
+  b.reset();
+  set_grid(b, Grid{2, 1, 1});
+  b->start_i = 1;
+  b.tick();
+  b->start_i = 0;
+  b->blk_ready_i = 0b100;  // only SM 2 has room
+  b.tick();                // picks SM 2
+  b->blk_ready_i = 0;      // SM 2 is not ready yet (for example, still freeing shared memory)
+  for (int i = 0; i < 5; ++i) {
+    b.eval();
+    EXPECT_EQ(b->blk_valid_o, 0b100u) << "the offer stays while the SM is not ready";
+    EXPECT_FALSE(b->disp_valid_o);
+    b.tick();
+  }
+  b->blk_ready_i = 0b100;
+  b.eval();
+  EXPECT_TRUE(b->disp_valid_o);
+  EXPECT_EQ(b->blk_idx_o, uint64_t{0});
 }
 
 }  // namespace

@@ -29,6 +29,7 @@ uint64_t reg_req(bool write, uint32_t addr, uint32_t wdata) {
 class HostRegs : public ::testing::Test {
  protected:
   void SetUp() override {
+    b->dram_kb_i = 1024;
     b.reset();
     b->map_ready_i = 1;
     b->map_busy_i = 0;
@@ -85,6 +86,11 @@ TEST_F(HostRegs, IdentificationAndConfiguration) {
   EXPECT_EQ(read(KESTREL_REG_CONFIG1), (8192u / 256) | (16u << 16)) << "max threads = warps x lanes";
   EXPECT_EQ(read(KESTREL_REG_MEM_BASE), KESTREL_GLOBAL_BASE);
   EXPECT_EQ(read(KESTREL_REG_MEM_SIZE_KB), 1024u);
+  b->dram_kb_i = 512;  // a smaller DRAM strap
+  EXPECT_EQ(read(KESTREL_REG_MEM_SIZE_KB), 512u);
+  b->dram_kb_i = 4096;  // more than the page table covers
+  EXPECT_EQ(read(KESTREL_REG_MEM_SIZE_KB), 1024u);
+  b->dram_kb_i = 1024;
   EXPECT_EQ(read(KESTREL_REG_CLOCK_KHZ), 50000u);
   EXPECT_EQ(read(KESTREL_REG_STATUS), KESTREL_STATUS_IDLE);
   write(KESTREL_REG_ID, 0);  // read-only

@@ -74,6 +74,7 @@ void wait_clear(Bench& b) {
 
 TEST(PageTable, ResetUnmapsEveryPage) {
   Bench b;
+  b->dram_kb_i = kMemBytes / 1024;
   b.reset();
   EXPECT_TRUE(b->map_busy_o);
   wait_clear(b);
@@ -90,6 +91,7 @@ TEST(PageTable, ResetUnmapsEveryPage) {
 
 TEST(PageTable, RandomMapsMatchReference) {
   Bench b;
+  b->dram_kb_i = kMemBytes / 1024;
   b.reset();
   wait_clear(b);
   std::vector<uint8_t> perms(kPages, 0);
@@ -126,6 +128,7 @@ TEST(PageTable, RandomMapsMatchReference) {
 
 TEST(PageTable, ZeroPagesIsNoOp) {
   Bench b;
+  b->dram_kb_i = kMemBytes / 1024;
   b.reset();
   wait_clear(b);
   map(b, KESTREL_GLOBAL_BASE, 2, KESTREL_PAGE_READ);
@@ -136,6 +139,24 @@ TEST(PageTable, ZeroPagesIsNoOp) {
   EXPECT_EQ(check(b, kRead, KESTREL_GLOBAL_BASE + KESTREL_PAGE_SIZE),
             unsigned{KESTREL_FAULT_ILLEGAL_ADDRESS});
   EXPECT_EQ(check(b, kWrite, KESTREL_GLOBAL_BASE), unsigned{KESTREL_FAULT_WRITE_PROTECT});
+}
+
+}  // namespace
+
+namespace {
+
+// A board with less DRAM than the table's capacity straps dram_kb_i lower:
+// pages past it are outside DRAM for maps and checks alike.
+TEST(PageTable, SmallerDramStrap) {
+  Bench b;
+  b->dram_kb_i = 128;
+  b.reset();
+  wait_clear(b);
+  EXPECT_EQ(map(b, KESTREL_GLOBAL_BASE, kPages, KESTREL_PAGE_READ), 32u) << "the walk stops at the strap";
+  EXPECT_EQ(check(b, kRead, KESTREL_GLOBAL_BASE + 128 * 1024 - 64), unsigned{KESTREL_FAULT_NONE});
+  EXPECT_EQ(check(b, kRead, KESTREL_GLOBAL_BASE + 128 * 1024), unsigned{KESTREL_FAULT_ILLEGAL_ADDRESS});
+  EXPECT_EQ(check(b, kLocal, KESTREL_GLOBAL_BASE + 128 * 1024), unsigned{KESTREL_FAULT_ILLEGAL_ADDRESS});
+  EXPECT_EQ(check(b, kLocal, KESTREL_GLOBAL_BASE + 4096), unsigned{KESTREL_FAULT_NONE});
 }
 
 }  // namespace
