@@ -458,4 +458,7 @@ static __device__ __forceinline__ T __ldg(const T* address) {
   return *address;
 }
 
+/* ---- Atomic functions (guide B.12) ------------------------------------------------ */
+#include "kestrel_atomics.h"
+
 #endif /* KESTREL_CUDA_H */
