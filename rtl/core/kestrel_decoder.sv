@@ -1,0 +1,235 @@
+// kestrel_decoder: one 32-bit instruction word to a kestrel_pkg::decoded_t,
+// combinational.  Accepts exactly the encodings the functional model's
+// decoder accepts for RV64I/RV32I, M, Zicsr (reads of the CSRs of docs/isa.md
+// section 3) and the SIMT control instructions (exit, barriers, trap,
+// fences); everything else is ClassIllegal.  Not yet in the SM, so reported
+// illegal here: F, A, the CUDA atomics (custom-1), the warp-synchronous
+// instructions and kx.nanosleep (issue 6), the FP CSRs, and every CSR write
+// (all implemented CSRs are read-only).
+module kestrel_decoder #(
+  parameter int unsigned Xlen = 64
+) (
+  input  logic [31:0]            instr_i,
+  output kestrel_pkg::decoded_t  dec_o
+);
+  localparam bit Rv64 = (Xlen == 64);
+
+  logic [6:0] opcode, funct7;
+  logic [2:0] funct3;
+  logic [4:0] rd, rs1, rs2;
+  logic [63:0] imm_i, imm_s, imm_b, imm_u, imm_j;
+  logic [11:0] csr;
+  logic legal;
+
+  function automatic logic csr_readable(input logic [11:0] c);
+    csr_readable = 1'b0;
+    if (c == kestrel_pkg::CsrCycle || c == kestrel_pkg::CsrTime || c == kestrel_pkg::CsrInstret) csr_readable = 1'b1;
+    if (!Rv64 && (c == kestrel_pkg::CsrCycleH || c == kestrel_pkg::CsrTimeH || c == kestrel_pkg::CsrInstretH))
+      csr_readable = 1'b1;
+    if (c >= kestrel_pkg::CsrTidX && c <= kestrel_pkg::CsrDynShared) csr_readable = 1'b1;
+  endfunction
+
+  always_comb begin
+    opcode = instr_i[6:0];
+    funct3 = instr_i[14:12];
+    funct7 = instr_i[31:25];
+    rd = instr_i[11:7];
+    rs1 = instr_i[19:15];
+    rs2 = instr_i[24:20];
+    csr = instr_i[31:20];
+    imm_i = {{52{instr_i[31]}}, instr_i[31:20]};
+    imm_s = {{52{instr_i[31]}}, instr_i[31:25], instr_i[11:7]};
+    imm_b = {{51{instr_i[31]}}, instr_i[31], instr_i[7], instr_i[30:25], instr_i[11:8], 1'b0};
+    imm_u = {{32{instr_i[31]}}, instr_i[31:12], 12'b0};
+    imm_j = {{43{instr_i[31]}}, instr_i[31], instr_i[19:12], instr_i[20], instr_i[30:21], 1'b0};
+
+    dec_o = '0;
+    dec_o.cls = kestrel_pkg::ClassAlu;
+    dec_o.alu_op = kestrel_pkg::AluAdd;
+    dec_o.rd = rd;
+    dec_o.rs1 = rs1;
+    dec_o.rs2 = rs2;
+    dec_o.funct3 = funct3;
+    dec_o.funct7 = funct7;
+    dec_o.csr = csr;
+    legal = 1'b0;
+
+    unique case (opcode)
+      kestrel_pkg::OpLui: begin
+        legal = 1'b1;
+        dec_o.alu_op = kestrel_pkg::AluPassB;
+        dec_o.src_b_imm = 1'b1;
+        dec_o.imm = imm_u;
+        dec_o.rd_we = 1'b1;
+      end
+      kestrel_pkg::OpAuipc: begin
+        legal = 1'b1;
+        dec_o.src_a_pc = 1'b1;
+        dec_o.src_b_imm = 1'b1;
+        dec_o.imm = imm_u;
+        dec_o.rd_we = 1'b1;
+      end
+      kestrel_pkg::OpJal: begin
+        legal = 1'b1;
+        dec_o.cls = kestrel_pkg::ClassJal;
+        dec_o.imm = imm_j;
+        dec_o.rd_we = 1'b1;
+      end
+      kestrel_pkg::OpJalr: begin
+        legal = (funct3 == 3'd0);
+        dec_o.cls = kestrel_pkg::ClassJalr;
+        dec_o.imm = imm_i;
+        dec_o.rd_we = 1'b1;
+        dec_o.rs1_re = 1'b1;
+      end
+      kestrel_pkg::OpBranch: begin
+        legal = (funct3 != 3'd2) && (funct3 != 3'd3);
+        dec_o.cls = kestrel_pkg::ClassBranch;
+        dec_o.imm = imm_b;
+        dec_o.rs1_re = 1'b1;
+        dec_o.rs2_re = 1'b1;
+      end
+      kestrel_pkg::OpLoad: begin
+        legal = (funct3 != 3'd7) && (Rv64 || (funct3 != 3'd3 && funct3 != 3'd6));
+        dec_o.cls = kestrel_pkg::ClassLoad;
+        dec_o.src_b_imm = 1'b1;  // the ALU adds the address
+        dec_o.imm = imm_i;
+        dec_o.rd_we = 1'b1;
+        dec_o.rs1_re = 1'b1;
+      end
+      kestrel_pkg::OpStore: begin
+        legal = (funct3[2] == 1'b0) && (Rv64 || funct3 != 3'd3);
+        dec_o.cls = kestrel_pkg::ClassStore;
+        dec_o.src_b_imm = 1'b1;
+        dec_o.imm = imm_s;
+        dec_o.rs1_re = 1'b1;
+        dec_o.rs2_re = 1'b1;
+      end
+      kestrel_pkg::OpImm: begin
+        dec_o.src_b_imm = 1'b1;
+        dec_o.imm = imm_i;
+        dec_o.rd_we = 1'b1;
+        dec_o.rs1_re = 1'b1;
+        legal = 1'b1;
+        unique case (funct3)
+          3'd0: dec_o.alu_op = kestrel_pkg::AluAdd;
+          3'd2: dec_o.alu_op = kestrel_pkg::AluSlt;
+          3'd3: dec_o.alu_op = kestrel_pkg::AluSltu;
+          3'd4: dec_o.alu_op = kestrel_pkg::AluXor;
+          3'd6: dec_o.alu_op = kestrel_pkg::AluOr;
+          3'd7: dec_o.alu_op = kestrel_pkg::AluAnd;
+          3'd1: begin
+            dec_o.alu_op = kestrel_pkg::AluSll;
+            // The shift amount is 6 bits on RV64, 5 on RV32; the bits above it must be 0.
+            legal = Rv64 ? (instr_i[31:26] == 6'd0) : (instr_i[31:25] == 7'd0);
+          end
+          default: begin  // 5: srli / srai
+            dec_o.alu_op = instr_i[30] ? kestrel_pkg::AluSra : kestrel_pkg::AluSrl;
+            legal = Rv64 ? (instr_i[31:26] == 6'd0 || instr_i[31:26] == 6'h10)
+                         : (instr_i[31:25] == 7'd0 || instr_i[31:25] == 7'h20);
+          end
+        endcase
+      end
+      kestrel_pkg::OpImm32: begin
+        dec_o.word = 1'b1;
+        dec_o.src_b_imm = 1'b1;
+        dec_o.imm = imm_i;
+        dec_o.rd_we = 1'b1;
+        dec_o.rs1_re = 1'b1;
+        unique case (funct3)
+          3'd0: legal = Rv64;
+          3'd1: begin
+            dec_o.alu_op = kestrel_pkg::AluSll;
+            legal = Rv64 && funct7 == 7'h00;
+          end
+          3'd5: begin
+            dec_o.alu_op = instr_i[30] ? kestrel_pkg::AluSra : kestrel_pkg::AluSrl;
+            legal = Rv64 && (funct7 == 7'h00 || funct7 == 7'h20);
+          end
+          default: legal = 1'b0;
+        endcase
+      end
+      kestrel_pkg::OpReg, kestrel_pkg::OpReg32: begin
+        dec_o.word = (opcode == kestrel_pkg::OpReg32);
+        dec_o.rd_we = 1'b1;
+        dec_o.rs1_re = 1'b1;
+        dec_o.rs2_re = 1'b1;
+        if (funct7 == 7'h01) begin
+          dec_o.cls = funct3[2] ? kestrel_pkg::ClassDiv : kestrel_pkg::ClassMul;
+          legal = (opcode == kestrel_pkg::OpReg) || (Rv64 && (funct3 == 3'd0 || funct3[2]));
+        end else if (funct7 == 7'h00) begin
+          unique case (funct3)
+            3'd0: dec_o.alu_op = kestrel_pkg::AluAdd;
+            3'd1: dec_o.alu_op = kestrel_pkg::AluSll;
+            3'd2: dec_o.alu_op = kestrel_pkg::AluSlt;
+            3'd3: dec_o.alu_op = kestrel_pkg::AluSltu;
+            3'd4: dec_o.alu_op = kestrel_pkg::AluXor;
+            3'd5: dec_o.alu_op = kestrel_pkg::AluSrl;
+            3'd6: dec_o.alu_op = kestrel_pkg::AluOr;
+            default: dec_o.alu_op = kestrel_pkg::AluAnd;
+          endcase
+          legal = (opcode == kestrel_pkg::OpReg) || (Rv64 && (funct3 == 3'd0 || funct3 == 3'd1 || funct3 == 3'd5));
+        end else if (funct7 == 7'h20) begin
+          dec_o.alu_op = (funct3 == 3'd0) ? kestrel_pkg::AluSub : kestrel_pkg::AluSra;
+          legal = (funct3 == 3'd0 || funct3 == 3'd5) && (opcode == kestrel_pkg::OpReg || Rv64);
+        end
+      end
+      kestrel_pkg::OpMiscMem: begin
+        // fence orders nothing here: every warp's memory operations complete
+        // before its next instruction issues.  fence.i (funct3 1) is illegal.
+        legal = (funct3 == 3'd0);
+        dec_o.rd_we = 1'b0;
+      end
+      kestrel_pkg::OpSystem: begin
+        dec_o.cls = kestrel_pkg::ClassCsr;
+        dec_o.imm = {59'd0, rs1};  // csr*i immediate
+        dec_o.rd_we = 1'b1;
+        // csrrw[i] always writes; csrrs/c[i] write unless the source is x0 / 0.
+        dec_o.csr_writes = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
+        legal = (funct3 != 3'd0) && (funct3 != 3'd4) && csr_readable(csr) && !dec_o.csr_writes;
+      end
+      kestrel_pkg::OpSimt: begin
+        if (funct3 == 3'd0) begin
+          unique case (funct7)
+            kestrel_pkg::SimtExit: begin
+              legal = 1'b1;
+              dec_o.cls = kestrel_pkg::ClassExit;
+            end
+            kestrel_pkg::SimtBarSync, kestrel_pkg::SimtBarCount, kestrel_pkg::SimtBarAnd, kestrel_pkg::SimtBarOr: begin
+              legal = 1'b1;
+              dec_o.cls = kestrel_pkg::ClassBarrier;
+              dec_o.rs1_re = 1'b1;
+              dec_o.rd_we = (funct7 != kestrel_pkg::SimtBarSync);
+            end
+            kestrel_pkg::SimtTrap: begin
+              legal = 1'b1;
+              dec_o.cls = kestrel_pkg::ClassTrap;
+              dec_o.rs1_re = 1'b1;
+              dec_o.rs2_re = 1'b1;
+              dec_o.rs2 = 5'd12;  // a2: the assert line
+            end
+            kestrel_pkg::SimtFenceBlock, kestrel_pkg::SimtFenceDevice, kestrel_pkg::SimtFenceSystem: begin
+              legal = 1'b1;
+            end
+            default: legal = 1'b0;
+          endcase
+        end
+      end
+      default: legal = 1'b0;
+    endcase
+
+    // Unused register fields must not create false hazards.
+    if (!dec_o.rs1_re) dec_o.rs1 = 5'd0;
+    if (!dec_o.rs2_re) dec_o.rs2 = 5'd0;
+    if (!legal) begin
+      dec_o.cls = kestrel_pkg::ClassIllegal;
+      dec_o.rd_we = 1'b0;
+      dec_o.rs1_re = 1'b0;
+      dec_o.rs2_re = 1'b0;
+      dec_o.rs1 = 5'd0;
+      dec_o.rs2 = 5'd0;
+    end
+    if (dec_o.rd == 5'd0) dec_o.rd_we = 1'b0;
+    if (!dec_o.rd_we) dec_o.rd = 5'd0;
+  end
+endmodule

@@ -1,0 +1,1470 @@
+// kestrel_sm: one streaming multiprocessor.  Warps of resident blocks issue
+// one warp-instruction per cycle at most, chosen among ready warps by
+// kestrel_warp_sched; within a warp the thread group follows docs/isa.md
+// section 6 exactly (kestrel_group_sel), so the functional model can follow
+// the SM instruction by instruction (lock-step, verif/lockstep/).
+//
+// Pipeline (docs/microarchitecture.md, "SM pipeline"):
+//   issue  (I)  group + per-warp line buffer + decode + scoreboard; register read
+//   stage 1     operands; ALU, branch resolution per lane (new lane PCs), CSR
+//               values, LSU request, divider start, multiplier input stage
+//   stage 2     multiplier product
+//   stage 3     writeback and retire; exits, barrier arrivals, faults
+// The LSU, the divider and barrier results (written when a barrier releases)
+// take the single writeback/retire slot when stage 3 is empty; issue leaves a
+// bubble for them when needed.  A warp with a memory or divide instruction
+// outstanding issues nothing else until it retires, so every warp retires in
+// issue order (what lock-step needs); other warps keep issuing.
+//
+// Boundary: docs/microarchitecture.md, "SM boundary" (valid/ready block
+// dispatch and memory port, kestrel_pkg payloads).
+module kestrel_sm #(
+  parameter int unsigned Xlen = 64,
+  parameter int unsigned Lanes = 32,
+  parameter int unsigned Warps = 8,
+  parameter int unsigned SharedBytes = 64 * 1024,
+  parameter kestrel_pkg::sched_policy_e SchedPolicy = kestrel_pkg::SchedLooseRoundRobin,
+  // Barrier watchdog: block retires while threads wait (docs/isa.md section 6).
+  parameter int unsigned BarrierWatchdogLog2 = kestrel_pkg::BarrierWatchdogLog2,
+  // Instruction cache lines (64 bytes each, direct mapped), a power of two.
+  parameter int unsigned ICacheLines = 16,
+  localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic [7:0]               sm_id_i,
+  // launch
+  input  kestrel_pkg::launch_t     launch_i,
+  input  logic                     start_i,
+  input  logic                     abort_i,
+  // block dispatch
+  input  logic                     blk_valid_i,
+  output logic                     blk_ready_o,
+  input  kestrel_pkg::dim3_t       blk_idx_i,
+  output logic [Warps-1:0]         blk_slots_o,
+  output logic                     blk_done_o,
+  // global memory
+  output logic                     mem_req_valid_o,
+  input  logic                     mem_req_ready_i,
+  output kestrel_pkg::mem_req_t    mem_req_o,
+  input  logic                     mem_rsp_valid_i,
+  output logic                     mem_rsp_ready_o,
+  input  kestrel_pkg::mem_rsp_t    mem_rsp_i,
+  // first fault of the launch
+  output logic                     fault_valid_o,
+  output kestrel_pkg::fault_t      fault_o,
+  output logic                     busy_o,
+  output kestrel_pkg::sm_events_t  events_o,
+  // retire trace
+  output logic                     retire_valid_o,
+  output logic [WarpW-1:0]         retire_warp_o,
+  output logic [63:0]              retire_pc_o,
+  output logic [Lanes-1:0]         retire_mask_o,
+  output logic                     retire_rd_we_o,
+  output logic                     retire_rd_fp_o,
+  output logic [4:0]               retire_rd_o,
+  output logic [Lanes*Xlen-1:0]    retire_rd_data_o
+);
+  localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1;
+  localparam int unsigned RowW = Lanes * Xlen;
+  localparam int unsigned FairW = $clog2(kestrel_pkg::FairnessPeriod);
+  localparam int unsigned LineBits = kestrel_pkg::LineBits;
+  localparam int unsigned OffW = kestrel_pkg::LineOffW;
+  localparam int unsigned TagW = 32 - OffW;
+  localparam int unsigned IcIdxW = (ICacheLines > 1) ? $clog2(ICacheLines) : 1;
+  localparam int unsigned CountW = 11;
+  localparam int unsigned TidW = 30;
+  // Memory tags: bit 0 says who asked.
+  localparam logic [kestrel_pkg::MemTagW-1:0] TagLsu = '0;
+  localparam logic [kestrel_pkg::MemTagW-1:0] TagFetch = kestrel_pkg::MemTagW'(1);
+
+  typedef enum logic [1:0] {BarKindSync = 2'd0, BarKindCount = 2'd1, BarKindAnd = 2'd2, BarKindOr = 2'd3} bar_kind_e;
+
+  // ===========================================================================
+  // Per-warp and per-block state (flat vectors: warp w's field at [w*W +: W]).
+  // ===========================================================================
+  logic [Warps-1:0] used_q, used_d;            // slot allocated to a block (incl. while dispatching)
+  logic [Warps-1:0] active_q, active_d;        // warp runs
+  logic [Warps*WarpW-1:0] wblk_q, wblk_d;      // block slot of the warp (its block's first warp slot)
+  logic [Warps*WarpW-1:0] widx_q, widx_d;      // warp index within its block
+  logic [Warps*Lanes*32-1:0] lpc_q, lpc_d;     // per-lane PC (next instruction)
+  logic [Warps*Lanes-1:0] exited_q, exited_d;
+  logic [Warps*Lanes-1:0] waiting_q, waiting_d;  // at a block barrier
+  logic [Warps*Lanes-1:0] drain_q, drain_d;      // barrier result still to write
+  logic [Warps*Lanes*5-1:0] bar_rd_q, bar_rd_d;
+  logic [Warps*Lanes*2-1:0] bar_kind_q, bar_kind_d;
+  logic [Warps-1:0] grp_valid_q, grp_valid_d;
+  logic [Warps*32-1:0] grp_pc_q, grp_pc_d;
+  logic [Warps*Lanes-1:0] grp_mask_q, grp_mask_d;
+  logic [Warps*FairW-1:0] grp_fair_q, grp_fair_d;  // fairness state committed if the group issues
+  logic [Warps*32-1:0] grp_rr_q, grp_rr_d;
+  logic [Warps*FairW-1:0] fair_q, fair_d;
+  logic [Warps*32-1:0] rr_q, rr_d;
+  logic [Warps-1:0] resel_q, resel_d;          // group must be recomputed
+  logic [Warps-1:0] ctrl_q, ctrl_d;            // control instruction in flight: lane PCs not final
+  logic [Warps-1:0] long_q, long_d;            // LSU or divider instruction outstanding
+  logic [Warps*Lanes*64-1:0] instret_q, instret_d;
+  logic [Warps*Lanes*TidW-1:0] tid_q, tid_d;
+  // line buffers
+  logic [Warps-1:0] lb_valid_q, lb_valid_d, lb_fault_q, lb_fault_d;
+  logic [Warps*TagW-1:0] lb_tag_q, lb_tag_d;
+  logic [Warps*LineBits-1:0] lb_data_q, lb_data_d;
+  // per block slot
+  logic [Warps*64-1:0] bidx_q, bidx_d;
+  logic [Warps*32-1:0] bphys_q, bphys_d;
+  logic [Warps-1:0] bregion_used_q, bregion_used_d;   // shared regions, by region index
+  logic [Warps*WarpW-1:0] bregion_q, bregion_d;        // region of each block slot
+  logic [Warps-1:0] bhas_region_q, bhas_region_d;
+  logic [Warps-1:0] bres_q, bres_d;                    // block slot holds a resident block
+  logic [Warps*Warps-1:0] bwarps_q, bwarps_d;          // warp slots of each block slot
+
+  // launch-wide
+  logic fault_valid_q, fault_valid_d;
+  kestrel_pkg::fault_t fault_q, fault_d;
+  logic stop_q, stop_d;            // a faulting instruction issued: issue nothing more
+  logic [63:0] cycle_q;
+
+  // ===========================================================================
+  // Launch constants
+  // ===========================================================================
+  logic [31:0] threads;
+  logic [31:0] nwarps;
+  logic [31:0] rsize;
+  logic [Xlen-1:0] init_sp;
+  always_comb begin
+    threads = 32'(launch_i.block.x) * 32'(launch_i.block.y) * 32'(launch_i.block.z);
+    nwarps = (threads + 32'(Lanes - 1)) >> $clog2(Lanes);
+    rsize = (launch_i.shared_size + 32'd7) & ~32'd7;
+    init_sp = Xlen'(kestrel_pkg::LocalBase) + Xlen'(launch_i.stack_bytes);
+  end
+
+  // ===========================================================================
+  // Block dispatch: allocate warps and a shared region, then walk the block's
+  // threads one lane per cycle writing thread indices; each warp starts when
+  // its lanes are written.
+  // ===========================================================================
+  logic disp_busy_q;
+  logic [Warps-1:0] disp_left_q;       // allocated warps not yet started
+  logic [WarpW-1:0] disp_slot_q;
+  logic [WarpW-1:0] disp_k_q;          // warp index within the block being walked
+  logic [LaneW-1:0] disp_lane_q;
+  logic [9:0] disp_x_q, disp_y_q, disp_z_q;
+  logic [CountW-1:0] disp_t_q;
+
+  logic [Warps-1:0] alloc_mask;
+  logic [31:0] free_count;
+  logic [Warps-1:0] region_ok;
+  logic region_avail;
+  logic [WarpW-1:0] region_pick;
+  logic [WarpW-1:0] alloc_first;
+  logic blk_take;
+  always_comb begin
+    logic [31:0] taken;
+    alloc_mask = '0;
+    free_count = '0;
+    taken = '0;
+    for (int unsigned w = 0; w < Warps; w++) begin
+      if (!used_q[w]) begin
+        free_count = free_count + 1;
+        if (taken < nwarps) begin
+          alloc_mask[w] = 1'b1;
+          taken = taken + 1;
+        end
+      end
+    end
+    alloc_first = '0;
+    for (int w = Warps - 1; w >= 0; w--) if (alloc_mask[w]) alloc_first = WarpW'(w);
+    region_avail = 1'b0;
+    region_pick = '0;
+    for (int k = Warps - 1; k >= 0; k--) begin
+      region_ok[k] = (64'(k) * 64'(rsize) + 64'(rsize)) <= 64'(SharedBytes);
+      if (region_ok[k] && !bregion_used_q[k]) begin
+        region_avail = 1'b1;
+        region_pick = WarpW'(k);
+      end
+    end
+    blk_ready_o = !disp_busy_q && !fault_valid_q && !stop_q && nwarps != 0 && free_count >= nwarps
+                  && (rsize == 0 || region_avail);
+    blk_take = blk_valid_i && blk_ready_o;
+    blk_slots_o = alloc_mask;
+  end
+
+  logic [WarpW-1:0] disp_warp;
+  logic disp_lane_last, disp_warp_done;
+  always_comb begin
+    disp_warp = '0;
+    for (int w = Warps - 1; w >= 0; w--) if (disp_left_q[w]) disp_warp = WarpW'(w);
+    disp_lane_last = (disp_lane_q == LaneW'(Lanes - 1));
+    disp_warp_done = disp_busy_q && disp_lane_last;
+  end
+
+  // ===========================================================================
+  // Register file
+  // ===========================================================================
+  logic rf_ren;
+  logic [WarpW-1:0] rf_rwarp;
+  logic [4:0] rf_rs1, rf_rs2;
+  logic [RowW-1:0] rf_rs1_data, rf_rs2_data;
+  logic rf_we;
+  logic [WarpW-1:0] rf_wwarp;
+  logic [4:0] rf_rd;
+  logic [Lanes-1:0] rf_wmask;
+  logic [RowW-1:0] rf_wdata;
+
+  kestrel_regfile #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps)) u_regfile (
+    .clk_i, .rst_ni,
+    .init_ra_i    (launch_i.exit_pc[Xlen-1:0]),
+    .init_sp_i    (init_sp),
+    .init_gp_i    (launch_i.gp[Xlen-1:0]),
+    .init_a0_i    (launch_i.param[Xlen-1:0]),
+    .launch_i     (disp_warp_done),
+    .launch_warp_i(disp_warp),
+    .ren_i        (rf_ren),
+    .rwarp_i      (rf_rwarp),
+    .rs1_i        (rf_rs1),
+    .rs2_i        (rf_rs2),
+    .rs1_data_o   (rf_rs1_data),
+    .rs2_data_o   (rf_rs2_data),
+    .we_i         (rf_we),
+    .wwarp_i      (rf_wwarp),
+    .rd_i         (rf_rd),
+    .wmask_i      (rf_wmask),
+    .wdata_i      (rf_wdata)
+  );
+
+  // ===========================================================================
+  // Per-warp view of the next instruction: line-buffer word, decode, hazards
+  // ===========================================================================
+  logic [Warps-1:0] lb_hit, fetch_fault_w;
+  logic [31:0] wword [Warps];
+  kestrel_pkg::decoded_t wdec [Warps];
+  logic [Warps*18-1:0] sb_check;
+  logic [Warps-1:0] sb_hazard;
+  logic [Warps-1:0] unused_sb_busy;
+
+  for (genvar g = 0; g < Warps; g++) begin : gen_warp_decode
+    logic [31:0] pc;
+    assign pc = grp_pc_q[g*32 +: 32];
+    assign lb_hit[g] = lb_valid_q[g] && lb_tag_q[g*TagW +: TagW] == pc[31:OffW];
+    assign fetch_fault_w[g] = (pc[1:0] != 2'b00) || (lb_hit[g] && lb_fault_q[g]);
+    assign wword[g] = lb_data_q[g*LineBits + 32*32'(pc[OffW-1:2]) +: 32];
+    kestrel_decoder #(.Xlen(Xlen)) u_decoder (
+      .instr_i(wword[g]),
+      .dec_o  (wdec[g])
+    );
+    assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0
+        : {wdec[g].rd_we, wdec[g].rd, wdec[g].rs1_re, wdec[g].rs1, wdec[g].rs2_re, wdec[g].rs2};
+  end
+
+  logic sb_set;
+  logic [WarpW-1:0] sb_set_warp;
+  logic [4:0] sb_set_rd;
+  logic sb_clear;
+  logic [WarpW-1:0] sb_clear_warp;
+  logic [4:0] sb_clear_rd;
+  logic flush;
+  assign flush = start_i || abort_i;
+
+  kestrel_scoreboard #(.Warps(Warps), .ClearPorts(1)) u_scoreboard (
+    .clk_i, .rst_ni,
+    .flush_i     (flush),
+    .check_i     (sb_check),
+    .hazard_o    (sb_hazard),
+    .set_i       (sb_set),
+    .set_warp_i  (sb_set_warp),
+    .set_rd_i    (sb_set_rd),
+    .clear_i     (sb_clear),
+    .clear_warp_i(sb_clear_warp),
+    .clear_rd_i  (sb_clear_rd),
+    .busy_o      (unused_sb_busy)
+  );
+
+  // ===========================================================================
+  // Barrier unit (one slot per possible block: block slot = first warp slot)
+  // ===========================================================================
+  logic bar_arrive, bar_exit, bar_issue;
+  logic [WarpW-1:0] bar_arrive_slot, bar_exit_slot, bar_issue_slot;
+  logic [CountW-1:0] bar_arrive_count, bar_arrive_nonzero, bar_exit_count;
+  logic [Warps-1:0] bar_release, bar_waiting, bar_deadlock;
+  logic [Warps*CountW-1:0] bar_res_nonzero, bar_res_arrived;
+
+  kestrel_barrier #(.Slots(Warps), .WatchdogLog2(BarrierWatchdogLog2)) u_barrier (
+    .clk_i, .rst_ni,
+    .flush_i         (flush),
+    .start_i         (blk_take),
+    .start_slot_i    (alloc_first),
+    .start_threads_i (CountW'(threads)),
+    .arrive_i        (bar_arrive),
+    .arrive_slot_i   (bar_arrive_slot),
+    .arrive_count_i  (bar_arrive_count),
+    .arrive_nonzero_i(bar_arrive_nonzero),
+    .exit_i          (bar_exit),
+    .exit_slot_i     (bar_exit_slot),
+    .exit_count_i    (bar_exit_count),
+    .issue_i         (bar_issue),
+    .issue_slot_i    (bar_issue_slot),
+    .release_o       (bar_release),
+    .result_nonzero_o(bar_res_nonzero),
+    .result_arrived_o(bar_res_arrived),
+    .waiting_o       (bar_waiting),
+    .deadlock_o      (bar_deadlock)
+  );
+
+  // ===========================================================================
+  // Issue stage
+  // ===========================================================================
+  // Pipeline registers (stage 1..3).
+  logic s1_valid_q, s2_valid_q, s3_valid_q;
+  logic [WarpW-1:0] s1_warp_q, s2_warp_q, s3_warp_q;
+  logic [31:0] s1_pc_q, s2_pc_q, s3_pc_q;
+  logic [Lanes-1:0] s1_mask_q, s2_mask_q, s3_mask_q;
+  kestrel_pkg::decoded_t s1_dec_q, s2_dec_q, s3_dec_q;
+  logic [31:0] s1_word_q, s2_word_q, s3_word_q;
+  logic s1_ffault_q, s2_ffault_q, s3_ffault_q;  // fetch fault pseudo-instruction
+  logic [Lanes*64-1:0] s1_instret_q;
+  logic [RowW-1:0] s2_result_q, s3_result_q;
+  logic [Lanes-1:0] s2_nonzero_q, s3_nonzero_q;  // barrier operand != 0
+  logic s2_barfault_q, s3_barfault_q;            // kx.bar.sync with a non-zero id
+  logic [LaneW-1:0] s2_flane_q, s3_flane_q;      // fault lane
+  logic [63:0] s2_code_q, s3_code_q;             // trap code (rs1), later the assert line (a2)
+  logic [63:0] s2_line_q, s3_line_q;
+  logic [63:0] s3_a1_q;
+
+  logic lsu_inflight_q, lsu_inflight_d;
+  logic div_inflight_q, div_inflight_d;
+  logic div_pending_q, div_pending_d;            // divider finished, waiting for the retire slot
+  logic [WarpW-1:0] div_warp_q;
+  logic [31:0] div_pc_q;
+  logic [Lanes-1:0] div_mask_q;
+  logic [4:0] div_rd_q;
+
+  logic [Warps-1:0] ready, rel_block;
+  logic hold_issue;
+  logic sched_valid;
+  logic [WarpW-1:0] sched_warp;
+  logic issue;
+  logic [WarpW-1:0] iw;
+  kestrel_pkg::decoded_t idec;
+  logic [31:0] ipc;
+  logic [Lanes-1:0] imask;
+  logic iffault;
+  logic [Warps-1:0] sched_launch;
+
+  function automatic logic is_control(input kestrel_pkg::exec_class_e c);
+    is_control = (c == kestrel_pkg::ClassBranch) || (c == kestrel_pkg::ClassJal) || (c == kestrel_pkg::ClassJalr)
+              || (c == kestrel_pkg::ClassExit) || (c == kestrel_pkg::ClassBarrier) || (c == kestrel_pkg::ClassTrap)
+              || (c == kestrel_pkg::ClassIllegal);
+  endfunction
+  function automatic logic is_mem(input kestrel_pkg::exec_class_e c);
+    is_mem = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore);
+  endfunction
+
+  always_comb begin
+    for (int unsigned w = 0; w < Warps; w++) begin
+      rel_block[w] = bar_release[wblk_q[w*WarpW +: WarpW]];
+      ready[w] = active_q[w] && grp_valid_q[w] && !ctrl_q[w] && !long_q[w] && drain_q[w*Lanes +: Lanes] == '0
+                 && !rel_block[w] && (lb_hit[w] || fetch_fault_w[w]);
+      if (!fetch_fault_w[w]) begin
+        if (sb_hazard[w]) ready[w] = 1'b0;
+        if (is_mem(wdec[w].cls) && lsu_inflight_q) ready[w] = 1'b0;
+        if (wdec[w].cls == kestrel_pkg::ClassDiv && div_inflight_q) ready[w] = 1'b0;
+      end
+      if (stop_q || fault_valid_q || hold_issue) ready[w] = 1'b0;
+    end
+  end
+
+  kestrel_warp_sched #(.Warps(Warps), .Policy(SchedPolicy)) u_sched (
+    .clk_i, .rst_ni,
+    .ready_i (ready),
+    .launch_i(sched_launch),
+    .issue_i (issue),
+    .valid_o (sched_valid),
+    .warp_o  (sched_warp)
+  );
+
+  always_comb begin
+    issue = sched_valid;
+    iw = sched_warp;
+    idec = wdec[iw];
+    ipc = grp_pc_q[32'(iw)*32 +: 32];
+    imask = grp_mask_q[32'(iw)*Lanes +: Lanes];
+    iffault = fetch_fault_w[iw];
+    if (iffault) begin
+      idec = '0;
+      idec.cls = kestrel_pkg::ClassIllegal;
+    end
+  end
+
+  // Register read: the issuing instruction's operands, or a1 of a trap in
+  // stage 1 (nothing issues after a trap, so the port is free).
+  logic trap_a1_read;
+  assign trap_a1_read = s1_valid_q && s1_dec_q.cls == kestrel_pkg::ClassTrap && !s1_ffault_q;
+  always_comb begin
+    rf_ren = issue || trap_a1_read;
+    rf_rwarp = trap_a1_read ? s1_warp_q : iw;
+    rf_rs1 = trap_a1_read ? 5'd11 : idec.rs1;
+    rf_rs2 = trap_a1_read ? 5'd0 : idec.rs2;
+    sb_set = issue && idec.rd_we && idec.cls != kestrel_pkg::ClassBarrier;
+    sb_set_warp = iw;
+    sb_set_rd = idec.rd;
+  end
+
+  // ===========================================================================
+  // Stage 1: operands, ALU, branches, CSRs, LSU/divider start
+  // ===========================================================================
+  logic [RowW-1:0] s1_a, s1_b, s1_alu, s1_result;
+  logic [Lanes-1:0] s1_taken, s1_nonzero;
+  logic [Lanes*32-1:0] s1_target;
+  logic [TidW*Lanes-1:0] s1_tid;
+  logic [63:0] s1_bidx;
+  logic [LaneW-1:0] s1_low;
+  logic [Lanes-1:0] unused_s1_low_onehot;
+  logic unused_s1_low_valid;
+  logic s1_barfault;
+  logic [LaneW-1:0] s1_barfault_lane;
+
+  kestrel_lowest_set #(.Width(Lanes)) u_s1_low (
+    .bits_i(s1_mask_q), .valid_o(unused_s1_low_valid), .index_o(s1_low), .onehot_o(unused_s1_low_onehot)
+  );
+
+  for (genvar l = 0; l < Lanes; l++) begin : gen_lane_alu
+    logic unused_taken_alu;
+    kestrel_alu #(.Xlen(Xlen)) u_alu (
+      .op_i       (s1_dec_q.alu_op),
+      .word_i     (s1_dec_q.word),
+      .a_i        (s1_a[l*Xlen +: Xlen]),
+      .b_i        (s1_b[l*Xlen +: Xlen]),
+      .result_o   (s1_alu[l*Xlen +: Xlen]),
+      .branch_op_i(kestrel_pkg::branch_op_e'(s1_dec_q.funct3)),
+      .taken_o    (s1_taken[l])
+    );
+  end
+
+  // The CSR read takes the whole launch description; only some fields are CSRs.
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [Xlen-1:0] csr_value(input logic [11:0] csr, input int unsigned lane,
+                                                 input logic [TidW-1:0] tid, input logic [63:0] bidx,
+                                                 input kestrel_pkg::launch_t launch, input logic [WarpW-1:0] widx,
+                                                 input logic [7:0] sm, input logic [Lanes-1:0] mask,
+                                                 input logic [63:0] cycle, input logic [63:0] instret);
+    logic [63:0] v;
+    unique case (csr)
+      kestrel_pkg::CsrCycle, kestrel_pkg::CsrTime: v = cycle;
+      kestrel_pkg::CsrInstret: v = instret;
+      kestrel_pkg::CsrCycleH, kestrel_pkg::CsrTimeH: v = {32'd0, cycle[63:32]};
+      kestrel_pkg::CsrInstretH: v = {32'd0, instret[63:32]};
+      kestrel_pkg::CsrTidX: v = 64'(tid[29:20]);
+      kestrel_pkg::CsrTidY: v = 64'(tid[19:10]);
+      kestrel_pkg::CsrTidZ: v = 64'(tid[9:0]);
+      kestrel_pkg::CsrCtaidX: v = 64'(bidx[63:32]);
+      kestrel_pkg::CsrCtaidY: v = 64'(bidx[31:16]);
+      kestrel_pkg::CsrCtaidZ: v = 64'(bidx[15:0]);
+      kestrel_pkg::CsrNtidX: v = 64'(launch.block.x);
+      kestrel_pkg::CsrNtidY: v = 64'(launch.block.y);
+      kestrel_pkg::CsrNtidZ: v = 64'(launch.block.z);
+      kestrel_pkg::CsrNctaidX: v = 64'(launch.grid.x);
+      kestrel_pkg::CsrNctaidY: v = 64'(launch.grid.y);
+      kestrel_pkg::CsrNctaidZ: v = 64'(launch.grid.z);
+      kestrel_pkg::CsrLaneId: v = 64'(lane);
+      kestrel_pkg::CsrWarpId: v = 64'(widx);
+      kestrel_pkg::CsrSmId: v = 64'(sm);
+      kestrel_pkg::CsrWarpSize: v = 64'(Lanes);
+      kestrel_pkg::CsrActiveMask: v = 64'(mask);
+      kestrel_pkg::CsrSharedBase: v = 64'(launch.shared_base);
+      kestrel_pkg::CsrSharedSize: v = 64'(launch.shared_size);
+      default: v = 64'(launch.shared_base) + 64'(launch.shared_static);  // CsrDynShared
+    endcase
+    csr_value = v[Xlen-1:0];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      s1_a[l*Xlen +: Xlen] = s1_dec_q.src_a_pc ? Xlen'(s1_pc_q) : rf_rs1_data[l*Xlen +: Xlen];
+      s1_b[l*Xlen +: Xlen] = s1_dec_q.src_b_imm ? s1_dec_q.imm[Xlen-1:0] : rf_rs2_data[l*Xlen +: Xlen];
+    end
+  end
+
+  always_comb begin
+    s1_tid = tid_q[32'(s1_warp_q)*Lanes*TidW +: Lanes*TidW];
+    s1_bidx = bidx_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*64 +: 64];
+    s1_barfault = 1'b0;
+    s1_barfault_lane = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      logic [Xlen-1:0] rs1v, link;
+      rs1v = rf_rs1_data[l*Xlen +: Xlen];
+      s1_nonzero[l] = (rs1v != '0);
+      link = Xlen'(s1_pc_q) + Xlen'(4);
+      // Lane PCs are 32 bits: every device address is (docs/isa.md section 4).
+      unique case (s1_dec_q.cls)
+        kestrel_pkg::ClassJal: s1_target[l*32 +: 32] = s1_pc_q + s1_dec_q.imm[31:0];
+        kestrel_pkg::ClassJalr: s1_target[l*32 +: 32] = (rs1v[31:0] + s1_dec_q.imm[31:0]) & ~32'd1;
+        default: s1_target[l*32 +: 32] = s1_taken[l] ? s1_pc_q + s1_dec_q.imm[31:0] : s1_pc_q + 32'd4;
+      endcase
+      unique case (s1_dec_q.cls)
+        kestrel_pkg::ClassJal, kestrel_pkg::ClassJalr: s1_result[l*Xlen +: Xlen] = link;
+        kestrel_pkg::ClassCsr:
+          s1_result[l*Xlen +: Xlen] = csr_value(s1_dec_q.csr, 32'(l), s1_tid[l*TidW +: TidW], s1_bidx, launch_i,
+                                                widx_q[32'(s1_warp_q)*WarpW +: WarpW], sm_id_i, s1_mask_q, cycle_q,
+                                                s1_instret_q[l*64 +: 64]);
+        default: s1_result[l*Xlen +: Xlen] = s1_alu[l*Xlen +: Xlen];
+      endcase
+      if (s1_mask_q[l] && rs1v != '0 && s1_dec_q.cls == kestrel_pkg::ClassBarrier
+          && s1_dec_q.funct7 == kestrel_pkg::SimtBarSync) begin
+        s1_barfault = 1'b1;
+        s1_barfault_lane = LaneW'(l);
+      end
+    end
+  end
+
+  // Multiplier lanes: stage 1 registers operands, stage 2 the product, the
+  // result is read in stage 3.  The pipe never stalls, so they always run.
+  logic [RowW-1:0] mul_result;
+  for (genvar l = 0; l < Lanes; l++) begin : gen_lane_mul
+    kestrel_mul #(.Xlen(Xlen)) u_mul (
+      .clk_i,
+      .en_i    (1'b1),
+      .op_i    (kestrel_pkg::mul_op_e'(s1_dec_q.funct3[1:0])),
+      .word_i  (s1_dec_q.word),
+      .a_i     (rf_rs1_data[l*Xlen +: Xlen]),
+      .b_i     (rf_rs2_data[l*Xlen +: Xlen]),
+      .result_o(mul_result[l*Xlen +: Xlen])
+    );
+  end
+
+  // Divider lanes: one warp-instruction at a time.
+  logic div_start;
+  logic [Lanes-1:0] div_done;
+  logic [RowW-1:0] div_result;
+  assign div_start = s1_valid_q && s1_dec_q.cls == kestrel_pkg::ClassDiv;
+  for (genvar l = 0; l < Lanes; l++) begin : gen_lane_div
+    logic unused_busy;
+    kestrel_div #(.Xlen(Xlen)) u_div (
+      .clk_i, .rst_ni,
+      .start_i (div_start),
+      .op_i    (kestrel_pkg::div_op_e'(s1_dec_q.funct3[1:0])),
+      .word_i  (s1_dec_q.word),
+      .a_i     (rf_rs1_data[l*Xlen +: Xlen]),
+      .b_i     (rf_rs2_data[l*Xlen +: Xlen]),
+      .busy_o  (unused_busy),
+      .done_o  (div_done[l]),
+      .result_o(div_result[l*Xlen +: Xlen])
+    );
+  end
+
+  // ===========================================================================
+  // LSU
+  // ===========================================================================
+  logic lsu_req_valid, lsu_req_ready;
+  logic s1_unit;
+  assign s1_unit = is_mem(s1_dec_q.cls) || s1_dec_q.cls == kestrel_pkg::ClassDiv;
+  logic [Lanes*32-1:0] lsu_local_base;
+  logic [31:0] lsu_warp_base;
+  logic lsu_rsp_valid, lsu_rsp_ready, lsu_rsp_load;
+  logic [WarpW-1:0] lsu_rsp_warp;
+  logic [4:0] lsu_rsp_rd;
+  logic [Lanes-1:0] lsu_rsp_mask;
+  logic [RowW-1:0] lsu_rsp_data;
+  kestrel_pkg::fault_kind_e lsu_rsp_fault;
+  logic [LaneW-1:0] lsu_rsp_fault_lane;
+  logic [Xlen-1:0] lsu_rsp_fault_addr;
+  logic lsu_mem_req_valid, lsu_mem_req_ready, lsu_mem_rsp_valid, lsu_mem_rsp_ready;
+  kestrel_pkg::mem_req_t lsu_mem_req;
+  logic [31:0] lsu_pc_q;
+
+  assign lsu_req_valid = s1_valid_q && is_mem(s1_dec_q.cls);
+  always_comb begin
+    // Thread slot s = (sm * Warps + warp) * Lanes + lane backs its local window
+    // at local_backing + s * stack_bytes (docs/functional-model.md).
+    lsu_warp_base = launch_i.local_backing
+                  + (32'(sm_id_i) * 32'(Warps) + 32'(s1_warp_q)) * 32'(Lanes) * launch_i.stack_bytes;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      lsu_local_base[l*32 +: 32] = lsu_warp_base + 32'(l) * launch_i.stack_bytes;
+    end
+  end
+
+  kestrel_lsu #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes)) u_lsu (
+    .clk_i, .rst_ni,
+    .flush_i          (start_i),
+    .shared_base_i    (launch_i.shared_base),
+    .shared_window_i  ((launch_i.shared_base != '0) ? 32'(SharedBytes) : 32'd0),
+    .shared_size_i    (launch_i.shared_size),
+    .stack_bytes_i    (launch_i.stack_bytes),
+    .req_valid_i      (lsu_req_valid),
+    .req_ready_o      (lsu_req_ready),
+    .req_warp_i       (s1_warp_q),
+    .req_rd_i         (s1_dec_q.rd),
+    .req_store_i      (s1_dec_q.cls == kestrel_pkg::ClassStore),
+    .req_size_i       (kestrel_pkg::mem_size_e'(s1_dec_q.funct3[1:0])),
+    .req_unsigned_i   (s1_dec_q.funct3[2]),
+    .req_mask_i       (s1_mask_q),
+    .req_addr_i       (s1_alu),
+    .req_wdata_i      (rf_rs2_data),
+    .req_shared_phys_i(bphys_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*32 +: 32]),
+    .req_local_base_i (lsu_local_base),
+    .rsp_valid_o      (lsu_rsp_valid),
+    .rsp_ready_i      (lsu_rsp_ready),
+    .rsp_warp_o       (lsu_rsp_warp),
+    .rsp_rd_o         (lsu_rsp_rd),
+    .rsp_load_o       (lsu_rsp_load),
+    .rsp_mask_o       (lsu_rsp_mask),
+    .rsp_data_o       (lsu_rsp_data),
+    .rsp_fault_o      (lsu_rsp_fault),
+    .rsp_fault_lane_o (lsu_rsp_fault_lane),
+    .rsp_fault_addr_o (lsu_rsp_fault_addr),
+    .mem_req_valid_o  (lsu_mem_req_valid),
+    .mem_req_ready_i  (lsu_mem_req_ready),
+    .mem_req_o        (lsu_mem_req),
+    .mem_rsp_valid_i  (lsu_mem_rsp_valid),
+    .mem_rsp_ready_o  (lsu_mem_rsp_ready),
+    .mem_rsp_i        (mem_rsp_i)
+  );
+
+  // ===========================================================================
+  // Fetch: per-warp line buffers filled from a direct-mapped I-cache
+  // ===========================================================================
+  typedef enum logic [1:0] {FetchIdle, FetchFill, FetchReq, FetchWait} fetch_state_e;
+  fetch_state_e fst_q, fst_d;
+  logic [WarpW-1:0] fwarp_q, fwarp_d;
+  logic [TagW-1:0] fline_q, fline_d;
+  logic [ICacheLines-1:0] ic_valid_q, ic_valid_d;
+  logic [ICacheLines*TagW-1:0] ic_tag_q, ic_tag_d;
+  // Unreset RAM (block RAM): only lines marked valid are read.
+  logic [LineBits-1:0] ic_data [ICacheLines];
+  logic [LineBits-1:0] ic_rdata_q;
+  logic ic_write;
+  logic [IcIdxW-1:0] ic_widx;
+
+  logic [Warps-1:0] fetch_want;
+  logic fetch_any;
+  logic [WarpW-1:0] fetch_pick;
+  logic [TagW-1:0] fetch_line;
+  logic [IcIdxW-1:0] fetch_idx;
+  logic fetch_hit;
+  logic fetch_mem_valid, fetch_mem_ready, fetch_rsp_valid;
+
+  always_comb begin
+    for (int unsigned w = 0; w < Warps; w++) begin
+      fetch_want[w] = active_q[w] && grp_valid_q[w] && !lb_hit[w] && grp_pc_q[w*32 +: 2] == 2'b00;
+    end
+    fetch_any = |fetch_want;
+    fetch_pick = '0;
+    for (int w = Warps - 1; w >= 0; w--) if (fetch_want[w]) fetch_pick = WarpW'(w);
+    fetch_line = grp_pc_q[32'(fetch_pick)*32 + OffW +: TagW];
+    fetch_idx = fetch_line[IcIdxW-1:0];
+    fetch_hit = ic_valid_q[fetch_idx] && ic_tag_q[32'(fetch_idx)*TagW +: TagW] == fetch_line;
+    fetch_mem_valid = (fst_q == FetchReq);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (ic_write) ic_data[ic_widx] <= mem_rsp_i.rdata;
+    if (fst_q == FetchIdle) ic_rdata_q <= ic_data[fetch_idx];
+  end
+
+  // ===========================================================================
+  // Memory port: LSU and fetch share it; a request shown stays until taken.
+  // ===========================================================================
+  logic mem_lock_q, mem_owner_fetch_q;
+  logic owner_fetch;
+  always_comb begin
+    if (mem_lock_q) owner_fetch = mem_owner_fetch_q;
+    else owner_fetch = fetch_mem_valid && !lsu_mem_req_valid;
+    mem_req_valid_o = owner_fetch ? fetch_mem_valid : lsu_mem_req_valid;
+    if (owner_fetch) begin
+      mem_req_o = '0;
+      mem_req_o.kind = kestrel_pkg::MemFetch;
+      mem_req_o.addr = {fline_q, {OffW{1'b0}}};
+      mem_req_o.tag = TagFetch;
+    end else begin
+      mem_req_o = lsu_mem_req;
+      mem_req_o.tag = TagLsu;
+    end
+    lsu_mem_req_ready = !owner_fetch && mem_req_ready_i;
+    fetch_mem_ready = owner_fetch && mem_req_ready_i;
+    fetch_rsp_valid = mem_rsp_valid_i && mem_rsp_i.tag[0];
+    lsu_mem_rsp_valid = mem_rsp_valid_i && !mem_rsp_i.tag[0];
+    mem_rsp_ready_o = mem_rsp_i.tag[0] ? (fst_q == FetchWait) : lsu_mem_rsp_ready;
+  end
+
+  // ===========================================================================
+  // Retire slot: stage 3, else the LSU, else the divider, else barrier results
+  // ===========================================================================
+  logic [Warps-1:0] drain_warps;
+  logic drain_any;
+  logic [WarpW-1:0] drain_w;
+  logic [LaneW-1:0] drain_l;
+  logic [Lanes-1:0] drain_mask;
+  logic [4:0] drain_rd;
+  logic [1:0] drain_kind;
+  logic [31:0] drain_pc;
+  logic [Xlen-1:0] drain_value;
+  always_comb begin
+    logic [WarpW-1:0] slot;
+    logic [CountW-1:0] nz, arr;
+    for (int unsigned w = 0; w < Warps; w++) drain_warps[w] = drain_q[w*Lanes +: Lanes] != '0;
+    drain_any = |drain_warps;
+    drain_w = '0;
+    for (int w = Warps - 1; w >= 0; w--) if (drain_warps[w]) drain_w = WarpW'(w);
+    drain_l = '0;
+    for (int l = Lanes - 1; l >= 0; l--) if (drain_q[32'(drain_w)*Lanes + 32'(l)]) drain_l = LaneW'(l);
+    drain_rd = bar_rd_q[(32'(drain_w)*Lanes + 32'(drain_l))*5 +: 5];
+    drain_kind = bar_kind_q[(32'(drain_w)*Lanes + 32'(drain_l))*2 +: 2];
+    drain_pc = lpc_q[(32'(drain_w)*Lanes + 32'(drain_l))*32 +: 32] - 32'd4;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      drain_mask[l] = drain_q[32'(drain_w)*Lanes + l]
+                      && bar_rd_q[(32'(drain_w)*Lanes + l)*5 +: 5] == drain_rd
+                      && bar_kind_q[(32'(drain_w)*Lanes + l)*2 +: 2] == drain_kind
+                      && lpc_q[(32'(drain_w)*Lanes + l)*32 +: 32] == drain_pc + 32'd4;
+    end
+    slot = wblk_q[32'(drain_w)*WarpW +: WarpW];
+    nz = bar_res_nonzero[32'(slot)*CountW +: CountW];
+    arr = bar_res_arrived[32'(slot)*CountW +: CountW];
+    unique case (bar_kind_e'(drain_kind))
+      BarKindCount: drain_value = Xlen'(nz);
+      BarKindAnd: drain_value = Xlen'(nz == arr);
+      default: drain_value = Xlen'(nz != '0);
+    endcase
+  end
+
+  logic s3_faulting;
+  logic grant_lsu, grant_div, grant_drain;
+  always_comb begin
+    s3_faulting = s3_valid_q && (s3_ffault_q || s3_barfault_q || s3_dec_q.cls == kestrel_pkg::ClassIllegal
+                                 || s3_dec_q.cls == kestrel_pkg::ClassTrap);
+    grant_lsu = !s3_valid_q && lsu_rsp_valid;
+    grant_div = !s3_valid_q && !lsu_rsp_valid && div_pending_q;
+    grant_drain = !s3_valid_q && !lsu_rsp_valid && !div_pending_q && drain_any;
+    lsu_rsp_ready = grant_lsu;
+    // Leave a bubble for a waiting unit when none is on its way down the pipe.
+    hold_issue = ((lsu_rsp_valid && !grant_lsu) || (div_pending_q && !grant_div) || (drain_any && !grant_drain))
+                 && s1_valid_q && s2_valid_q;
+  end
+
+  logic [RowW-1:0] s3_data;
+  assign s3_data = (s3_dec_q.cls == kestrel_pkg::ClassMul) ? mul_result : s3_result_q;
+
+  logic lsu_retire_ok;
+  assign lsu_retire_ok = grant_lsu && lsu_inflight_q && lsu_rsp_fault == kestrel_pkg::FaultNone;
+
+  always_comb begin
+    retire_valid_o = 1'b0;
+    retire_warp_o = '0;
+    retire_pc_o = '0;
+    retire_mask_o = '0;
+    retire_rd_we_o = 1'b0;
+    retire_rd_o = '0;
+    retire_rd_data_o = '0;
+    retire_rd_fp_o = 1'b0;
+    if (s3_valid_q) begin
+      retire_valid_o = !s3_faulting;
+      retire_warp_o = s3_warp_q;
+      retire_pc_o = 64'(s3_pc_q);
+      retire_mask_o = s3_mask_q;
+      retire_rd_we_o = s3_dec_q.rd_we && s3_dec_q.cls != kestrel_pkg::ClassBarrier && !s3_faulting;
+      retire_rd_o = s3_dec_q.rd;
+      retire_rd_data_o = s3_data;
+    end else if (grant_lsu) begin
+      retire_valid_o = lsu_retire_ok;
+      retire_warp_o = lsu_rsp_warp;
+      retire_pc_o = 64'(lsu_pc_q);
+      retire_mask_o = lsu_rsp_mask;
+      retire_rd_we_o = lsu_rsp_load && lsu_rsp_rd != 5'd0 && lsu_retire_ok;
+      retire_rd_o = lsu_rsp_rd;
+      retire_rd_data_o = lsu_rsp_data;
+    end else if (grant_div) begin
+      retire_valid_o = div_inflight_q;
+      retire_warp_o = div_warp_q;
+      retire_pc_o = 64'(div_pc_q);
+      retire_mask_o = div_mask_q;
+      retire_rd_we_o = div_rd_q != 5'd0 && div_inflight_q;
+      retire_rd_o = div_rd_q;
+      retire_rd_data_o = div_result;
+    end else if (grant_drain) begin
+      retire_valid_o = 1'b1;
+      retire_warp_o = drain_w;
+      retire_pc_o = 64'(drain_pc);
+      retire_mask_o = drain_mask;
+      retire_rd_we_o = 1'b1;
+      retire_rd_o = drain_rd;
+      for (int unsigned l = 0; l < Lanes; l++) retire_rd_data_o[l*Xlen +: Xlen] = drain_value;
+    end
+    rf_we = retire_rd_we_o;
+    rf_wwarp = retire_warp_o;
+    rf_rd = retire_rd_o;
+    rf_wmask = retire_mask_o;
+    rf_wdata = retire_rd_data_o;
+    // The scoreboard only tracks pipe and unit results; barrier results block
+    // their warp instead.
+    sb_clear = rf_we && !grant_drain;
+    sb_clear_warp = retire_warp_o;
+    sb_clear_rd = retire_rd_o;
+  end
+
+  // ===========================================================================
+  // Group selection: one warp per cycle
+  // ===========================================================================
+  logic [Warps-1:0] sel_want;
+  logic sel_any;
+  logic [WarpW-1:0] sel_w;
+  logic gs_valid, gs_diverged;
+  logic [31:0] gs_pc, gs_rr;
+  logic [Lanes-1:0] gs_mask;
+  logic [FairW-1:0] gs_fair;
+  always_comb begin
+    for (int unsigned w = 0; w < Warps; w++) sel_want[w] = active_q[w] && resel_q[w] && !ctrl_q[w];
+    sel_any = |sel_want;
+    sel_w = '0;
+    for (int w = Warps - 1; w >= 0; w--) if (sel_want[w]) sel_w = WarpW'(w);
+  end
+
+  // Lint sinks: outputs and fields this SM does not need.
+  logic unused_gs_diverged;
+  assign unused_gs_diverged = gs_diverged ^ (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ (^s3_line_q[63:32])
+                            ^ (^s3_dec_q);
+  kestrel_group_sel #(.Lanes(Lanes)) u_group_sel (
+    .pcs_i       (lpc_q[32'(sel_w)*Lanes*32 +: Lanes*32]),
+    .eligible_i  (~exited_q[32'(sel_w)*Lanes +: Lanes] & ~waiting_q[32'(sel_w)*Lanes +: Lanes]),
+    .fair_count_i(fair_q[32'(sel_w)*FairW +: FairW]),
+    .rr_pc_i     (rr_q[32'(sel_w)*32 +: 32]),
+    .valid_o     (gs_valid),
+    .pc_o        (gs_pc),
+    .mask_o      (gs_mask),
+    .diverged_o  (gs_diverged),
+    .fair_count_o(gs_fair),
+    .rr_pc_o     (gs_rr)
+  );
+
+  // ===========================================================================
+  // Faults
+  // ===========================================================================
+  logic [WarpW-1:0] dl_slot;
+  logic dl_any;
+  logic [WarpW-1:0] dl_warp;
+  logic [LaneW-1:0] dl_lane;
+  logic [31:0] dl_pc;
+  always_comb begin
+    dl_any = 1'b0;
+    dl_slot = '0;
+    for (int s = Warps - 1; s >= 0; s--) begin
+      if (bar_deadlock[s] && bres_q[s]) begin
+        dl_any = 1'b1;
+        dl_slot = WarpW'(s);
+      end
+    end
+    // The lowest waiting thread of the block: warps of a block hold ascending
+    // slots in warp order.
+    dl_warp = '0;
+    for (int w = Warps - 1; w >= 0; w--) begin
+      if (active_q[w] && wblk_q[w*WarpW +: WarpW] == dl_slot && waiting_q[w*Lanes +: Lanes] != '0) dl_warp = WarpW'(w);
+    end
+    dl_lane = '0;
+    for (int l = Lanes - 1; l >= 0; l--) if (waiting_q[32'(dl_warp)*Lanes + 32'(l)]) dl_lane = LaneW'(l);
+    dl_pc = lpc_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*32 +: 32] - 32'd4;
+  end
+
+  function automatic kestrel_pkg::fault_t make_fault(input kestrel_pkg::fault_kind_e kind, input logic [63:0] pc,
+                                                     input logic [63:0] addr, input logic [63:0] bidx,
+                                                     input logic [TidW-1:0] tid, input logic [7:0] sm,
+                                                     input logic [WarpW-1:0] widx, input logic [31:0] info);
+    make_fault.kind = kind;
+    make_fault.pc = pc;
+    make_fault.addr = addr;
+    make_fault.block = bidx;
+    make_fault.thread = tid;
+    make_fault.sm = sm;
+    make_fault.warp = 8'(widx);
+    make_fault.info = info;
+  endfunction
+
+  logic blk_done;
+  logic [Lanes-1:0] s3_exit_live;
+
+  // ===========================================================================
+  // Barrier unit inputs: arrivals and exits retire in stage 3; every retire of
+  // a model-visible instruction feeds the watchdog.
+  // ===========================================================================
+  always_comb begin
+    logic [WarpW-1:0] w3;
+    w3 = s3_warp_q;
+    s3_exit_live = ~(exited_q[32'(w3)*Lanes +: Lanes] | s3_mask_q);
+    bar_arrive = s3_valid_q && active_q[w3] && !s3_faulting && s3_dec_q.cls == kestrel_pkg::ClassBarrier;
+    bar_exit = s3_valid_q && active_q[w3] && !s3_faulting && s3_dec_q.cls == kestrel_pkg::ClassExit;
+    bar_arrive_slot = wblk_q[32'(w3)*WarpW +: WarpW];
+    bar_exit_slot = bar_arrive_slot;
+    bar_arrive_count = '0;
+    bar_arrive_nonzero = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      bar_arrive_count = bar_arrive_count + CountW'(s3_mask_q[l]);
+      bar_arrive_nonzero = bar_arrive_nonzero + CountW'(s3_mask_q[l] && s3_nonzero_q[l]);
+    end
+    bar_exit_count = bar_arrive_count;
+    bar_issue = 1'b0;
+    bar_issue_slot = bar_arrive_slot;
+    if (s3_valid_q) begin
+      bar_issue = active_q[w3] && !s3_faulting;
+    end else if (grant_lsu) begin
+      bar_issue = lsu_retire_ok;
+      bar_issue_slot = wblk_q[32'(lsu_rsp_warp)*WarpW +: WarpW];
+    end else if (grant_div) begin
+      bar_issue = div_inflight_q;
+      bar_issue_slot = wblk_q[32'(div_warp_q)*WarpW +: WarpW];
+    end
+  end
+
+  // ===========================================================================
+  // Next state
+  // ===========================================================================
+  always_comb begin
+    logic [WarpW-1:0] w3, slot3, bslot;
+    logic [Lanes-1:0] elig;
+    logic any_left;
+
+    used_d = used_q;
+    active_d = active_q;
+    wblk_d = wblk_q;
+    widx_d = widx_q;
+    lpc_d = lpc_q;
+    exited_d = exited_q;
+    waiting_d = waiting_q;
+    drain_d = drain_q;
+    bar_rd_d = bar_rd_q;
+    bar_kind_d = bar_kind_q;
+    grp_valid_d = grp_valid_q;
+    grp_pc_d = grp_pc_q;
+    grp_mask_d = grp_mask_q;
+    grp_fair_d = grp_fair_q;
+    grp_rr_d = grp_rr_q;
+    fair_d = fair_q;
+    rr_d = rr_q;
+    resel_d = resel_q;
+    ctrl_d = ctrl_q;
+    long_d = long_q;
+    instret_d = instret_q;
+    tid_d = tid_q;
+    lb_valid_d = lb_valid_q;
+    lb_fault_d = lb_fault_q;
+    lb_tag_d = lb_tag_q;
+    lb_data_d = lb_data_q;
+    bidx_d = bidx_q;
+    bphys_d = bphys_q;
+    bregion_used_d = bregion_used_q;
+    bregion_d = bregion_q;
+    bhas_region_d = bhas_region_q;
+    bres_d = bres_q;
+    bwarps_d = bwarps_q;
+    fault_valid_d = fault_valid_q;
+    fault_d = fault_q;
+    stop_d = stop_q;
+    lsu_inflight_d = lsu_inflight_q;
+    div_inflight_d = div_inflight_q;
+    div_pending_d = div_pending_q;
+    fst_d = fst_q;
+    fwarp_d = fwarp_q;
+    fline_d = fline_q;
+    ic_valid_d = ic_valid_q;
+    ic_tag_d = ic_tag_q;
+    ic_write = 1'b0;
+    ic_widx = fline_q[IcIdxW-1:0];
+    sched_launch = '0;
+    blk_done = 1'b0;
+
+    // ---- dispatch -----------------------------------------------------------
+    if (blk_take) begin
+      used_d = used_q | alloc_mask;
+      bres_d[alloc_first] = 1'b1;
+      bwarps_d[32'(alloc_first)*Warps +: Warps] = alloc_mask;
+      bidx_d[32'(alloc_first)*64 +: 64] = blk_idx_i;
+      bhas_region_d[alloc_first] = (rsize != 0);
+      bregion_d[32'(alloc_first)*WarpW +: WarpW] = region_pick;
+      bphys_d[32'(alloc_first)*32 +: 32] = 32'(region_pick) * rsize;
+      if (rsize != 0) bregion_used_d[region_pick] = 1'b1;
+    end
+    if (disp_busy_q) begin
+      tid_d[(32'(disp_warp)*Lanes + 32'(disp_lane_q))*TidW +: TidW] = {disp_x_q, disp_y_q, disp_z_q};
+      exited_d[32'(disp_warp)*Lanes + 32'(disp_lane_q)] = (32'(disp_t_q) >= threads);
+      if (disp_lane_last) begin
+        active_d[disp_warp] = 1'b1;
+        wblk_d[32'(disp_warp)*WarpW +: WarpW] = disp_slot_q;
+        widx_d[32'(disp_warp)*WarpW +: WarpW] = disp_k_q;
+        for (int unsigned l = 0; l < Lanes; l++) lpc_d[(32'(disp_warp)*Lanes + l)*32 +: 32] = launch_i.entry_pc[31:0];
+        waiting_d[32'(disp_warp)*Lanes +: Lanes] = '0;
+        drain_d[32'(disp_warp)*Lanes +: Lanes] = '0;
+        grp_valid_d[disp_warp] = 1'b0;
+        resel_d[disp_warp] = 1'b1;
+        ctrl_d[disp_warp] = 1'b0;
+        long_d[disp_warp] = 1'b0;
+        fair_d[32'(disp_warp)*FairW +: FairW] = '0;
+        rr_d[32'(disp_warp)*32 +: 32] = '0;
+        instret_d[32'(disp_warp)*Lanes*64 +: Lanes*64] = '0;
+        sched_launch[disp_warp] = 1'b1;
+      end
+    end
+
+    // ---- fetch --------------------------------------------------------------
+    unique case (fst_q)
+      FetchIdle: begin
+        if (fetch_any) begin
+          fwarp_d = fetch_pick;
+          fline_d = fetch_line;
+          fst_d = fetch_hit ? FetchFill : FetchReq;
+        end
+      end
+      FetchFill: begin
+        lb_valid_d[fwarp_q] = 1'b1;
+        lb_fault_d[fwarp_q] = 1'b0;
+        lb_tag_d[32'(fwarp_q)*TagW +: TagW] = fline_q;
+        lb_data_d[32'(fwarp_q)*LineBits +: LineBits] = ic_rdata_q;
+        fst_d = FetchIdle;
+      end
+      FetchReq: if (fetch_mem_ready) fst_d = FetchWait;
+      default: begin  // FetchWait
+        if (fetch_rsp_valid) begin
+          lb_valid_d[fwarp_q] = 1'b1;
+          lb_tag_d[32'(fwarp_q)*TagW +: TagW] = fline_q;
+          lb_data_d[32'(fwarp_q)*LineBits +: LineBits] = mem_rsp_i.rdata;
+          lb_fault_d[fwarp_q] = (mem_rsp_i.fault != kestrel_pkg::FaultNone);
+          if (mem_rsp_i.fault == kestrel_pkg::FaultNone) begin
+            ic_write = 1'b1;
+            ic_valid_d[fline_q[IcIdxW-1:0]] = 1'b1;
+            ic_tag_d[32'(fline_q[IcIdxW-1:0])*TagW +: TagW] = fline_q;
+          end
+          fst_d = FetchIdle;
+        end
+      end
+    endcase
+
+    // ---- group selection ----------------------------------------------------
+    if (sel_any) begin
+      resel_d[sel_w] = 1'b0;
+      grp_valid_d[sel_w] = gs_valid;
+      grp_pc_d[32'(sel_w)*32 +: 32] = gs_pc;
+      grp_mask_d[32'(sel_w)*Lanes +: Lanes] = gs_mask;
+      grp_fair_d[32'(sel_w)*FairW +: FairW] = gs_fair;
+      grp_rr_d[32'(sel_w)*32 +: 32] = gs_rr;
+    end
+
+    // ---- issue --------------------------------------------------------------
+    if (issue) begin
+      fair_d[32'(iw)*FairW +: FairW] = grp_fair_q[32'(iw)*FairW +: FairW];
+      rr_d[32'(iw)*32 +: 32] = grp_rr_q[32'(iw)*32 +: 32];
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        if (imask[l]) instret_d[(32'(iw)*Lanes + l)*64 +: 64] = instret_q[(32'(iw)*Lanes + l)*64 +: 64] + 64'd1;
+      end
+      elig = ~exited_q[32'(iw)*Lanes +: Lanes] & ~waiting_q[32'(iw)*Lanes +: Lanes];
+      if (is_control(idec.cls)) begin
+        grp_valid_d[iw] = 1'b0;
+        ctrl_d[iw] = 1'b1;
+      end else begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (imask[l]) lpc_d[(32'(iw)*Lanes + l)*32 +: 32] = ipc + 32'd4;
+        end
+        if (imask == elig) begin
+          // Converged: the rule picks the same lanes at PC+4, not diverged.
+          grp_pc_d[32'(iw)*32 +: 32] = ipc + 32'd4;
+          grp_fair_d[32'(iw)*FairW +: FairW] = '0;
+        end else begin
+          grp_valid_d[iw] = 1'b0;
+          resel_d[iw] = 1'b1;
+        end
+      end
+      if (is_mem(idec.cls) || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
+      if (is_mem(idec.cls)) lsu_inflight_d = 1'b1;
+      if (idec.cls == kestrel_pkg::ClassDiv) div_inflight_d = 1'b1;
+      if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
+    end
+
+    // ---- stage 1: branch resolution -------------------------------------------
+    if (s1_valid_q) begin
+      if (s1_dec_q.cls == kestrel_pkg::ClassBranch || s1_dec_q.cls == kestrel_pkg::ClassJal
+          || s1_dec_q.cls == kestrel_pkg::ClassJalr) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (s1_mask_q[l]) lpc_d[(32'(s1_warp_q)*Lanes + l)*32 +: 32] = s1_target[l*32 +: 32];
+        end
+        ctrl_d[s1_warp_q] = 1'b0;
+        resel_d[s1_warp_q] = 1'b1;
+      end
+      if (s1_barfault) stop_d = 1'b1;
+    end
+
+    // ---- stage 3: exits, barrier arrivals, faults -----------------------------
+    w3 = s3_warp_q;
+    slot3 = wblk_q[32'(w3)*WarpW +: WarpW];
+    if (s3_valid_q && active_q[w3]) begin
+      if (s3_faulting) begin
+        logic [31:0] code;
+        code = s3_code_q[31:0];
+        if (fault_valid_d == 1'b0) begin
+          fault_valid_d = 1'b1;
+          if (s3_ffault_q)
+            fault_d = make_fault(kestrel_pkg::FaultFetch, 64'(s3_pc_q), 64'(s3_pc_q), bidx_q[32'(slot3)*64 +: 64],
+                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
+                                 widx_q[32'(w3)*WarpW +: WarpW], 32'd0);
+          else if (s3_dec_q.cls == kestrel_pkg::ClassTrap && s3_code_q == 64'(1))
+            fault_d = make_fault(kestrel_pkg::FaultAssert, 64'(s3_pc_q), s3_a1_q, bidx_q[32'(slot3)*64 +: 64],
+                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
+                                 widx_q[32'(w3)*WarpW +: WarpW], s3_line_q[31:0]);
+          else if (s3_dec_q.cls == kestrel_pkg::ClassTrap)
+            fault_d = make_fault(kestrel_pkg::FaultTrap, 64'(s3_pc_q), 64'd0, bidx_q[32'(slot3)*64 +: 64],
+                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
+                                 widx_q[32'(w3)*WarpW +: WarpW], code);
+          else
+            fault_d = make_fault(kestrel_pkg::FaultIllegalInstruction, 64'(s3_pc_q), 64'd0,
+                                 bidx_q[32'(slot3)*64 +: 64],
+                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
+                                 widx_q[32'(w3)*WarpW +: WarpW], s3_word_q);
+        end
+      end else if (s3_dec_q.cls == kestrel_pkg::ClassExit) begin
+        exited_d[32'(w3)*Lanes +: Lanes] = exited_q[32'(w3)*Lanes +: Lanes] | s3_mask_q;
+        ctrl_d[w3] = 1'b0;
+        resel_d[w3] = 1'b1;
+        if (s3_exit_live == '0) begin
+          active_d[w3] = 1'b0;
+          any_left = 1'b0;
+          for (int unsigned w = 0; w < Warps; w++) begin
+            if (w != 32'(w3) && active_q[w] && wblk_q[w*WarpW +: WarpW] == slot3) any_left = 1'b1;
+          end
+          if (!any_left) begin
+            // Warp slots stay allocated until the whole block completes.
+            blk_done = 1'b1;
+            bres_d[slot3] = 1'b0;
+            used_d = used_d & ~bwarps_q[32'(slot3)*Warps +: Warps];
+            if (bhas_region_q[slot3]) bregion_used_d[bregion_q[32'(slot3)*WarpW +: WarpW]] = 1'b0;
+          end
+        end
+      end else if (s3_dec_q.cls == kestrel_pkg::ClassBarrier) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (s3_mask_q[l]) begin
+            lpc_d[(32'(w3)*Lanes + l)*32 +: 32] = s3_pc_q + 32'd4;
+            bar_rd_d[(32'(w3)*Lanes + l)*5 +: 5] = s3_dec_q.rd;
+            unique case (s3_dec_q.funct7)
+              kestrel_pkg::SimtBarCount: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = BarKindCount;
+              kestrel_pkg::SimtBarAnd: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = BarKindAnd;
+              kestrel_pkg::SimtBarOr: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = BarKindOr;
+              default: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = BarKindSync;
+            endcase
+          end
+        end
+        waiting_d[32'(w3)*Lanes +: Lanes] = waiting_q[32'(w3)*Lanes +: Lanes] | s3_mask_q;
+        ctrl_d[w3] = 1'b0;
+        resel_d[w3] = 1'b1;
+      end
+    end
+
+    // ---- LSU, divider and barrier-result retires -----------------------------
+    if (grant_lsu) begin
+      lsu_inflight_d = 1'b0;
+      if (lsu_inflight_q) begin
+        long_d[lsu_rsp_warp] = 1'b0;
+        if (lsu_rsp_fault != kestrel_pkg::FaultNone && !fault_valid_d) begin
+          bslot = wblk_q[32'(lsu_rsp_warp)*WarpW +: WarpW];
+          fault_valid_d = 1'b1;
+          fault_d = make_fault(lsu_rsp_fault, 64'(lsu_pc_q), 64'(lsu_rsp_fault_addr), bidx_q[32'(bslot)*64 +: 64],
+                               tid_q[(32'(lsu_rsp_warp)*Lanes + 32'(lsu_rsp_fault_lane))*TidW +: TidW], sm_id_i,
+                               widx_q[32'(lsu_rsp_warp)*WarpW +: WarpW], 32'd0);
+        end
+      end
+    end
+    if (div_done[0]) div_pending_d = 1'b1;
+    if (grant_div) begin
+      div_pending_d = 1'b0;
+      div_inflight_d = 1'b0;
+      if (div_inflight_q) begin
+        long_d[div_warp_q] = 1'b0;
+      end
+    end
+    if (grant_drain) begin
+      drain_d[32'(drain_w)*Lanes +: Lanes] = drain_q[32'(drain_w)*Lanes +: Lanes] & ~drain_mask;
+    end
+
+    // ---- barrier release: waiting lanes go on, results to write ---------------
+    for (int unsigned w = 0; w < Warps; w++) begin
+      if (active_q[w] && bar_release[wblk_q[w*WarpW +: WarpW]]) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (waiting_d[w*Lanes + l] && bar_kind_d[(w*Lanes + l)*2 +: 2] != BarKindSync
+              && bar_rd_d[(w*Lanes + l)*5 +: 5] != 5'd0)
+            drain_d[w*Lanes + l] = 1'b1;
+        end
+        if (waiting_d[w*Lanes +: Lanes] != '0) begin
+          grp_valid_d[w] = 1'b0;
+          resel_d[w] = 1'b1;
+        end
+        waiting_d[w*Lanes +: Lanes] = '0;
+      end
+    end
+
+    // ---- barrier watchdog ------------------------------------------------------
+    if (dl_any && !fault_valid_d) begin
+      fault_valid_d = 1'b1;
+      fault_d = make_fault(kestrel_pkg::FaultBarrierDeadlock,
+                           64'(dl_pc), 64'd0,
+                           bidx_q[32'(dl_slot)*64 +: 64], tid_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*TidW +: TidW],
+                           sm_id_i, widx_q[32'(dl_warp)*WarpW +: WarpW], 32'd0);
+    end
+    if (fault_valid_d) stop_d = 1'b1;
+
+    // ---- line buffers of warps that start ----------------------------------------
+    if (disp_busy_q && disp_lane_last) lb_valid_d[disp_warp] = 1'b0;
+  end
+
+  assign blk_done_o = blk_done;
+
+  // ===========================================================================
+  // Flops
+  // ===========================================================================
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      used_q <= '0;
+      active_q <= '0;
+      wblk_q <= '0;
+      widx_q <= '0;
+      exited_q <= '0;
+      waiting_q <= '0;
+      drain_q <= '0;
+      grp_valid_q <= '0;
+      resel_q <= '0;
+      ctrl_q <= '0;
+      long_q <= '0;
+      fair_q <= '0;
+      rr_q <= '0;
+      lb_valid_q <= '0;
+      lb_fault_q <= '0;
+      bregion_used_q <= '0;
+      bhas_region_q <= '0;
+      bres_q <= '0;
+      bwarps_q <= '0;
+      fault_valid_q <= 1'b0;
+      fault_q <= '0;
+      stop_q <= 1'b0;
+      cycle_q <= '0;
+      lsu_inflight_q <= 1'b0;
+      div_inflight_q <= 1'b0;
+      div_pending_q <= 1'b0;
+      fst_q <= FetchIdle;
+      ic_valid_q <= '0;
+      s1_valid_q <= 1'b0;
+      s2_valid_q <= 1'b0;
+      s3_valid_q <= 1'b0;
+      disp_busy_q <= 1'b0;
+      disp_left_q <= '0;
+      mem_lock_q <= 1'b0;
+      mem_owner_fetch_q <= 1'b0;
+    end else if (flush) begin
+      // start: a new launch; abort: drop every resident block.  Units with a
+      // memory request in flight (fetch, LSU) finish it; their results are dropped.
+      used_q <= '0;
+      active_q <= '0;
+      exited_q <= '0;
+      waiting_q <= '0;
+      drain_q <= '0;
+      grp_valid_q <= '0;
+      resel_q <= '0;
+      ctrl_q <= '0;
+      long_q <= '0;
+      lb_valid_q <= '0;
+      bregion_used_q <= '0;
+      bres_q <= '0;
+      s1_valid_q <= 1'b0;
+      s2_valid_q <= 1'b0;
+      s3_valid_q <= 1'b0;
+      disp_busy_q <= 1'b0;
+      disp_left_q <= '0;
+      lsu_inflight_q <= 1'b0;
+      div_inflight_q <= 1'b0;
+      div_pending_q <= 1'b0;
+      if (start_i) begin
+        fault_valid_q <= 1'b0;
+        fault_q <= '0;
+        stop_q <= 1'b0;
+        cycle_q <= '0;
+        ic_valid_q <= '0;
+      end else begin
+        stop_q <= 1'b1;
+        cycle_q <= cycle_q + 64'd1;
+      end
+      fst_q <= fst_d;
+      mem_lock_q <= mem_req_valid_o && !mem_req_ready_i;
+      mem_owner_fetch_q <= owner_fetch;
+    end else begin
+      used_q <= used_d;
+      active_q <= active_d;
+      wblk_q <= wblk_d;
+      widx_q <= widx_d;
+      exited_q <= exited_d;
+      waiting_q <= waiting_d;
+      drain_q <= drain_d;
+      grp_valid_q <= grp_valid_d;
+      resel_q <= resel_d;
+      ctrl_q <= ctrl_d;
+      long_q <= long_d;
+      fair_q <= fair_d;
+      rr_q <= rr_d;
+      lb_valid_q <= lb_valid_d;
+      lb_fault_q <= lb_fault_d;
+      bregion_used_q <= bregion_used_d;
+      bhas_region_q <= bhas_region_d;
+      bres_q <= bres_d;
+      bwarps_q <= bwarps_d;
+      fault_valid_q <= fault_valid_d;
+      fault_q <= fault_d;
+      stop_q <= stop_d;
+      cycle_q <= cycle_q + 64'd1;
+      lsu_inflight_q <= lsu_inflight_d;
+      div_inflight_q <= div_inflight_d;
+      div_pending_q <= div_pending_d;
+      fst_q <= fst_d;
+      ic_valid_q <= ic_valid_d;
+      s1_valid_q <= issue;
+      // LSU and divider instructions leave the pipe in stage 1.
+      s2_valid_q <= s1_valid_q && !s1_unit;
+      s3_valid_q <= s2_valid_q;
+      mem_lock_q <= mem_req_valid_o && !mem_req_ready_i;
+      mem_owner_fetch_q <= owner_fetch;
+      if (blk_take) begin
+        disp_busy_q <= 1'b1;
+        disp_left_q <= alloc_mask;
+      end else if (disp_busy_q && disp_lane_last) begin
+        disp_left_q[disp_warp] <= 1'b0;
+        if ((disp_left_q & ~(Warps'(1) << disp_warp)) == '0) disp_busy_q <= 1'b0;
+      end
+    end
+  end
+
+  // Datapath and bookkeeping registers whose reset value never matters: each
+  // is written before it is read (documented per group).
+  always_ff @(posedge clk_i) begin
+    lpc_q <= lpc_d;
+    bar_rd_q <= bar_rd_d;
+    bar_kind_q <= bar_kind_d;
+    grp_pc_q <= grp_pc_d;
+    grp_mask_q <= grp_mask_d;
+    grp_fair_q <= grp_fair_d;
+    grp_rr_q <= grp_rr_d;
+    instret_q <= instret_d;
+    tid_q <= tid_d;
+    lb_tag_q <= lb_tag_d;
+    lb_data_q <= lb_data_d;
+    bidx_q <= bidx_d;
+    bphys_q <= bphys_d;
+    bregion_q <= bregion_d;
+    ic_tag_q <= ic_tag_d;
+    fwarp_q <= fwarp_d;
+    fline_q <= fline_d;
+    // pipeline
+    s1_warp_q <= iw;
+    s1_pc_q <= ipc;
+    s1_mask_q <= imask;
+    s1_dec_q <= idec;
+    s1_word_q <= wword[iw];
+    s1_ffault_q <= iffault;
+    s1_instret_q <= instret_q[32'(iw)*Lanes*64 +: Lanes*64];
+    s2_warp_q <= s1_warp_q;
+    s2_pc_q <= s1_pc_q;
+    s2_mask_q <= s1_mask_q;
+    s2_dec_q <= s1_dec_q;
+    s2_word_q <= s1_word_q;
+    s2_ffault_q <= s1_ffault_q;
+    s2_result_q <= s1_result;
+    s2_nonzero_q <= s1_nonzero;
+    s2_barfault_q <= s1_barfault;
+    s2_flane_q <= s1_barfault ? s1_barfault_lane : s1_low;
+    s2_code_q <= 64'(rf_rs1_data[32'(s1_low)*Xlen +: Xlen]);
+    s2_line_q <= 64'(rf_rs2_data[32'(s1_low)*Xlen +: Xlen]);
+    s3_warp_q <= s2_warp_q;
+    s3_pc_q <= s2_pc_q;
+    s3_mask_q <= s2_mask_q;
+    s3_dec_q <= s2_dec_q;
+    s3_word_q <= s2_word_q;
+    s3_ffault_q <= s2_ffault_q;
+    s3_result_q <= s2_result_q;
+    s3_nonzero_q <= s2_nonzero_q;
+    s3_barfault_q <= s2_barfault_q;
+    s3_flane_q <= s2_flane_q;
+    s3_code_q <= s2_code_q;
+    s3_line_q <= s2_line_q;
+    // a1 of a trap was read in stage 1 and arrives with stage 2.
+    s3_a1_q <= 64'(rf_rs1_data[32'(s2_flane_q)*Xlen +: Xlen]);
+    if (lsu_req_valid && lsu_req_ready) lsu_pc_q <= s1_pc_q;
+    if (div_start) begin
+      div_warp_q <= s1_warp_q;
+      div_pc_q <= s1_pc_q;
+      div_mask_q <= s1_mask_q;
+      div_rd_q <= s1_dec_q.rd;
+    end
+  end
+
+  // The dispatch walker: thread indices x fastest, then y, then z.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      disp_slot_q <= '0;
+      disp_k_q <= '0;
+      disp_lane_q <= '0;
+      disp_x_q <= '0;
+      disp_y_q <= '0;
+      disp_z_q <= '0;
+      disp_t_q <= '0;
+    end else if (blk_take) begin
+      disp_slot_q <= alloc_first;
+      disp_k_q <= '0;
+      disp_lane_q <= '0;
+      disp_x_q <= '0;
+      disp_y_q <= '0;
+      disp_z_q <= '0;
+      disp_t_q <= '0;
+    end else if (disp_busy_q) begin
+      disp_lane_q <= disp_lane_last ? '0 : disp_lane_q + 1'b1;
+      if (disp_lane_last) disp_k_q <= disp_k_q + 1'b1;
+      disp_t_q <= disp_t_q + 1'b1;
+      if (disp_x_q + 10'd1 == launch_i.block.x) begin
+        disp_x_q <= '0;
+        if (disp_y_q + 10'd1 == launch_i.block.y) begin
+          disp_y_q <= '0;
+          disp_z_q <= disp_z_q + 10'd1;
+        end else begin
+          disp_y_q <= disp_y_q + 10'd1;
+        end
+      end else begin
+        disp_x_q <= disp_x_q + 10'd1;
+      end
+    end
+  end
+
+  // ===========================================================================
+  // Outputs
+  // ===========================================================================
+  assign fault_valid_o = fault_valid_q;
+  assign fault_o = fault_q;
+  assign busy_o = (used_q != '0) || disp_busy_q || lsu_inflight_q || !lsu_req_ready || fst_q != FetchIdle
+                  || s1_valid_q || s2_valid_q || s3_valid_q || div_inflight_q;
+
+  always_comb begin
+    events_o = '0;
+    events_o.issued = issue;
+    for (int unsigned l = 0; l < Lanes; l++) events_o.threads = events_o.threads + 7'(imask[l] && issue);
+    events_o.load = issue && idec.cls == kestrel_pkg::ClassLoad;
+    events_o.store = issue && idec.cls == kestrel_pkg::ClassStore;
+    events_o.barrier_release = |(bar_release & used_q);
+    events_o.diverged = issue && imask != ~exited_q[32'(iw)*Lanes +: Lanes];
+    events_o.stall_idle = !issue && active_q == '0;
+    events_o.stall_scoreboard = !issue && |(sb_hazard & active_q & grp_valid_q);
+    events_o.stall_memory = !issue && (|(long_q & active_q) || |(fetch_want));
+    events_o.stall_barrier = !issue && waiting_q != '0;
+    events_o.block_done = blk_done;
+    events_o.mem_request = mem_req_valid_o && mem_req_ready_i;
+  end
+
+`ifndef SYNTHESIS
+  // One retire per cycle by construction; a memory request stays stable until taken.
+  logic mem_hold_q;
+  kestrel_pkg::mem_req_t mem_req_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mem_hold_q <= 1'b0;
+    else mem_hold_q <= mem_req_valid_o && !mem_req_ready_i;
+  end
+  always_ff @(posedge clk_i) mem_req_prev_q <= mem_req_o;
+  always_comb begin
+    if (mem_hold_q) begin
+      assert (mem_req_valid_o && mem_req_o == mem_req_prev_q) else $error("kestrel_sm: memory request changed before it was taken");
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,217 @@
+#include "lockstep.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "kestrel/error.hpp"
+
+namespace kestrel::lockstep {
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+std::string fault_text(const model::Fault& f) {
+  std::ostringstream s;
+  s << "kind " << f.kind << " pc " << hex(f.pc) << " addr " << hex(f.addr) << " block (" << f.block.x << ","
+    << f.block.y << "," << f.block.z << ") thread (" << f.thread.x << "," << f.thread.y << "," << f.thread.z
+    << ") sm " << f.sm << " warp " << f.warp << " info " << hex(f.info);
+  return s.str();
+}
+
+uint64_t key(uint32_t hi, uint32_t lo) { return (uint64_t{hi} << 32) | lo; }
+
+}  // namespace
+
+Checker::Checker(model::Gpu& gpu, const model::LaunchDesc& desc)
+    : gpu_(gpu), desc_(desc), xlen_(gpu.config().xlen), lanes_(gpu.config().lanes_per_warp) {}
+
+bool Checker::fail(const std::string& message) {
+  if (error_.empty()) error_ = message;
+  return false;
+}
+
+bool Checker::place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots) {
+  if (!ok()) return false;
+  try {
+    gpu_.place_block(block_index, sm, warp_slots);
+  } catch (const Error& e) {
+    return fail("placing block " + std::to_string(block_index) + " on SM " + std::to_string(sm) +
+                ": the model refused: " + e.what());
+  }
+  placements_[key(sm, block_index)] = warp_slots;
+  return true;
+}
+
+bool Checker::is_cycle_read(uint64_t pc) const {
+  uint32_t word = 0;
+  try {
+    gpu_.read_mem(pc, &word, 4);
+  } catch (const Error&) {
+    return false;
+  }
+  const uint32_t csr = word >> 20;
+  const bool csr_op = (word & 0x7F) == 0x73 && ((word >> 12) & 3) != 0;
+  return csr_op && (csr == 0xC00 || csr == 0xC01 || csr == 0xC80 || csr == 0xC81);
+}
+
+std::string Checker::describe(const RtlRetire& r) const {
+  std::ostringstream s;
+  s << "sm " << r.sm << " warp slot " << r.warp_slot << " pc " << hex(r.pc) << " mask " << hex(r.mask);
+  if (r.rd_we) s << " writes x" << unsigned{r.rd};
+  return s.str();
+}
+
+bool Checker::match_barrier_record(const RtlRetire& rtl) {
+  auto it = pending_.find(key(rtl.sm, rtl.warp_slot));
+  if (it == pending_.end() || it->second.empty() || !rtl.rd_we) return false;
+  std::vector<PendingWrite>& writes = it->second;
+  bool pc_known = false;
+  for (const PendingWrite& w : writes) pc_known = pc_known || w.pc == rtl.pc;
+  if (!pc_known) return false;
+  for (uint32_t lane = 0; lane < lanes_; ++lane) {
+    if (((rtl.mask >> lane) & 1) == 0) continue;
+    bool found = false;
+    for (auto w = writes.begin(); w != writes.end(); ++w) {
+      if (w->lane == lane && w->reg == rtl.rd && w->pc == rtl.pc) {
+        if (w->value != rtl.rd_data[lane]) {
+          return fail("barrier result #" + std::to_string(retired_) + " (" + describe(rtl) + "): lane " +
+                      std::to_string(lane) + " x" + std::to_string(rtl.rd) + " rtl " +
+                      hex(rtl.rd_data[lane]) + " model " + hex(w->value)),
+                 true;
+        }
+        writes.erase(w);
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      return fail("barrier result #" + std::to_string(retired_) + " (" + describe(rtl) + "): lane " +
+                  std::to_string(lane) + " has no barrier result in the model"),
+             true;
+    }
+  }
+  ++barrier_records_;
+  return true;
+}
+
+bool Checker::retire(const RtlRetire& rtl) {
+  if (!ok()) return false;
+  ++retired_;
+  if (model_faulted_) return true;  // retires after the model's own fault (watchdog) are not comparable
+  if (rtl.rd_data.size() < lanes_)
+    return fail("retire record with " + std::to_string(rtl.rd_data.size()) + " lanes");
+  if (match_barrier_record(rtl)) return ok();
+  auto pend = pending_.find(key(rtl.sm, rtl.warp_slot));
+  if (pend != pending_.end() && !pend->second.empty()) {
+    const PendingWrite& w = pend->second.front();
+    return fail("retire #" + std::to_string(retired_) + " (" + describe(rtl) +
+                "): warp still owes the result of " + "the barrier at " + hex(w.pc) + " (lane " +
+                std::to_string(w.lane) + " x" + std::to_string(w.reg) + ")");
+  }
+  if (!gpu_.warp_resident(rtl.sm, rtl.warp_slot)) {
+    return fail("retire #" + std::to_string(retired_) + " (" + describe(rtl) +
+                "): no such warp in the model");
+  }
+  model::Retire m;
+  try {
+    m = gpu_.step(rtl.sm, rtl.warp_slot);
+  } catch (const Error& e) {
+    return fail("retire #" + std::to_string(retired_) + " (" + describe(rtl) +
+                "): model step failed: " + e.what());
+  }
+  const std::string where = "retire #" + std::to_string(retired_) + " (" + describe(rtl) + "): ";
+  if (!m.issued) return fail(where + "the model's warp has no eligible thread");
+  if (gpu_.state() == model::LaunchState::kFault) {
+    // The model faulted while executing this instruction.  Only the barrier
+    // watchdog does that after retiring it; anything else the RTL must have
+    // reported as a fault instead of a retire.
+    if (gpu_.fault().kind != KESTREL_FAULT_BARRIER_DEADLOCK) {
+      return fail(where + "the model faulted on this instruction: " + fault_text(gpu_.fault()));
+    }
+    model_faulted_ = true;
+  }
+  if (m.pc != rtl.pc) return fail(where + "pc differs: model " + hex(m.pc));
+  if (m.mask != rtl.mask) return fail(where + "mask differs: model " + hex(m.mask));
+  const bool skip_values = is_cycle_read(rtl.pc);
+  uint32_t own_lanes = 0;
+  for (const model::RegWrite& w : m.writes) {
+    const bool own = w.warp_slot == rtl.warp_slot && rtl.rd_we && w.reg == rtl.rd && !w.fp &&
+                     ((rtl.mask >> w.lane) & 1) && ((own_lanes >> w.lane) & 1) == 0;
+    if (!own) {
+      // A barrier result the RTL writes later: remember it with the PC of the
+      // barrier its lane waited at (the lane now sits one instruction past it).
+      if (w.fp) return fail(where + "model wrote an f register");
+      bool exited = false;
+      const uint64_t lane_pc = gpu_.thread_pc(rtl.sm, w.warp_slot, w.lane, &exited);
+      pending_[key(rtl.sm, w.warp_slot)].push_back(PendingWrite{w.lane, w.reg, lane_pc - 4, w.value});
+      continue;
+    }
+    own_lanes |= 1u << w.lane;
+    if (!skip_values && w.value != rtl.rd_data[w.lane]) {
+      return fail(where + "lane " + std::to_string(w.lane) + " x" + std::to_string(w.reg) + ": rtl " +
+                  hex(rtl.rd_data[w.lane]) + " model " + hex(w.value));
+    }
+  }
+  if (rtl.rd_we && own_lanes != rtl.mask) {
+    return fail(where + "the RTL wrote x" + std::to_string(rtl.rd) + " for lanes " + hex(rtl.mask) +
+                ", the model for " + hex(own_lanes));
+  }
+  return true;
+}
+
+uint32_t Checker::slot_of(uint32_t sm, uint32_t block_index, uint32_t warp) const {
+  auto it = placements_.find(key(sm, block_index));
+  if (it == placements_.end() || warp >= it->second.size()) return UINT32_MAX;
+  return it->second[warp];
+}
+
+bool Checker::fault(const model::Fault& rtl) {
+  if (!ok()) return false;
+  if (!model_faulted_) {
+    const uint32_t index =
+        rtl.block.x + rtl.block.y * desc_.grid.x + rtl.block.z * desc_.grid.x * desc_.grid.y;
+    const uint32_t slot = slot_of(rtl.sm, index, rtl.warp);
+    if (slot == UINT32_MAX) return fail("rtl fault names a warp that was never placed: " + fault_text(rtl));
+    auto pend = pending_.find(key(rtl.sm, slot));
+    if (pend != pending_.end() && !pend->second.empty()) {
+      return fail("rtl faulted in a warp that still owes barrier results: " + fault_text(rtl));
+    }
+    try {
+      gpu_.step(rtl.sm, slot);
+    } catch (const Error& e) {
+      return fail(std::string("stepping the faulting warp: ") + e.what());
+    }
+    if (gpu_.state() != model::LaunchState::kFault) {
+      return fail("rtl fault " + fault_text(rtl) + " but the model executed that instruction without one");
+    }
+  }
+  const model::Fault& m = gpu_.fault();
+  const bool same = m.kind == rtl.kind && m.pc == rtl.pc && m.addr == rtl.addr && m.block.x == rtl.block.x &&
+                    m.block.y == rtl.block.y && m.block.z == rtl.block.z && m.thread.x == rtl.thread.x &&
+                    m.thread.y == rtl.thread.y && m.thread.z == rtl.thread.z && m.sm == rtl.sm &&
+                    m.warp == rtl.warp && m.info == rtl.info;
+  if (!same) return fail("fault differs:\n  rtl   " + fault_text(rtl) + "\n  model " + fault_text(m));
+  return true;
+}
+
+bool Checker::finish() {
+  if (!ok()) return false;
+  for (const auto& [k, writes] : pending_) {
+    if (!writes.empty()) {
+      return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " never wrote its barrier result x" +
+                  std::to_string(writes.front().reg) + " (barrier at " + hex(writes.front().pc) + ")");
+    }
+  }
+  if (gpu_.state() != model::LaunchState::kDone) {
+    return fail(gpu_.state() == model::LaunchState::kFault
+                    ? "the model faulted: " + fault_text(gpu_.fault())
+                    : std::string("the model's launch has not finished"));
+  }
+  return true;
+}
+
+}  // namespace kestrel::lockstep

@@ -1,0 +1,90 @@
+// Lock-step comparison of an RTL streaming multiprocessor (or a whole GPU of
+// them) against the functional model.  The RTL side reports every retired
+// warp-instruction in retire order; the checker steps the model's warp the
+// same way (Gpu::step in Dispatch::kManual) and compares PC, thread mask and
+// register writes, and at the end the first fault.  It knows the two places
+// where the RTL and the model report the same architectural effect at
+// different times (docs/microarchitecture.md, "Lock-step"):
+//
+// * Barrier results (kx.bar.count/and/or rd): the model writes them in the
+//   record of the instruction that completed the barrier; the RTL writes them
+//   later as separate retire records at the barrier's PC ("barrier-result
+//   records").  The checker keeps the model's writes until the RTL's
+//   barrier-result record for that warp arrives.
+// * cycle/time CSR reads: the model counts issued instructions, the RTL clock
+//   cycles; those values are not compared.
+//
+// Used by the SM bench (verif/rtl/) and meant for the rtlsim backend's
+// lock-step mode.  Mismatches are reported as readable text, never thrown.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kestrel/model/gpu.hpp"
+
+namespace kestrel::lockstep {
+
+// One retire record from the RTL.
+struct RtlRetire {
+  uint32_t sm = 0;
+  uint32_t warp_slot = 0;
+  uint64_t pc = 0;
+  uint32_t mask = 0;
+  bool rd_we = false;
+  bool rd_fp = false;
+  uint8_t rd = 0;
+  std::vector<uint64_t> rd_data;  // one value per lane (lanes of the warp)
+};
+
+class Checker {
+ public:
+  // `gpu` must have been started with `desc` in Dispatch::kManual.
+  Checker(model::Gpu& gpu, const model::LaunchDesc& desc);
+
+  // A block the RTL placed: its linear index, SM and warp slots in warp order.
+  bool place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots);
+  // Compares one RTL retire record; false on the first mismatch (see error()).
+  bool retire(const RtlRetire& rtl);
+  // The RTL's first fault of the launch: steps the faulting warp in the model
+  // (unless the model faulted already) and compares the fault records.
+  bool fault(const model::Fault& rtl_fault);
+  // End of a launch without fault: the model must be done and no barrier
+  // result may be left unwritten.
+  bool finish();
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  uint64_t retired() const { return retired_; }
+  uint64_t barrier_records() const { return barrier_records_; }
+  // Model-visible instructions compared (retires minus barrier-result records).
+  uint64_t compared() const { return retired_ - barrier_records_; }
+
+ private:
+  struct PendingWrite {
+    uint32_t lane;
+    uint8_t reg;
+    uint64_t pc;  // the barrier instruction
+    uint64_t value;
+  };
+  bool fail(const std::string& message);
+  bool is_cycle_read(uint64_t pc) const;
+  std::string describe(const RtlRetire& rtl) const;
+  bool match_barrier_record(const RtlRetire& rtl);
+  uint32_t slot_of(uint32_t sm, uint32_t block_index, uint32_t warp) const;
+
+  model::Gpu& gpu_;
+  model::LaunchDesc desc_;
+  unsigned xlen_;
+  unsigned lanes_;
+  std::map<uint64_t, std::vector<uint32_t>> placements_;   // key: sm << 32 | block index
+  std::map<uint64_t, std::vector<PendingWrite>> pending_;  // key: sm << 32 | warp slot
+  bool model_faulted_ = false;
+  uint64_t retired_ = 0;
+  uint64_t barrier_records_ = 0;
+  std::string error_;
+};
+
+}  // namespace kestrel::lockstep

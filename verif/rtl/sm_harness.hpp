@@ -1,0 +1,453 @@
+// SM bench harness: a Verilated kestrel_sm, a C++ global memory (configurable
+// latency, page permissions, in-order responses), block dispatch in linear
+// order, and lock-step comparison of every retire against the functional
+// model (verif/lockstep/).  Templated on the Verilated class so that each
+// small configuration (RV64 4 lanes, RV32 8 lanes) shares the code.
+#pragma once
+
+#include <verilated.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kestrel/abi.h"
+#include "kestrel/model/gpu.hpp"
+#include "kestrel/model/rv_assembler.hpp"
+#include "lockstep.hpp"
+
+namespace kestrel::rtlbench {
+
+// ---- packed-struct access for Verilator ports -------------------------------
+// A packed struct's first field holds its most significant bits; these helpers
+// read and write a field given its least significant bit.
+inline void put_bits(uint32_t* words, unsigned lsb, unsigned width, uint64_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    const uint32_t m = 1u << (bit % 32);
+    if ((value >> i) & 1)
+      words[bit / 32] |= m;
+    else
+      words[bit / 32] &= ~m;
+  }
+}
+inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    v |= uint64_t{(words[bit / 32] >> (bit % 32)) & 1} << i;
+  }
+  return v;
+}
+
+// Field positions (lsb) of kestrel_pkg's structs, from their widths.
+struct LaunchLayout {  // launch_t, 510 bits
+  static constexpr unsigned kLocalBacking = 0, kStackBytes = 32, kSharedStatic = 64, kSharedSize = 96,
+                            kSharedBase = 128, kBlockZ = 160, kBlockY = 170, kBlockX = 180, kGridZ = 190,
+                            kGridY = 206, kGridX = 222, kParam = 254, kGp = 318, kExitPc = 382,
+                            kEntryPc = 446;
+};
+struct MemReqLayout {  // mem_req_t, 619 bits
+  static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617;
+};
+struct MemRspLayout {  // mem_rsp_t, 524 bits
+  static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
+};
+struct FaultLayout {  // fault_t, 274 bits
+  static constexpr unsigned kInfo = 0, kWarp = 32, kSm = 40, kThreadZ = 48, kThreadY = 58, kThreadX = 68,
+                            kBlockZ = 78, kBlockY = 94, kBlockX = 110, kAddr = 142, kPc = 206, kKind = 270;
+};
+
+enum MemKind : unsigned { kMemRead = 0, kMemWrite = 1, kMemFetch = 2, kMemLocal = 3 };
+
+// Device DRAM and page table as the GPU top would present them to one SM.
+class MemoryModel {
+ public:
+  explicit MemoryModel(uint64_t bytes)
+      : bytes_(bytes), data_(bytes, 0), perms_(bytes >> KESTREL_PAGE_SHIFT, 0) {}
+
+  void write(uint64_t addr, const void* src, size_t n) {
+    check(addr, n);
+    std::memcpy(&data_[addr - KESTREL_GLOBAL_BASE], src, n);
+  }
+  void read(uint64_t addr, void* dst, size_t n) const {
+    check(addr, n);
+    std::memcpy(dst, &data_[addr - KESTREL_GLOBAL_BASE], n);
+  }
+  void map(uint64_t addr, uint64_t pages, uint32_t perms) {
+    check(addr, pages << KESTREL_PAGE_SHIFT);
+    for (uint64_t p = 0; p < pages; ++p)
+      perms_[((addr - KESTREL_GLOBAL_BASE) >> KESTREL_PAGE_SHIFT) + p] = perms;
+  }
+  const std::vector<uint8_t>& bytes() const { return data_; }
+
+  // Serves one line request; returns the fault kind (0 = none).
+  unsigned access(unsigned kind, uint32_t addr, const uint8_t* be, const uint8_t* wdata, uint8_t* rdata) {
+    const bool in_dram = addr >= KESTREL_GLOBAL_BASE && addr - KESTREL_GLOBAL_BASE + 64 <= bytes_;
+    const uint32_t perm = in_dram ? perms_[(addr - KESTREL_GLOBAL_BASE) >> KESTREL_PAGE_SHIFT] : 0;
+    if (kind == kMemFetch && !(perm & KESTREL_PAGE_EXEC)) return KESTREL_FAULT_FETCH;
+    if (!in_dram) return KESTREL_FAULT_ILLEGAL_ADDRESS;
+    if (kind == kMemRead && !(perm & KESTREL_PAGE_READ)) return KESTREL_FAULT_ILLEGAL_ADDRESS;
+    if (kind == kMemWrite && !(perm & KESTREL_PAGE_WRITE))
+      return perm != 0 ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
+    uint8_t* line = &data_[addr - KESTREL_GLOBAL_BASE];
+    const bool writes = kind == kMemWrite || (kind == kMemLocal && be != nullptr);
+    if (writes) {
+      for (unsigned b = 0; b < 64; ++b)
+        if ((be[b / 8] >> (b % 8)) & 1) line[b] = wdata[b];
+    }
+    std::memcpy(rdata, line, 64);
+    return 0;
+  }
+
+ private:
+  void check(uint64_t addr, uint64_t n) const {
+    if (addr < KESTREL_GLOBAL_BASE || addr - KESTREL_GLOBAL_BASE + n > bytes_)
+      throw std::out_of_range("bench memory: address outside DRAM");
+  }
+  uint64_t bytes_;
+  std::vector<uint8_t> data_;
+  std::vector<uint32_t> perms_;
+};
+
+struct SmBenchConfig {
+  unsigned xlen;
+  unsigned lanes;
+  unsigned warps;
+  uint32_t shared_bytes;
+  unsigned watchdog_log2;  // the RTL's BarrierWatchdogLog2
+};
+
+// Fixed layout of bench programs (like the model tests' harness).
+constexpr uint64_t kCode = KESTREL_GLOBAL_BASE;
+constexpr uint64_t kExitStub = kCode + 0xF000;
+constexpr uint64_t kData = KESTREL_GLOBAL_BASE + 0x10000;
+constexpr uint64_t kReadOnly = KESTREL_GLOBAL_BASE + 0x20000;
+constexpr uint64_t kUnmapped = KESTREL_GLOBAL_BASE + 0x30000;
+constexpr uint32_t kShared = KESTREL_GLOBAL_BASE + 0x40000;
+constexpr uint64_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x50000;
+constexpr uint32_t kDataPages = 16;
+constexpr uint64_t kMemBytes = 1u << 20;
+
+struct RunResult {
+  bool ok = false;  // lock-step held and the launch ended as expected
+  std::string error;
+  uint64_t cycles = 0;
+  uint64_t retired = 0;  // model-visible instructions compared
+  uint64_t thread_instrs = 0;
+  bool faulted = false;
+  model::Fault fault;
+};
+
+template <class V>
+class SmHarness {
+ public:
+  static constexpr unsigned kRspLatencyDefault = 6;
+
+  explicit SmHarness(const SmBenchConfig& cfg) : cfg_(cfg), mem_(kMemBytes) {
+    context_ = std::make_unique<VerilatedContext>();
+    context_->randReset(0);
+    dut_ = std::make_unique<V>(context_.get());
+    model::Config mc;
+    mc.xlen = cfg.xlen;
+    mc.num_sms = 1;
+    mc.warps_per_sm = cfg.warps;
+    mc.lanes_per_warp = cfg.lanes;
+    mc.mem_bytes = kMemBytes;
+    mc.shared_bytes_per_sm = cfg.shared_bytes;
+    // The RTL watchdog starts counting with the retire after the first
+    // arrival; the model counts the arrival too.
+    mc.barrier_watchdog = (uint64_t{1} << cfg.watchdog_log2) + 1;
+    gpu_ = std::make_unique<model::Gpu>(mc);
+    map(kCode, 16, KESTREL_PAGE_READ | KESTREL_PAGE_EXEC);
+    map(kData, kDataPages, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+    map(kReadOnly, 1, KESTREL_PAGE_READ);
+    const uint32_t exit_word = 0x0000000B;  // kx.exit
+    write(kExitStub, &exit_word, 4);
+    dut_->rst_ni = 0;
+    dut_->clk_i = 0;
+    dut_->eval();
+    dut_->rst_ni = 1;
+    dut_->eval();
+  }
+  ~SmHarness() { dut_->final(); }
+  SmHarness(const SmHarness&) = delete;
+  SmHarness& operator=(const SmHarness&) = delete;
+
+  model::Gpu& gpu() { return *gpu_; }
+  V& dut() { return *dut_; }
+  const SmBenchConfig& config() const { return cfg_; }
+
+  // Memory is written to both the bench memory and the model.
+  void write(uint64_t addr, const void* src, size_t n) {
+    mem_.write(addr, src, n);
+    gpu_->write_mem(addr, src, n);
+  }
+  void map(uint64_t addr, uint64_t pages, uint32_t perms) {
+    mem_.map(addr, pages, perms);
+    gpu_->map_pages(addr, pages, perms);
+  }
+  void load(const model::rvasm::Assembler& a, uint64_t at = kCode) {
+    const std::vector<uint32_t> words = a.finish();
+    write(at, words.data(), words.size() * 4);
+  }
+  void set_latency(unsigned min_latency, unsigned max_latency) {
+    min_latency_ = min_latency;
+    max_latency_ = max_latency;
+  }
+  void set_backpressure(unsigned percent) { backpressure_ = percent; }
+
+  model::LaunchDesc desc(model::Dim3 grid, model::Dim3 block) const {
+    model::LaunchDesc d;
+    d.entry_pc = kCode;
+    d.exit_pc = kExitStub;
+    d.param_addr = kData;
+    d.grid = grid;
+    d.block = block;
+    d.stack_bytes = 256;
+    d.local_backing = kLocalBacking;
+    return d;
+  }
+
+  // Runs a launch in lock-step to its end or first fault.  expect_fault: the
+  // launch must fault (compared with the model), else it must complete.
+  RunResult run(const model::LaunchDesc& d, bool expect_fault = false, uint64_t max_cycles = 2'000'000) {
+    RunResult res;
+    gpu_->start(d, model::Dispatch::kManual);
+    lockstep::Checker checker(*gpu_, d);
+    set_launch(d);
+    const uint32_t total_blocks = d.grid.x * d.grid.y * d.grid.z;
+    uint32_t next_block = 0, done_blocks = 0;
+    uint64_t fault_seen_at = 0;
+    bool fault_seen = false;
+    uint64_t cycle = 0;
+    dut_->start_i = 1;
+    tick();
+    dut_->start_i = 0;
+    for (; cycle < max_cycles; ++cycle) {
+      // ---- inputs for this cycle ----
+      dut_->blk_valid_i = next_block < total_blocks && !fault_seen;
+      if (dut_->blk_valid_i) {
+        const uint32_t bx = next_block % d.grid.x;
+        const uint32_t by = (next_block / d.grid.x) % d.grid.y;
+        const uint32_t bz = next_block / (d.grid.x * d.grid.y);
+        dut_->blk_idx_i = (uint64_t{bx} << 32) | (uint64_t{by & 0xFFFF} << 16) | (bz & 0xFFFF);
+      }
+      drive_memory_inputs(cycle);
+      dut_->eval();
+      // ---- outputs sampled before the edge ----
+      if (dut_->blk_valid_i && dut_->blk_ready_o) {
+        std::vector<uint32_t> slots;
+        for (unsigned w = 0; w < cfg_.warps; ++w)
+          if ((static_cast<uint64_t>(dut_->blk_slots_o) >> w) & 1) slots.push_back(w);
+        checker.place_block(next_block, 0, slots);
+        ++next_block;
+      }
+      if (dut_->retire_valid_o) {
+        lockstep::RtlRetire r = read_retire();
+        if (trace_) {
+          std::fprintf(stderr, "cycle %llu retire warp %u pc 0x%llx mask 0x%x",
+                       static_cast<unsigned long long>(cycle), r.warp_slot,
+                       static_cast<unsigned long long>(r.pc), r.mask);
+          if (r.rd_we) {
+            std::fprintf(stderr, " x%u =", r.rd);
+            for (uint64_t v : r.rd_data) std::fprintf(stderr, " %llx", static_cast<unsigned long long>(v));
+          }
+          std::fprintf(stderr, "\n");
+        }
+        res.thread_instrs += static_cast<uint64_t>(__builtin_popcount(r.mask));
+        checker.retire(r);
+      }
+      if (dut_->blk_done_o) ++done_blocks;
+      sample_memory_outputs(cycle);
+      tick();
+      if (!checker.ok()) break;
+      if (dut_->fault_valid_o && !fault_seen) {
+        fault_seen = true;
+        fault_seen_at = cycle;
+      }
+      // After a fault, in-flight instructions still retire; give them time.
+      if (fault_seen && cycle - fault_seen_at > 400) break;
+      if (!fault_seen && next_block == total_blocks && done_blocks == total_blocks && !dut_->busy_o) break;
+    }
+    res.cycles = cycle;
+    if (checker.ok()) {
+      if (fault_seen) {
+        res.faulted = true;
+        res.fault = read_fault();
+        checker.fault(res.fault);
+        if (checker.ok() && !expect_fault)
+          res.error = "unexpected fault, kind " + std::to_string(res.fault.kind);
+      } else if (cycle >= max_cycles) {
+        res.error = "the launch did not finish in " + std::to_string(max_cycles) + " cycles";
+      } else {
+        checker.finish();
+        if (checker.ok() && expect_fault) res.error = "the launch completed without the expected fault";
+        if (checker.ok() && res.error.empty()) compare_memory(res);
+      }
+    }
+    if (!checker.ok()) res.error = checker.error();
+    res.retired = checker.compared();
+    res.ok = res.error.empty();
+    if (!res.ok) {
+      // A launch left behind (mismatch or time-out) is aborted in both.
+      dut_->abort_i = 1;
+      tick();
+      dut_->abort_i = 0;
+      if (gpu_->state() == model::LaunchState::kRunning) gpu_->abort();
+    }
+    return res;
+  }
+
+  // Value of x register `reg` of a finished launch's thread, as the model has it.
+  uint64_t model_mem64(uint64_t addr) const {
+    uint64_t v = 0;
+    gpu_->read_mem(addr, &v, 8);
+    return v;
+  }
+  uint32_t bench_mem32(uint64_t addr) const {
+    uint32_t v = 0;
+    mem_.read(addr, &v, 4);
+    return v;
+  }
+
+ private:
+  struct Pending {
+    uint64_t ready_cycle;
+    uint32_t tag;
+    unsigned fault;
+    uint8_t data[64];
+  };
+
+  void tick() {
+    dut_->clk_i = 0;
+    dut_->eval();
+    dut_->clk_i = 1;
+    dut_->eval();
+    context_->timeInc(1);
+  }
+
+  void set_launch(const model::LaunchDesc& d) {
+    uint32_t* w = dut_->launch_i.data();
+    put_bits(w, LaunchLayout::kEntryPc, 64, d.entry_pc);
+    put_bits(w, LaunchLayout::kExitPc, 64, d.exit_pc);
+    put_bits(w, LaunchLayout::kGp, 64, d.gp);
+    put_bits(w, LaunchLayout::kParam, 64, d.param_addr);
+    put_bits(w, LaunchLayout::kGridX, 32, d.grid.x);
+    put_bits(w, LaunchLayout::kGridY, 16, d.grid.y);
+    put_bits(w, LaunchLayout::kGridZ, 16, d.grid.z);
+    put_bits(w, LaunchLayout::kBlockX, 10, d.block.x);
+    put_bits(w, LaunchLayout::kBlockY, 10, d.block.y);
+    put_bits(w, LaunchLayout::kBlockZ, 10, d.block.z);
+    put_bits(w, LaunchLayout::kSharedBase, 32, d.shared_base);
+    put_bits(w, LaunchLayout::kSharedSize, 32, d.shared_static + d.shared_dyn);
+    put_bits(w, LaunchLayout::kSharedStatic, 32, d.shared_static);
+    put_bits(w, LaunchLayout::kStackBytes, 32, d.stack_bytes);
+    put_bits(w, LaunchLayout::kLocalBacking, 32, d.local_backing);
+    dut_->sm_id_i = 0;
+  }
+
+  void drive_memory_inputs(uint64_t cycle) {
+    dut_->mem_req_ready_i = (rng_() % 100) >= backpressure_;
+    dut_->mem_rsp_valid_i = !responses_.empty() && responses_.front().ready_cycle <= cycle;
+    if (dut_->mem_rsp_valid_i) {
+      const Pending& p = responses_.front();
+      uint32_t* w = dut_->mem_rsp_i.data();
+      for (unsigned b = 0; b < 64; ++b) put_bits(w, MemRspLayout::kRdata + 8 * b, 8, p.data[b]);
+      put_bits(w, MemRspLayout::kFault, 4, p.fault);
+      put_bits(w, MemRspLayout::kTag, 8, p.tag);
+    }
+  }
+
+  void sample_memory_outputs(uint64_t cycle) {
+    if (dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o) responses_.pop_front();
+    if (dut_->mem_req_valid_o && dut_->mem_req_ready_i) {
+      const uint32_t* w = dut_->mem_req_o.data();
+      Pending p{};
+      const unsigned kind = static_cast<unsigned>(get_bits(w, MemReqLayout::kKind, 2));
+      const bool write = get_bits(w, MemReqLayout::kWrite, 1) != 0;
+      const uint32_t addr = static_cast<uint32_t>(get_bits(w, MemReqLayout::kAddr, 32));
+      uint8_t be[8], wdata[64];
+      for (unsigned b = 0; b < 8; ++b)
+        be[b] = static_cast<uint8_t>(get_bits(w, MemReqLayout::kBe + 8 * b, 8));
+      for (unsigned b = 0; b < 64; ++b)
+        wdata[b] = static_cast<uint8_t>(get_bits(w, MemReqLayout::kWdata + 8 * b, 8));
+      p.tag = static_cast<uint32_t>(get_bits(w, MemReqLayout::kTag, 8));
+      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write) ? nullptr : be, wdata, p.data);
+      const unsigned span = max_latency_ > min_latency_ ? max_latency_ - min_latency_ + 1 : 1;
+      uint64_t ready = cycle + min_latency_ + rng_() % span;
+      // In order: never before the previous response.
+      if (!responses_.empty()) ready = std::max(ready, responses_.back().ready_cycle);
+      p.ready_cycle = ready;
+      responses_.push_back(p);
+    }
+  }
+
+  lockstep::RtlRetire read_retire() {
+    lockstep::RtlRetire r;
+    r.sm = 0;
+    r.warp_slot = dut_->retire_warp_o;
+    r.pc = dut_->retire_pc_o;
+    r.mask = static_cast<uint32_t>(dut_->retire_mask_o);
+    r.rd_we = dut_->retire_rd_we_o;
+    r.rd_fp = dut_->retire_rd_fp_o;
+    r.rd = dut_->retire_rd_o;
+    const uint32_t* w = dut_->retire_rd_data_o.data();
+    for (unsigned l = 0; l < cfg_.lanes; ++l) r.rd_data.push_back(get_bits(w, l * cfg_.xlen, cfg_.xlen));
+    return r;
+  }
+
+  model::Fault read_fault() {
+    const uint32_t* w = dut_->fault_o.data();
+    model::Fault f;
+    f.kind = static_cast<kestrel_fault_kind>(get_bits(w, FaultLayout::kKind, 4));
+    f.pc = get_bits(w, FaultLayout::kPc, 64);
+    f.addr = get_bits(w, FaultLayout::kAddr, 64);
+    f.block = {static_cast<uint32_t>(get_bits(w, FaultLayout::kBlockX, 32)),
+               static_cast<uint32_t>(get_bits(w, FaultLayout::kBlockY, 16)),
+               static_cast<uint32_t>(get_bits(w, FaultLayout::kBlockZ, 16))};
+    f.thread = {static_cast<uint32_t>(get_bits(w, FaultLayout::kThreadX, 10)),
+                static_cast<uint32_t>(get_bits(w, FaultLayout::kThreadY, 10)),
+                static_cast<uint32_t>(get_bits(w, FaultLayout::kThreadZ, 10))};
+    f.sm = static_cast<uint32_t>(get_bits(w, FaultLayout::kSm, 8));
+    f.warp = static_cast<uint32_t>(get_bits(w, FaultLayout::kWarp, 8));
+    f.info = static_cast<uint32_t>(get_bits(w, FaultLayout::kInfo, 32));
+    return f;
+  }
+
+  void compare_memory(RunResult& res) const {
+    std::vector<uint8_t> model_bytes(kMemBytes);
+    gpu_->read_mem(KESTREL_GLOBAL_BASE, model_bytes.data(), kMemBytes);
+    const std::vector<uint8_t>& rtl = mem_.bytes();
+    for (uint64_t i = 0; i < kMemBytes; ++i) {
+      if (rtl[i] != model_bytes[i]) {
+        res.error = "memory differs at " + std::to_string(KESTREL_GLOBAL_BASE + i) + ": rtl " +
+                    std::to_string(rtl[i]) + " model " + std::to_string(model_bytes[i]);
+        return;
+      }
+    }
+  }
+
+  SmBenchConfig cfg_;
+  MemoryModel mem_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<V> dut_;
+  std::unique_ptr<model::Gpu> gpu_;
+  std::deque<Pending> responses_;
+  std::mt19937 rng_{12345};
+  unsigned min_latency_ = kRspLatencyDefault;
+  unsigned max_latency_ = kRspLatencyDefault;
+  unsigned backpressure_ = 0;
+  // KESTREL_SM_TRACE=1 prints every retire record (debugging a mismatch).
+  bool trace_ = std::getenv("KESTREL_SM_TRACE") != nullptr;
+};
+
+}  // namespace kestrel::rtlbench
