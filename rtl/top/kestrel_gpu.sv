@@ -1,0 +1,350 @@
+// kestrel_gpu: the whole Kestrel GPU: NumSms streaming multiprocessors
+// (kestrel_sm), the launch sequencer and CTA dispatcher, the memory crossbar
+// with the page check, the page table, the host register block and the
+// performance counters.  docs/microarchitecture.md ("GPU top") describes it.
+//
+// Ports:
+// * host register port: valid/ready requests (kestrel_pkg::reg_req_t), one
+//   valid/ready response per read (include/kestrel/host_regs.h map);
+// * external DRAM port: line-sized kestrel_pkg::mem_req_t/mem_rsp_t after the
+//   page check; the memory must answer in request order and echo the tag.
+//   Host accesses to DRAM (write_mem/read_mem) do not pass through the GPU:
+//   the harness or board reaches its memory directly while no launch runs;
+// * irq_o: one cycle at the end of every launch (STATUS has left RUNNING);
+// * lock-step taps: the dispatch of each block (SM, linear index, warp slots)
+//   and each SM's retire record, SM s at [s*W +: W].
+module kestrel_gpu #(
+  parameter int unsigned Xlen = kestrel_pkg::DefaultXlen,
+  parameter int unsigned Lanes = kestrel_pkg::DefaultLanes,
+  parameter int unsigned Warps = kestrel_pkg::DefaultWarps,
+  parameter int unsigned NumSms = kestrel_pkg::DefaultSms,
+  parameter int unsigned SharedBytes = 64 * 1024,
+  parameter int unsigned MemBytes = 256 * 1024 * 1024,
+  parameter int unsigned ClockKhz = 100_000,
+  parameter int unsigned MemOutstanding = 16,
+  localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
+  localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
+  // $bits of kestrel_pkg structs, spelled out for Yosys 0.23
+  localparam int unsigned ReqW = 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
+                                 + kestrel_pkg::LineBits + kestrel_pkg::MemTagW,
+  localparam int unsigned RspW = kestrel_pkg::LineBits + 4 + kestrel_pkg::MemTagW,
+  localparam int unsigned EventsW = 18
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // DRAM present in KiB (a strap: the board's or harness's memory size); the
+  // page table covers at most MemBytes
+  input  logic [31:0]                   dram_kb_i,
+  // host register port
+  input  logic                          reg_req_valid_i,
+  output logic                          reg_req_ready_o,
+  input  kestrel_pkg::reg_req_t         reg_req_i,
+  output logic                          reg_rsp_valid_o,
+  input  logic                          reg_rsp_ready_i,
+  output logic [31:0]                   reg_rsp_rdata_o,
+  // external DRAM port
+  output logic                          mem_req_valid_o,
+  input  logic                          mem_req_ready_i,
+  output kestrel_pkg::mem_req_t         mem_req_o,
+  input  logic                          mem_rsp_valid_i,
+  output logic                          mem_rsp_ready_o,
+  input  kestrel_pkg::mem_rsp_t         mem_rsp_i,
+  // end of launch
+  output logic                          irq_o,
+  output logic                          running_o,
+  // lock-step taps: block dispatch
+  output logic                          disp_valid_o,
+  output logic [SmW-1:0]                disp_sm_o,
+  output logic [63:0]                   disp_linear_o,
+  output logic [Warps-1:0]              disp_slots_o,
+  // lock-step taps: retire records of every SM
+  output logic [NumSms-1:0]             retire_valid_o,
+  output logic [NumSms*WarpW-1:0]       retire_warp_o,
+  output logic [NumSms*64-1:0]          retire_pc_o,
+  output logic [NumSms*Lanes-1:0]       retire_mask_o,
+  output logic [NumSms-1:0]             retire_rd_we_o,
+  output logic [NumSms-1:0]             retire_rd_fp_o,
+  output logic [NumSms*5-1:0]           retire_rd_o,
+  output logic [NumSms*Lanes*Xlen-1:0]  retire_rd_data_o
+);
+  kestrel_pkg::launch_t launch;
+  logic [31:0] watchdog;
+  logic start, host_abort, sm_abort, launch_end, running;
+  logic [16*64-1:0] counters;
+  logic over_budget;
+
+  // SM-side vectors
+  logic [NumSms-1:0] blk_valid, blk_ready, blk_done, sm_busy;
+  kestrel_pkg::dim3_t blk_idx;
+  logic [NumSms*Warps-1:0] blk_slots;
+  logic [NumSms-1:0] sm_req_valid, sm_req_ready, sm_rsp_valid, sm_rsp_ready;
+  logic [NumSms*ReqW-1:0] sm_req;
+  logic [NumSms*RspW-1:0] sm_rsp;
+  logic [NumSms-1:0] sm_fault_valid;
+  logic [NumSms*$bits(kestrel_pkg::fault_t)-1:0] sm_fault;
+  logic [NumSms*EventsW-1:0] sm_events;
+
+  // ---------------------------------------------------------------------------
+  // Streaming multiprocessors.
+  // ---------------------------------------------------------------------------
+  for (genvar s = 0; s < NumSms; s++) begin : gen_sm
+    kestrel_pkg::mem_req_t req;
+    kestrel_pkg::fault_t fault;
+    kestrel_pkg::sm_events_t events;
+    kestrel_pkg::mem_rsp_t rsp;
+    logic req_valid, req_ready, rsp_valid, rsp_ready;
+    logic [ReqW-1:0] req_bits;
+    logic [RspW-1:0] rsp_bits;
+    kestrel_sm #(
+      .Xlen(Xlen),
+      .Lanes(Lanes),
+      .Warps(Warps),
+      .SharedBytes(SharedBytes)
+    ) u_sm (
+      .clk_i,
+      .rst_ni,
+      .sm_id_i(8'(s)),
+      .launch_i(launch),
+      .start_i(start),
+      .abort_i(sm_abort),
+      .blk_valid_i(blk_valid[s]),
+      .blk_ready_o(blk_ready[s]),
+      .blk_idx_i(blk_idx),
+      .blk_slots_o(blk_slots[s*Warps +: Warps]),
+      .blk_done_o(blk_done[s]),
+      .mem_req_valid_o(req_valid),
+      .mem_req_ready_i(req_ready),
+      .mem_req_o(req),
+      .mem_rsp_valid_i(rsp_valid),
+      .mem_rsp_ready_o(rsp_ready),
+      .mem_rsp_i(rsp),
+      .fault_valid_o(sm_fault_valid[s]),
+      .fault_o(fault),
+      .busy_o(sm_busy[s]),
+      .events_o(events),
+      .retire_valid_o(retire_valid_o[s]),
+      .retire_warp_o(retire_warp_o[s*WarpW +: WarpW]),
+      .retire_pc_o(retire_pc_o[s*64 +: 64]),
+      .retire_mask_o(retire_mask_o[s*Lanes +: Lanes]),
+      .retire_rd_we_o(retire_rd_we_o[s]),
+      .retire_rd_fp_o(retire_rd_fp_o[s]),
+      .retire_rd_o(retire_rd_o[s*5 +: 5]),
+      .retire_rd_data_o(retire_rd_data_o[s*Lanes*Xlen +: Lanes*Xlen])
+    );
+    // A registered stage each way between the SM and the crossbar: the SM's
+    // memory arbitration mixes its port's ready into its valid in one block,
+    // so the two sides meet only through flops (one cycle each way).
+    assign req_bits = req;
+    kestrel_skid_buf #(.Width(ReqW)) u_req_stage (
+      .clk_i,
+      .rst_ni,
+      .in_valid_i(req_valid),
+      .in_ready_o(req_ready),
+      .in_data_i(req_bits),
+      .out_valid_o(sm_req_valid[s]),
+      .out_ready_i(sm_req_ready[s]),
+      .out_data_o(sm_req[s*ReqW +: ReqW])
+    );
+    kestrel_skid_buf #(.Width(RspW)) u_rsp_stage (
+      .clk_i,
+      .rst_ni,
+      .in_valid_i(sm_rsp_valid[s]),
+      .in_ready_o(sm_rsp_ready[s]),
+      .in_data_i(sm_rsp[s*RspW +: RspW]),
+      .out_valid_o(rsp_valid),
+      .out_ready_i(rsp_ready),
+      .out_data_o(rsp_bits)
+    );
+    assign rsp = rsp_bits;
+    assign sm_fault[s*$bits(kestrel_pkg::fault_t) +: $bits(kestrel_pkg::fault_t)] = fault;
+    assign sm_events[s*EventsW +: EventsW] = events;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Launch sequencing and block dispatch.
+  // ---------------------------------------------------------------------------
+  // The dispatcher learns of a fault one cycle late, from a flop: the SMs'
+  // issue (and so the watchdog check) depends combinationally on blk_valid.
+  // A block dispatched in that cycle is dropped by the abort like any other.
+  logic timeout_q;
+  logic fault_seen_q;
+
+  kestrel_cta_dispatch #(.NumSms(NumSms)) u_dispatch (
+    .clk_i,
+    .rst_ni,
+    .start_i(start),
+    .abort_i(host_abort),
+    .fault_i(fault_seen_q),
+    .grid_i(launch.grid),
+    .running_o(running),
+    .sm_abort_o(sm_abort),
+    .end_o(launch_end),
+    .blk_valid_o(blk_valid),
+    .blk_ready_i(blk_ready),
+    .blk_idx_o(blk_idx),
+    .blk_done_i(blk_done),
+    .sm_busy_i(sm_busy),
+    .disp_valid_o(disp_valid_o),
+    .disp_sm_o(disp_sm_o),
+    .disp_linear_o(disp_linear_o)
+  );
+  assign disp_slots_o = blk_slots[disp_sm_o*Warps +: Warps];
+  assign running_o = running;
+
+  // ---------------------------------------------------------------------------
+  // The launch's first fault: the lowest-numbered faulting SM, else the
+  // watchdog (TIMEOUT carries the SM that issued over the budget; the top
+  // does not know which thread that was, so block, thread and PC read 0).
+  // ---------------------------------------------------------------------------
+  kestrel_pkg::fault_t merged_fault, timeout_fault;
+  logic [SmW-1:0] fault_sm;
+  logic fault_sm_valid;
+  logic [NumSms-1:0] fault_onehot;
+  logic [SmW-1:0] issue_sm;
+  logic issue_sm_valid;
+  logic [NumSms-1:0] issue_onehot;
+  logic [NumSms-1:0] issuing;
+
+  kestrel_lowest_set #(.Width(NumSms)) u_fault_sm (
+    .bits_i(sm_fault_valid),
+    .valid_o(fault_sm_valid),
+    .index_o(fault_sm),
+    .onehot_o(fault_onehot)
+  );
+
+  always_comb begin
+    for (int unsigned s = 0; s < NumSms; s++) issuing[s] = sm_events[s*EventsW + EventsW - 1];
+  end
+
+  kestrel_lowest_set #(.Width(NumSms)) u_issue_sm (
+    .bits_i(issuing),
+    .valid_o(issue_sm_valid),
+    .index_o(issue_sm),
+    .onehot_o(issue_onehot)
+  );
+
+  always_comb begin
+    timeout_fault = '0;
+    timeout_fault.kind = kestrel_pkg::FaultTimeout;
+    timeout_fault.sm = 8'(issue_sm);
+    merged_fault = fault_sm_valid ? sm_fault[fault_sm*$bits(kestrel_pkg::fault_t) +: $bits(kestrel_pkg::fault_t)]
+                                  : timeout_fault;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      timeout_q <= 1'b0;
+      fault_seen_q <= 1'b0;
+    end else if (start) begin
+      timeout_q <= 1'b0;
+      fault_seen_q <= 1'b0;
+    end else begin
+      if (over_budget) timeout_q <= 1'b1;
+      if (fault_sm_valid || over_budget) fault_seen_q <= 1'b1;
+    end
+  end
+
+  // The one-hot forms and the issuing flag are not needed (index only).
+  logic unused_onehots;
+  assign unused_onehots = ^{fault_onehot, issue_onehot, issue_sm_valid};
+
+  // ---------------------------------------------------------------------------
+  // Memory: crossbar, page table, external port.
+  // ---------------------------------------------------------------------------
+  kestrel_pkg::mem_kind_e chk_kind;
+  logic [kestrel_pkg::AddrW-1:0] chk_addr;
+  kestrel_pkg::fault_kind_e chk_fault;
+  logic map_valid, map_ready, map_busy;
+  logic [31:0] map_addr, map_pages;
+  logic [2:0] map_perms;
+  logic mem_req_taken;
+
+  kestrel_mem_xbar #(.NumSms(NumSms), .Outstanding(MemOutstanding)) u_xbar (
+    .clk_i,
+    .rst_ni,
+    .sm_req_valid_i(sm_req_valid),
+    .sm_req_ready_o(sm_req_ready),
+    .sm_req_i(sm_req),
+    .sm_rsp_valid_o(sm_rsp_valid),
+    .sm_rsp_ready_i(sm_rsp_ready),
+    .sm_rsp_o(sm_rsp),
+    .chk_kind_o(chk_kind),
+    .chk_addr_o(chk_addr),
+    .chk_fault_i(chk_fault),
+    .ext_req_valid_o(mem_req_valid_o),
+    .ext_req_ready_i(mem_req_ready_i),
+    .ext_req_o(mem_req_o),
+    .ext_rsp_valid_i(mem_rsp_valid_i),
+    .ext_rsp_ready_o(mem_rsp_ready_o),
+    .ext_rsp_i(mem_rsp_i),
+    .req_taken_o(mem_req_taken)
+  );
+  // The SMs count their own requests (events_o.mem_request).
+  logic unused_taken;
+  assign unused_taken = mem_req_taken;
+
+  kestrel_page_table #(.MemBytes(MemBytes)) u_pages (
+    .clk_i,
+    .rst_ni,
+    .dram_kb_i,
+    .map_valid_i(map_valid),
+    .map_ready_o(map_ready),
+    .map_addr_i(map_addr),
+    .map_pages_i(map_pages),
+    .map_perms_i(map_perms),
+    .map_busy_o(map_busy),
+    .chk_kind_i(chk_kind),
+    .chk_addr_i(chk_addr),
+    .chk_fault_o(chk_fault)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Host registers and counters.
+  // ---------------------------------------------------------------------------
+  kestrel_host_regs #(
+    .Xlen(Xlen),
+    .Lanes(Lanes),
+    .Warps(Warps),
+    .NumSms(NumSms),
+    .SharedBytes(SharedBytes),
+    .MemBytes(MemBytes),
+    .ClockKhz(ClockKhz)
+  ) u_regs (
+    .clk_i,
+    .rst_ni,
+    .dram_kb_i,
+    .req_valid_i(reg_req_valid_i),
+    .req_ready_o(reg_req_ready_o),
+    .req_i(reg_req_i),
+    .rsp_valid_o(reg_rsp_valid_o),
+    .rsp_ready_i(reg_rsp_ready_i),
+    .rsp_rdata_o(reg_rsp_rdata_o),
+    .launch_o(launch),
+    .watchdog_o(watchdog),
+    .start_o(start),
+    .abort_o(host_abort),
+    .running_i(running),
+    .end_i(launch_end),
+    .fault_valid_i(fault_sm_valid || over_budget || timeout_q),
+    .fault_i(merged_fault),
+    .counters_i(counters),
+    .irq_o(irq_o),
+    .map_valid_o(map_valid),
+    .map_ready_i(map_ready),
+    .map_addr_o(map_addr),
+    .map_pages_o(map_pages),
+    .map_perms_o(map_perms),
+    .map_busy_i(map_busy)
+  );
+
+  kestrel_perf_counters #(.NumSms(NumSms)) u_counters (
+    .clk_i,
+    .rst_ni,
+    .clear_i(start),
+    .enable_i(running),
+    .events_i(sm_events),
+    .budget_i(watchdog),
+    .over_budget_o(over_budget),
+    .counters_o(counters)
+  );
+endmodule
