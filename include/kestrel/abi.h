@@ -72,6 +72,17 @@
 #define KESTREL_F7_REDUCE_XOR   0x0Fu /* bitwise xor                                  */
 #define KESTREL_NANOSLEEP_MAX_NS 1000000u /* longer requests sleep this long (guide: ~1 ms) */
 #define KESTREL_F3_TEX          4u   /* reserved: texture/surface                     */
+/* Special-function unit (docs/isa.md section 2, docs/fpu.md): CUDA's fast
+ * intrinsics.  R-type, f registers: rd = function(rs1), rs2 must be 0; round
+ * to nearest even, subnormal results kept, no fflags; .insn r 0x0b, 5, funct7,
+ * frd, frs1, x0 */
+#define KESTREL_F3_SFU          5u
+#define KESTREL_F7_SFU_RCP      0x00u /* ~1/x           (__fdividef, __frcp approx)   */
+#define KESTREL_F7_SFU_RSQRT    0x01u /* ~1/sqrt(x)     (rsqrtf)                      */
+#define KESTREL_F7_SFU_EX2      0x02u /* ~2^x           (__expf, __exp10f, __powf)    */
+#define KESTREL_F7_SFU_LG2      0x03u /* ~log2(x)       (__log2f, __logf, __log10f)   */
+#define KESTREL_F7_SFU_SIN      0x04u /* ~sin(x), radians (__sinf)                    */
+#define KESTREL_F7_SFU_COS      0x05u /* ~cos(x), radians (__cosf)                    */
 /* CUDA atomics the A extension lacks (docs/isa.md section 2.2): custom-1,
  * laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25], rs2,
  * rs1 = address, funct3 = width, rd.  Written with clang's assembler as

@@ -84,15 +84,18 @@ module kestrel_fpu_lane #(
   s2_t s2_d;
   logic [OutRegs-1:0] out_valid_q;
   kestrel_fpu_pkg::fpu_rsp_t out_d;
-  kestrel_fpu_pkg::fpu_rsp_t out_q [OutRegs];
+  // The output registers as flat vectors, newest first: Yosys 0.23 shrinks
+  // arrays of structs (packed or not) to one bit per element.
+  localparam int unsigned RspW = 69;  // $bits(kestrel_fpu_pkg::fpu_rsp_t), checked below
+  logic [OutRegs*RspW-1:0] out_q;
   logic [TagW-1:0] tag_s1_d, tag_s2_d;
-  logic [TagW-1:0] out_tag_q [OutRegs];
+  logic [OutRegs*TagW-1:0] out_tag_q;
 
   assign advance = !out_valid_q[OutRegs-1] || rsp_ready_i;
   assign req_ready_o = advance;
   assign rsp_valid_o = out_valid_q[OutRegs-1];
-  assign rsp_o = out_q[OutRegs-1];
-  assign rsp_tag_o = out_tag_q[OutRegs-1];
+  assign rsp_o = out_q[OutRegs*RspW-1 -: RspW];
+  assign rsp_tag_o = out_tag_q[OutRegs*TagW-1 -: TagW];
 
   // ---------------------------------------------------------------------------
   // Helpers.
@@ -463,20 +466,19 @@ module kestrel_fpu_lane #(
     assign s3_tag = tag_s2_d;
   end
 
-  for (genvar i = 0; i < OutRegs; i++) begin : gen_out
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) out_valid_q[i] <= 1'b0;
-      else if (advance) out_valid_q[i] <= (i == 0) ? s3_valid : out_valid_q[(i == 0) ? 0 : i - 1];
-    end
-    always_ff @(posedge clk_i) begin
-      if (advance) begin
-        out_q[i] <= (i == 0) ? out_d : out_q[(i == 0) ? 0 : i - 1];
-        out_tag_q[i] <= (i == 0) ? s3_tag : out_tag_q[(i == 0) ? 0 : i - 1];
-      end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) out_valid_q <= '0;
+    else if (advance) out_valid_q <= (out_valid_q << 1) | OutRegs'(s3_valid);
+  end
+  always_ff @(posedge clk_i) begin
+    if (advance) begin
+      out_q <= (out_q << RspW) | (OutRegs * RspW)'(out_d);
+      out_tag_q <= (out_tag_q << TagW) | (OutRegs * TagW)'(s3_tag);
     end
   end
 
 `ifndef SYNTHESIS
+  if ($bits(kestrel_fpu_pkg::fpu_rsp_t) != RspW) $error("kestrel_fpu_lane: RspW out of date");
   // A response held back by the writeback side keeps its payload (AXI rule).
   logic rsp_stall_q;
   kestrel_fpu_pkg::fpu_rsp_t rsp_held_q;

@@ -153,6 +153,13 @@ Inst decode_simt(Inst in, uint32_t w) {
   const uint32_t funct7 = w >> 25;
   if (funct3 == KESTREL_F3_VOTE) return decode_vote(in, funct7);
   if (funct3 == KESTREL_F3_MATCH) return decode_match(in, funct7);
+  if (funct3 == KESTREL_F3_SFU) {  // f rd = function(f rs1); rs2 must be 0
+    if (((w >> 20) & 0x1F) == 0 && funct7 <= KESTREL_F7_SFU_COS) {
+      in.op = Op::kSfu;
+      in.aux = static_cast<uint8_t>(funct7);
+    }
+    return in;
+  }
   if (funct3 == KESTREL_F3_SHUFFLE) {  // R4-type: funct2 (bits 26:25) is the mode, rs3 the membermask
     in.op = Op::kShuffle;
     in.aux = static_cast<uint8_t>((w >> 25) & 3);
@@ -459,6 +466,7 @@ bool writes_freg(Op op) {
     case Op::kFcvtSLu:
     case Op::kFmvWX:
     case Op::kKxAmoFadd:
+    case Op::kSfu:
       return true;
     default:
       return false;

@@ -136,6 +136,8 @@ enum class Op : uint8_t {
   kKxAmoFadd,  // float add on a 32-bit word: f-register rd and rs2
   kKxCasD,     // 64-bit CAS: one register on RV64, an even/odd pair on RV32
   kKxAmoPair,  // RV32: 64-bit A-extension AMO on even/odd register pairs
+  // Special functions (kx.sfu, custom-0 funct3 5); Inst::aux holds funct7 (sfu::Function)
+  kSfu,
   kCount
 };
 

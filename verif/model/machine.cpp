@@ -15,6 +15,7 @@
 #include "fpu.hpp"
 #include "kestrel/error.hpp"
 #include "memory.hpp"
+#include "sfu.hpp"
 
 namespace kestrel::model {
 namespace {
@@ -1392,6 +1393,9 @@ class Machine final : public Engine {
     const X* xs = xrow(w, in.rs1);
     auto sext32 = [](uint32_t v) { return static_cast<X>(static_cast<SX>(static_cast<int32_t>(v))); };
     switch (in.op) {
+      case Op::kSfu:  // no rounding mode, no fflags
+        for_each_lane(mask, [&](uint32_t l) { fd[l] = sfu::evaluate(in.aux, a[l]); });
+        return true;
       case Op::kFadd:
         return fp_lanes(sm_id, w, in, pc, mask,
                         [&](uint32_t l, unsigned rm, uint32_t& f) { fd[l] = fp::add(a[l], b[l], rm, f); });
