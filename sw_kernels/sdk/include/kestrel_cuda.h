@@ -460,5 +460,6 @@ static __device__ __forceinline__ T __ldg(const T* address) {
 
 /* ---- Atomic functions (guide B.12) ------------------------------------------------ */
 #include "kestrel_atomics.h"
+#include "kestrel_fast_math.h" /* last: redefines __expf, __sinf, ... to the SFU forms */
 
 #endif /* KESTREL_CUDA_H */
