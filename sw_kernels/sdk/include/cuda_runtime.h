@@ -12,6 +12,10 @@
 #include "cuda_runtime_api.h"
 
 #ifdef __cplusplus
+// nvcc's cuda_runtime.h brings <initializer_list> with it, and CUDA programs
+// rely on it (range-for over a braced list) without including it themselves.
+#include <initializer_list>
+
 template <class T>
 static inline cudaError_t cudaMalloc(T** devPtr, size_t size) {
   return ::cudaMalloc((void**)(void*)devPtr, size);

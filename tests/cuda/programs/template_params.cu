@@ -55,8 +55,15 @@ bool run_axpy(T a) {
 }
 
 int main() {
-  if (!run_axpy<int>(3) || !run_axpy<float>(0.5f) || !run_axpy<double>(-1.25) ||
-      !run_axpy<long long>(1LL << 33)) {
+  // A range-for over a braced list: nvcc's cuda_runtime.h provides
+  // <initializer_list>, so CUDA programs use it without including it.
+  for (int scale : {3, -2}) {
+    if (!run_axpy<int>(scale)) {
+      fprintf(stderr, "template axpy<int> failed for %d\n", scale);
+      return EXIT_FAILURE;
+    }
+  }
+  if (!run_axpy<float>(0.5f) || !run_axpy<double>(-1.25) || !run_axpy<long long>(1LL << 33)) {
     fprintf(stderr, "template axpy failed\n");
     return EXIT_FAILURE;
   }
