@@ -78,7 +78,11 @@ module kestrel_sm #(
   localparam logic [kestrel_pkg::MemTagW-1:0] TagLsu = '0;
   localparam logic [kestrel_pkg::MemTagW-1:0] TagFetch = kestrel_pkg::MemTagW'(1);
 
-  typedef enum logic [1:0] {BarKindSync = 2'd0, BarKindCount = 2'd1, BarKindAnd = 2'd2, BarKindOr = 2'd3} bar_kind_e;
+  // Barrier kinds as stored per waiting lane.
+  localparam logic [1:0] BarKindSync = 2'd0;
+  localparam logic [1:0] BarKindCount = 2'd1;
+  localparam logic [1:0] BarKindAnd = 2'd2;
+  localparam logic [1:0] BarKindOr = 2'd3;
 
   // ===========================================================================
   // Per-warp and per-block state (flat vectors: warp w's field at [w*W +: W]).
@@ -427,56 +431,105 @@ module kestrel_sm #(
     .bits_i(s1_mask_q), .valid_o(unused_s1_low_valid), .index_o(s1_low), .onehot_o(unused_s1_low_onehot)
   );
 
+  // funct3 fields to the units' enums (Yosys 0.23 has no casts to package types).
+  kestrel_pkg::branch_op_e s1_branch_op;
+  kestrel_pkg::mul_op_e s1_mul_op;
+  kestrel_pkg::div_op_e s1_div_op;
+  kestrel_pkg::mem_size_e s1_mem_size;
+  always_comb begin
+    unique case (s1_dec_q.funct3)
+      3'd0: s1_branch_op = kestrel_pkg::BrEq;
+      3'd1: s1_branch_op = kestrel_pkg::BrNe;
+      3'd4: s1_branch_op = kestrel_pkg::BrLt;
+      3'd5: s1_branch_op = kestrel_pkg::BrGe;
+      3'd6: s1_branch_op = kestrel_pkg::BrLtu;
+      default: s1_branch_op = kestrel_pkg::BrGeu;
+    endcase
+    unique case (s1_dec_q.funct3[1:0])
+      2'd0: begin
+        s1_mul_op = kestrel_pkg::MulLow;
+        s1_div_op = kestrel_pkg::DivSigned;
+        s1_mem_size = kestrel_pkg::SizeByte;
+      end
+      2'd1: begin
+        s1_mul_op = kestrel_pkg::MulHigh;
+        s1_div_op = kestrel_pkg::DivUnsigned;
+        s1_mem_size = kestrel_pkg::SizeHalf;
+      end
+      2'd2: begin
+        s1_mul_op = kestrel_pkg::MulHighSU;
+        s1_div_op = kestrel_pkg::RemSigned;
+        s1_mem_size = kestrel_pkg::SizeWord;
+      end
+      default: begin
+        s1_mul_op = kestrel_pkg::MulHighU;
+        s1_div_op = kestrel_pkg::RemUnsigned;
+        s1_mem_size = kestrel_pkg::SizeDouble;
+      end
+    endcase
+  end
+
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane_alu
-    logic unused_taken_alu;
     kestrel_alu #(.Xlen(Xlen)) u_alu (
       .op_i       (s1_dec_q.alu_op),
       .word_i     (s1_dec_q.word),
       .a_i        (s1_a[l*Xlen +: Xlen]),
       .b_i        (s1_b[l*Xlen +: Xlen]),
       .result_o   (s1_alu[l*Xlen +: Xlen]),
-      .branch_op_i(kestrel_pkg::branch_op_e'(s1_dec_q.funct3)),
+      .branch_op_i(s1_branch_op),
       .taken_o    (s1_taken[l])
     );
   end
 
-  // The CSR read takes the whole launch description; only some fields are CSRs.
-  /* verilator lint_off UNUSEDSIGNAL */
-  function automatic logic [Xlen-1:0] csr_value(input logic [11:0] csr, input int unsigned lane,
-                                                 input logic [TidW-1:0] tid, input logic [63:0] bidx,
-                                                 input kestrel_pkg::launch_t launch, input logic [WarpW-1:0] widx,
-                                                 input logic [7:0] sm, input logic [Lanes-1:0] mask,
-                                                 input logic [63:0] cycle, input logic [63:0] instret);
-    logic [63:0] v;
-    unique case (csr)
-      kestrel_pkg::CsrCycle, kestrel_pkg::CsrTime: v = cycle;
-      kestrel_pkg::CsrInstret: v = instret;
-      kestrel_pkg::CsrCycleH, kestrel_pkg::CsrTimeH: v = {32'd0, cycle[63:32]};
-      kestrel_pkg::CsrInstretH: v = {32'd0, instret[63:32]};
-      kestrel_pkg::CsrTidX: v = 64'(tid[29:20]);
-      kestrel_pkg::CsrTidY: v = 64'(tid[19:10]);
-      kestrel_pkg::CsrTidZ: v = 64'(tid[9:0]);
-      kestrel_pkg::CsrCtaidX: v = 64'(bidx[63:32]);
-      kestrel_pkg::CsrCtaidY: v = 64'(bidx[31:16]);
-      kestrel_pkg::CsrCtaidZ: v = 64'(bidx[15:0]);
-      kestrel_pkg::CsrNtidX: v = 64'(launch.block.x);
-      kestrel_pkg::CsrNtidY: v = 64'(launch.block.y);
-      kestrel_pkg::CsrNtidZ: v = 64'(launch.block.z);
-      kestrel_pkg::CsrNctaidX: v = 64'(launch.grid.x);
-      kestrel_pkg::CsrNctaidY: v = 64'(launch.grid.y);
-      kestrel_pkg::CsrNctaidZ: v = 64'(launch.grid.z);
-      kestrel_pkg::CsrLaneId: v = 64'(lane);
-      kestrel_pkg::CsrWarpId: v = 64'(widx);
-      kestrel_pkg::CsrSmId: v = 64'(sm);
-      kestrel_pkg::CsrWarpSize: v = 64'(Lanes);
-      kestrel_pkg::CsrActiveMask: v = 64'(mask);
-      kestrel_pkg::CsrSharedBase: v = 64'(launch.shared_base);
-      kestrel_pkg::CsrSharedSize: v = 64'(launch.shared_size);
-      default: v = 64'(launch.shared_base) + 64'(launch.shared_static);  // CsrDynShared
+  // CSR values: one warp-wide value, and the per-lane ones (thread index,
+  // lane id, instret) picked per lane below.
+  assign s1_tid = tid_q[32'(s1_warp_q)*Lanes*TidW +: Lanes*TidW];
+  assign s1_bidx = bidx_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*64 +: 64];
+  logic [63:0] csr_uniform;
+  logic [WarpW-1:0] s1_widx;
+  always_comb begin
+    s1_widx = widx_q[32'(s1_warp_q)*WarpW +: WarpW];
+    unique case (s1_dec_q.csr)
+      kestrel_pkg::CsrCycle, kestrel_pkg::CsrTime: csr_uniform = cycle_q;
+      kestrel_pkg::CsrCycleH, kestrel_pkg::CsrTimeH: csr_uniform = {32'd0, cycle_q[63:32]};
+      kestrel_pkg::CsrCtaidX: csr_uniform = 64'(s1_bidx[63:32]);
+      kestrel_pkg::CsrCtaidY: csr_uniform = 64'(s1_bidx[31:16]);
+      kestrel_pkg::CsrCtaidZ: csr_uniform = 64'(s1_bidx[15:0]);
+      kestrel_pkg::CsrNtidX: csr_uniform = 64'(launch_i.block.x);
+      kestrel_pkg::CsrNtidY: csr_uniform = 64'(launch_i.block.y);
+      kestrel_pkg::CsrNtidZ: csr_uniform = 64'(launch_i.block.z);
+      kestrel_pkg::CsrNctaidX: csr_uniform = 64'(launch_i.grid.x);
+      kestrel_pkg::CsrNctaidY: csr_uniform = 64'(launch_i.grid.y);
+      kestrel_pkg::CsrNctaidZ: csr_uniform = 64'(launch_i.grid.z);
+      kestrel_pkg::CsrWarpId: csr_uniform = 64'(s1_widx);
+      kestrel_pkg::CsrSmId: csr_uniform = 64'(sm_id_i);
+      kestrel_pkg::CsrWarpSize: csr_uniform = 64'(Lanes);
+      kestrel_pkg::CsrActiveMask: csr_uniform = 64'(s1_mask_q);
+      kestrel_pkg::CsrSharedBase: csr_uniform = 64'(launch_i.shared_base);
+      kestrel_pkg::CsrSharedSize: csr_uniform = 64'(launch_i.shared_size);
+      default: csr_uniform = 64'(launch_i.shared_base) + 64'(launch_i.shared_static);  // CsrDynShared
     endcase
-    csr_value = v[Xlen-1:0];
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
+  end
+
+  logic [RowW-1:0] s1_csr;
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      logic [63:0] v, instret;
+      logic [TidW-1:0] tid;
+      tid = s1_tid[l*TidW +: TidW];
+      instret = s1_instret_q[l*64 +: 64];
+      unique case (s1_dec_q.csr)
+        kestrel_pkg::CsrInstret: v = instret;
+        kestrel_pkg::CsrInstretH: v = {32'd0, instret[63:32]};
+        kestrel_pkg::CsrTidX: v = 64'(tid[29:20]);
+        kestrel_pkg::CsrTidY: v = 64'(tid[19:10]);
+        kestrel_pkg::CsrTidZ: v = 64'(tid[9:0]);
+        kestrel_pkg::CsrLaneId: v = 64'(l);
+        default: v = csr_uniform;
+      endcase
+      s1_csr[l*Xlen +: Xlen] = v[Xlen-1:0];
+    end
+  end
 
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
@@ -486,8 +539,6 @@ module kestrel_sm #(
   end
 
   always_comb begin
-    s1_tid = tid_q[32'(s1_warp_q)*Lanes*TidW +: Lanes*TidW];
-    s1_bidx = bidx_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*64 +: 64];
     s1_barfault = 1'b0;
     s1_barfault_lane = '0;
     for (int l = Lanes - 1; l >= 0; l--) begin
@@ -503,10 +554,7 @@ module kestrel_sm #(
       endcase
       unique case (s1_dec_q.cls)
         kestrel_pkg::ClassJal, kestrel_pkg::ClassJalr: s1_result[l*Xlen +: Xlen] = link;
-        kestrel_pkg::ClassCsr:
-          s1_result[l*Xlen +: Xlen] = csr_value(s1_dec_q.csr, 32'(l), s1_tid[l*TidW +: TidW], s1_bidx, launch_i,
-                                                widx_q[32'(s1_warp_q)*WarpW +: WarpW], sm_id_i, s1_mask_q, cycle_q,
-                                                s1_instret_q[l*64 +: 64]);
+        kestrel_pkg::ClassCsr: s1_result[l*Xlen +: Xlen] = s1_csr[l*Xlen +: Xlen];
         default: s1_result[l*Xlen +: Xlen] = s1_alu[l*Xlen +: Xlen];
       endcase
       if (s1_mask_q[l] && rs1v != '0 && s1_dec_q.cls == kestrel_pkg::ClassBarrier
@@ -524,7 +572,7 @@ module kestrel_sm #(
     kestrel_mul #(.Xlen(Xlen)) u_mul (
       .clk_i,
       .en_i    (1'b1),
-      .op_i    (kestrel_pkg::mul_op_e'(s1_dec_q.funct3[1:0])),
+      .op_i    (s1_mul_op),
       .word_i  (s1_dec_q.word),
       .a_i     (rf_rs1_data[l*Xlen +: Xlen]),
       .b_i     (rf_rs2_data[l*Xlen +: Xlen]),
@@ -542,7 +590,7 @@ module kestrel_sm #(
     kestrel_div #(.Xlen(Xlen)) u_div (
       .clk_i, .rst_ni,
       .start_i (div_start),
-      .op_i    (kestrel_pkg::div_op_e'(s1_dec_q.funct3[1:0])),
+      .op_i    (s1_div_op),
       .word_i  (s1_dec_q.word),
       .a_i     (rf_rs1_data[l*Xlen +: Xlen]),
       .b_i     (rf_rs2_data[l*Xlen +: Xlen]),
@@ -595,7 +643,7 @@ module kestrel_sm #(
     .req_warp_i       (s1_warp_q),
     .req_rd_i         (s1_dec_q.rd),
     .req_store_i      (s1_dec_q.cls == kestrel_pkg::ClassStore),
-    .req_size_i       (kestrel_pkg::mem_size_e'(s1_dec_q.funct3[1:0])),
+    .req_size_i       (s1_mem_size),
     .req_unsigned_i   (s1_dec_q.funct3[2]),
     .req_mask_i       (s1_mask_q),
     .req_addr_i       (s1_alu),
@@ -719,11 +767,9 @@ module kestrel_sm #(
     slot = wblk_q[32'(drain_w)*WarpW +: WarpW];
     nz = bar_res_nonzero[32'(slot)*CountW +: CountW];
     arr = bar_res_arrived[32'(slot)*CountW +: CountW];
-    unique case (bar_kind_e'(drain_kind))
-      BarKindCount: drain_value = Xlen'(nz);
-      BarKindAnd: drain_value = Xlen'(nz == arr);
-      default: drain_value = Xlen'(nz != '0);
-    endcase
+    if (drain_kind == BarKindCount) drain_value = Xlen'(nz);
+    else if (drain_kind == BarKindAnd) drain_value = Xlen'(nz == arr);
+    else drain_value = Xlen'(nz != '0);
   end
 
   logic s3_faulting;
@@ -919,6 +965,9 @@ module kestrel_sm #(
     logic [Lanes-1:0] elig;
     logic any_left;
 
+    bslot = '0;
+    elig = '0;
+    any_left = 1'b0;
     used_d = used_q;
     active_d = active_q;
     wblk_d = wblk_q;
@@ -1091,8 +1140,6 @@ module kestrel_sm #(
     slot3 = wblk_q[32'(w3)*WarpW +: WarpW];
     if (s3_valid_q && active_q[w3]) begin
       if (s3_faulting) begin
-        logic [31:0] code;
-        code = s3_code_q[31:0];
         if (fault_valid_d == 1'b0) begin
           fault_valid_d = 1'b1;
           if (s3_ffault_q)
@@ -1106,7 +1153,7 @@ module kestrel_sm #(
           else if (s3_dec_q.cls == kestrel_pkg::ClassTrap)
             fault_d = make_fault(kestrel_pkg::FaultTrap, 64'(s3_pc_q), 64'd0, bidx_q[32'(slot3)*64 +: 64],
                                  tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
-                                 widx_q[32'(w3)*WarpW +: WarpW], code);
+                                 widx_q[32'(w3)*WarpW +: WarpW], s3_code_q[31:0]);
           else
             fault_d = make_fault(kestrel_pkg::FaultIllegalInstruction, 64'(s3_pc_q), 64'd0,
                                  bidx_q[32'(slot3)*64 +: 64],
