@@ -908,19 +908,56 @@ module kestrel_sm #(
     dl_pc = lpc_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*32 +: 32] - 32'd4;
   end
 
-  function automatic kestrel_pkg::fault_t make_fault(input kestrel_pkg::fault_kind_e kind, input logic [63:0] pc,
-                                                     input logic [63:0] addr, input logic [63:0] bidx,
-                                                     input logic [TidW-1:0] tid, input logic [7:0] sm,
-                                                     input logic [WarpW-1:0] widx, input logic [31:0] info);
-    make_fault.kind = kind;
-    make_fault.pc = pc;
-    make_fault.addr = addr;
-    make_fault.block = bidx;
-    make_fault.thread = tid;
-    make_fault.sm = sm;
-    make_fault.warp = 8'(widx);
-    make_fault.info = info;
-  endfunction
+  // Fault records of the three sources, built every cycle; the first one of
+  // the launch is kept.
+  kestrel_pkg::fault_t pipe_fault, lsu_fault, dl_fault;
+  always_comb begin
+    logic [WarpW-1:0] w3, slot3;
+    w3 = s3_warp_q;
+    slot3 = wblk_q[32'(w3)*WarpW +: WarpW];
+    pipe_fault.pc = 64'(s3_pc_q);
+    pipe_fault.block = bidx_q[32'(slot3)*64 +: 64];
+    pipe_fault.thread = tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW];
+    pipe_fault.sm = sm_id_i;
+    pipe_fault.warp = 8'(widx_q[32'(w3)*WarpW +: WarpW]);
+    if (s3_ffault_q) begin
+      pipe_fault.kind = kestrel_pkg::FaultFetch;
+      pipe_fault.addr = 64'(s3_pc_q);
+      pipe_fault.info = '0;
+    end else if (s3_dec_q.cls == kestrel_pkg::ClassTrap && s3_code_q == 64'(1)) begin
+      pipe_fault.kind = kestrel_pkg::FaultAssert;
+      pipe_fault.addr = s3_a1_q;
+      pipe_fault.info = s3_line_q[31:0];
+    end else if (s3_dec_q.cls == kestrel_pkg::ClassTrap) begin
+      pipe_fault.kind = kestrel_pkg::FaultTrap;
+      pipe_fault.addr = '0;
+      pipe_fault.info = s3_code_q[31:0];
+    end else begin
+      pipe_fault.kind = kestrel_pkg::FaultIllegalInstruction;
+      pipe_fault.addr = '0;
+      pipe_fault.info = s3_word_q;
+    end
+  end
+  always_comb begin
+    logic [WarpW-1:0] slot;
+    slot = wblk_q[32'(lsu_rsp_warp)*WarpW +: WarpW];
+    lsu_fault.kind = lsu_rsp_fault;
+    lsu_fault.pc = 64'(lsu_pc_q);
+    lsu_fault.addr = 64'(lsu_rsp_fault_addr);
+    lsu_fault.block = bidx_q[32'(slot)*64 +: 64];
+    lsu_fault.thread = tid_q[(32'(lsu_rsp_warp)*Lanes + 32'(lsu_rsp_fault_lane))*TidW +: TidW];
+    lsu_fault.sm = sm_id_i;
+    lsu_fault.warp = 8'(widx_q[32'(lsu_rsp_warp)*WarpW +: WarpW]);
+    lsu_fault.info = '0;
+    dl_fault.kind = kestrel_pkg::FaultBarrierDeadlock;
+    dl_fault.pc = 64'(dl_pc);
+    dl_fault.addr = '0;
+    dl_fault.block = bidx_q[32'(dl_slot)*64 +: 64];
+    dl_fault.thread = tid_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*TidW +: TidW];
+    dl_fault.sm = sm_id_i;
+    dl_fault.warp = 8'(widx_q[32'(dl_warp)*WarpW +: WarpW]);
+    dl_fault.info = '0;
+  end
 
   logic blk_done;
   logic [Lanes-1:0] s3_exit_live;
@@ -961,11 +998,10 @@ module kestrel_sm #(
   // Next state
   // ===========================================================================
   always_comb begin
-    logic [WarpW-1:0] w3, slot3, bslot;
+    logic [WarpW-1:0] w3, slot3;
     logic [Lanes-1:0] elig;
     logic any_left;
 
-    bslot = '0;
     elig = '0;
     any_left = 1'b0;
     used_d = used_q;
@@ -1142,23 +1178,7 @@ module kestrel_sm #(
       if (s3_faulting) begin
         if (fault_valid_d == 1'b0) begin
           fault_valid_d = 1'b1;
-          if (s3_ffault_q)
-            fault_d = make_fault(kestrel_pkg::FaultFetch, 64'(s3_pc_q), 64'(s3_pc_q), bidx_q[32'(slot3)*64 +: 64],
-                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
-                                 widx_q[32'(w3)*WarpW +: WarpW], 32'd0);
-          else if (s3_dec_q.cls == kestrel_pkg::ClassTrap && s3_code_q == 64'(1))
-            fault_d = make_fault(kestrel_pkg::FaultAssert, 64'(s3_pc_q), s3_a1_q, bidx_q[32'(slot3)*64 +: 64],
-                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
-                                 widx_q[32'(w3)*WarpW +: WarpW], s3_line_q[31:0]);
-          else if (s3_dec_q.cls == kestrel_pkg::ClassTrap)
-            fault_d = make_fault(kestrel_pkg::FaultTrap, 64'(s3_pc_q), 64'd0, bidx_q[32'(slot3)*64 +: 64],
-                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
-                                 widx_q[32'(w3)*WarpW +: WarpW], s3_code_q[31:0]);
-          else
-            fault_d = make_fault(kestrel_pkg::FaultIllegalInstruction, 64'(s3_pc_q), 64'd0,
-                                 bidx_q[32'(slot3)*64 +: 64],
-                                 tid_q[(32'(w3)*Lanes + 32'(s3_flane_q))*TidW +: TidW], sm_id_i,
-                                 widx_q[32'(w3)*WarpW +: WarpW], s3_word_q);
+          fault_d = pipe_fault;
         end
       end else if (s3_dec_q.cls == kestrel_pkg::ClassExit) begin
         exited_d[32'(w3)*Lanes +: Lanes] = exited_q[32'(w3)*Lanes +: Lanes] | s3_mask_q;
@@ -1203,11 +1223,8 @@ module kestrel_sm #(
       if (lsu_inflight_q) begin
         long_d[lsu_rsp_warp] = 1'b0;
         if (lsu_rsp_fault != kestrel_pkg::FaultNone && !fault_valid_d) begin
-          bslot = wblk_q[32'(lsu_rsp_warp)*WarpW +: WarpW];
           fault_valid_d = 1'b1;
-          fault_d = make_fault(lsu_rsp_fault, 64'(lsu_pc_q), 64'(lsu_rsp_fault_addr), bidx_q[32'(bslot)*64 +: 64],
-                               tid_q[(32'(lsu_rsp_warp)*Lanes + 32'(lsu_rsp_fault_lane))*TidW +: TidW], sm_id_i,
-                               widx_q[32'(lsu_rsp_warp)*WarpW +: WarpW], 32'd0);
+          fault_d = lsu_fault;
         end
       end
     end
@@ -1242,10 +1259,7 @@ module kestrel_sm #(
     // ---- barrier watchdog ------------------------------------------------------
     if (dl_any && !fault_valid_d) begin
       fault_valid_d = 1'b1;
-      fault_d = make_fault(kestrel_pkg::FaultBarrierDeadlock,
-                           64'(dl_pc), 64'd0,
-                           bidx_q[32'(dl_slot)*64 +: 64], tid_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*TidW +: TidW],
-                           sm_id_i, widx_q[32'(dl_warp)*WarpW +: WarpW], 32'd0);
+      fault_d = dl_fault;
     end
     if (fault_valid_d) stop_d = 1'b1;
 
