@@ -242,6 +242,7 @@ module kestrel_sm #(
   logic [Warps-1:0] lb_hit, fetch_fault_w;
   logic [31:0] wword [Warps];
   kestrel_pkg::decoded_t wdec [Warps];
+  logic [Warps-1:0] wmem, wdiv;  // the warp's next instruction goes to the LSU / divider
   logic [Warps*18-1:0] sb_check;
   logic [Warps-1:0] sb_hazard;
   logic [Warps-1:0] unused_sb_busy;
@@ -252,12 +253,18 @@ module kestrel_sm #(
     assign lb_hit[g] = lb_valid_q[g] && lb_tag_q[g*TagW +: TagW] == pc[31:OffW];
     assign fetch_fault_w[g] = (pc[1:0] != 2'b00) || (lb_hit[g] && lb_fault_q[g]);
     assign wword[g] = lb_data_q[g*LineBits + 32*32'(pc[OffW-1:2]) +: 32];
+    // Fields are read from a local copy: Yosys 0.23 cannot select a member of
+    // an indexed struct array.
+    kestrel_pkg::decoded_t dec;
     kestrel_decoder #(.Xlen(Xlen)) u_decoder (
       .instr_i(wword[g]),
-      .dec_o  (wdec[g])
+      .dec_o  (dec)
     );
+    assign wdec[g] = dec;
+    assign wmem[g] = (dec.cls == kestrel_pkg::ClassLoad) || (dec.cls == kestrel_pkg::ClassStore);
+    assign wdiv[g] = (dec.cls == kestrel_pkg::ClassDiv);
     assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0
-        : {wdec[g].rd_we, wdec[g].rd, wdec[g].rs1_re, wdec[g].rs1, wdec[g].rs2_re, wdec[g].rs2};
+        : {dec.rd_we, dec.rd, dec.rs1_re, dec.rs1, dec.rs2_re, dec.rs2};
   end
 
   logic sb_set;
@@ -370,8 +377,8 @@ module kestrel_sm #(
                  && !rel_block[w] && (lb_hit[w] || fetch_fault_w[w]);
       if (!fetch_fault_w[w]) begin
         if (sb_hazard[w]) ready[w] = 1'b0;
-        if (is_mem(wdec[w].cls) && lsu_inflight_q) ready[w] = 1'b0;
-        if (wdec[w].cls == kestrel_pkg::ClassDiv && div_inflight_q) ready[w] = 1'b0;
+        if (wmem[w] && lsu_inflight_q) ready[w] = 1'b0;
+        if (wdiv[w] && div_inflight_q) ready[w] = 1'b0;
       end
       if (stop_q || fault_valid_q || hold_issue) ready[w] = 1'b0;
     end
