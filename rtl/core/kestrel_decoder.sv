@@ -10,7 +10,12 @@ module kestrel_decoder #(
   parameter int unsigned Xlen = 64
 ) (
   input  logic [31:0]            instr_i,
-  output kestrel_pkg::decoded_t  dec_o
+  output kestrel_pkg::decoded_t  dec_o,
+  // the same fields flat, for the SM's per-warp hazard and unit checks:
+  // {rd_we, rd, rs1_re, rs1, rs2_re, rs2} (kestrel_scoreboard's check format)
+  output logic [17:0]            regs_o,
+  output logic                   mem_o,      // goes to the LSU
+  output logic                   div_o       // goes to the divider
 );
   localparam bit Rv64 = (Xlen == 64);
 
@@ -231,5 +236,8 @@ module kestrel_decoder #(
     end
     if (dec_o.rd == 5'd0) dec_o.rd_we = 1'b0;
     if (!dec_o.rd_we) dec_o.rd = 5'd0;
+    regs_o = {dec_o.rd_we, dec_o.rd, dec_o.rs1_re, dec_o.rs1, dec_o.rs2_re, dec_o.rs2};
+    mem_o = (dec_o.cls == kestrel_pkg::ClassLoad) || (dec_o.cls == kestrel_pkg::ClassStore);
+    div_o = (dec_o.cls == kestrel_pkg::ClassDiv);
   end
 endmodule

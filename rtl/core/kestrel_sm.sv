@@ -241,7 +241,14 @@ module kestrel_sm #(
   // ===========================================================================
   logic [Warps-1:0] lb_hit, fetch_fault_w;
   logic [31:0] wword [Warps];
-  kestrel_pkg::decoded_t wdec [Warps];
+  // Width of kestrel_pkg::decoded_t (Yosys 0.23 takes no $bits of a package type).
+  localparam int unsigned DecW = 116;
+`ifndef SYNTHESIS
+  if (DecW != $bits(kestrel_pkg::decoded_t)) begin : gen_decw_check
+    $error("kestrel_sm: DecW must equal $bits(kestrel_pkg::decoded_t)");
+  end
+`endif
+  logic [Warps*DecW-1:0] wdec_flat;
   logic [Warps-1:0] wmem, wdiv;  // the warp's next instruction goes to the LSU / divider
   logic [Warps*18-1:0] sb_check;
   logic [Warps-1:0] sb_hazard;
@@ -249,23 +256,21 @@ module kestrel_sm #(
 
   for (genvar g = 0; g < Warps; g++) begin : gen_warp_decode
     logic [31:0] pc;
+    logic [17:0] wregs;
     assign pc = grp_pc_q[g*32 +: 32];
     assign lb_hit[g] = lb_valid_q[g] && lb_tag_q[g*TagW +: TagW] == pc[31:OffW];
     assign fetch_fault_w[g] = (pc[1:0] != 2'b00) || (lb_hit[g] && lb_fault_q[g]);
     assign wword[g] = lb_data_q[g*LineBits + 32*32'(pc[OffW-1:2]) +: 32];
-    // Fields are read from a local copy: Yosys 0.23 cannot select a member of
-    // an indexed struct array.
-    kestrel_pkg::decoded_t dec;
     kestrel_decoder #(.Xlen(Xlen)) u_decoder (
       .instr_i(wword[g]),
-      .dec_o  (dec)
+      .dec_o  (wdec_flat[g*DecW +: DecW]),
+      .regs_o (wregs),
+      .mem_o  (wmem[g]),
+      .div_o  (wdiv[g])
     );
-    assign wdec[g] = dec;
-    assign wmem[g] = (dec.cls == kestrel_pkg::ClassLoad) || (dec.cls == kestrel_pkg::ClassStore);
-    assign wdiv[g] = (dec.cls == kestrel_pkg::ClassDiv);
-    assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0
-        : {dec.rd_we, dec.rd, dec.rs1_re, dec.rs1, dec.rs2_re, dec.rs2};
+    assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0 : wregs;
   end
+
 
   logic sb_set;
   logic [WarpW-1:0] sb_set_warp;
@@ -396,7 +401,7 @@ module kestrel_sm #(
   always_comb begin
     issue = sched_valid;
     iw = sched_warp;
-    idec = wdec[iw];
+    idec = wdec_flat[32'(iw)*DecW +: DecW];
     ipc = grp_pc_q[32'(iw)*32 +: 32];
     imask = grp_mask_q[32'(iw)*Lanes +: Lanes];
     iffault = fetch_fault_w[iw];
