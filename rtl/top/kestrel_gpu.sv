@@ -24,11 +24,12 @@ module kestrel_gpu #(
   parameter int unsigned MemOutstanding = 16,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
-  // $bits of kestrel_pkg structs, spelled out for Yosys 0.23
+  // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
   localparam int unsigned ReqW = 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
                                  + kestrel_pkg::LineBits + kestrel_pkg::MemTagW,
   localparam int unsigned RspW = kestrel_pkg::LineBits + 4 + kestrel_pkg::MemTagW,
-  localparam int unsigned EventsW = 18
+  localparam int unsigned EventsW = 18,
+  localparam int unsigned FaultW = 4 + 64 + 64 + (32 + 16 + 16) + 30 + 8 + 8 + 32
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -81,7 +82,12 @@ module kestrel_gpu #(
   logic [NumSms*ReqW-1:0] sm_req;
   logic [NumSms*RspW-1:0] sm_rsp;
   logic [NumSms-1:0] sm_fault_valid;
-  logic [NumSms*$bits(kestrel_pkg::fault_t)-1:0] sm_fault;
+  logic [NumSms*FaultW-1:0] sm_fault;
+`ifndef SYNTHESIS
+  if (FaultW != $bits(kestrel_pkg::fault_t)) begin : gen_faultw_check
+    $error("kestrel_gpu: FaultW must equal $bits(kestrel_pkg::fault_t)");
+  end
+`endif
   logic [NumSms*EventsW-1:0] sm_events;
 
   // ---------------------------------------------------------------------------
@@ -156,7 +162,7 @@ module kestrel_gpu #(
       .out_data_o(rsp_bits)
     );
     assign rsp = rsp_bits;
-    assign sm_fault[s*$bits(kestrel_pkg::fault_t) +: $bits(kestrel_pkg::fault_t)] = fault;
+    assign sm_fault[s*FaultW +: FaultW] = fault;
     assign sm_events[s*EventsW +: EventsW] = events;
   end
 
@@ -227,7 +233,7 @@ module kestrel_gpu #(
     timeout_fault = '0;
     timeout_fault.kind = kestrel_pkg::FaultTimeout;
     timeout_fault.sm = 8'(issue_sm);
-    merged_fault = fault_sm_valid ? sm_fault[fault_sm*$bits(kestrel_pkg::fault_t) +: $bits(kestrel_pkg::fault_t)]
+    merged_fault = fault_sm_valid ? sm_fault[fault_sm*FaultW +: FaultW]
                                   : timeout_fault;
   end
 
