@@ -8,15 +8,17 @@ set(KESTREL_RTL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "Kestrel RTL source
 function(kestrel_rtl_model name)
   cmake_parse_arguments(ARG "" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
   file(GLOB rtl_units CONFIGURE_DEPENDS
-    ${KESTREL_RTL_DIR}/prim/*.sv ${KESTREL_RTL_DIR}/core/*.sv
+    ${KESTREL_RTL_DIR}/prim/*.sv ${KESTREL_RTL_DIR}/fpu/*.sv ${KESTREL_RTL_DIR}/core/*.sv
     ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv)
+  # The FP package must come right after kestrel_pkg (units import it).
+  list(REMOVE_ITEM rtl_units ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv)
   set(params)
   foreach(kv ${ARG_PARAMS})
     list(APPEND params -G${kv})
   endforeach()
   add_library(${name} STATIC)
   verilate(${name}
-    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${rtl_units} ${ARG_EXTRA}
+    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${rtl_units} ${ARG_EXTRA}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
     VERILATOR_ARGS -Wall -Wno-fatal --assert -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS})

@@ -89,6 +89,13 @@ package kestrel_fpu_pkg;
     logic [31:0] b;
   } divsqrt_req_t;
 
+  // Units of kestrel_fp_exec, the SM's FP execute cluster.
+  typedef enum logic [1:0] {
+    FpUnitLane = 2'd0,     // kestrel_fpu_lane: pipelined, one warp per cycle
+    FpUnitDivSqrt = 2'd1,  // kestrel_fpu_divsqrt: iterative, one warp at a time
+    FpUnitSfu = 2'd2       // kestrel_sfu: SfuLanes per cycle, a warp in turns
+  } fp_unit_e;
+
   // kestrel_sfu: the funct7 of the kx.sfu instructions (custom-0, funct3 5;
   // docs/isa.md section 2, include/kestrel/abi.h KESTREL_F7_SFU_*).
   typedef enum logic [2:0] {

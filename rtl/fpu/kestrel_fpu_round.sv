@@ -28,8 +28,8 @@ module kestrel_fpu_round #(
   // Leading zeros of mag_i (Width when it is zero).
   function automatic logic [LzW-1:0] leading_zeros(input logic [Width-1:0] value);
     leading_zeros = LzW'(Width);
-    for (int unsigned i = 0; i < Width; i++) begin
-      if (value[i]) leading_zeros = LzW'(Width - 1 - i);
+    for (int unsigned bit_index = 0; bit_index < Width; bit_index++) begin
+      if (value[bit_index]) leading_zeros = LzW'(Width - 1 - bit_index);
     end
   endfunction
 
