@@ -2,10 +2,17 @@
 // combinational.  Accepts exactly the encodings the functional model's
 // decoder accepts for RV64I/RV32I, M, Zicsr (reads of the CSRs of docs/isa.md
 // section 3) and the SIMT control instructions (exit, barriers, trap,
-// fences); everything else is ClassIllegal.  Not yet in the SM, so reported
-// illegal here: F, A, the CUDA atomics (custom-1), the warp-synchronous
-// instructions and kx.nanosleep (issue 6), the FP CSRs, and every CSR write
-// (all implemented CSRs are read-only).
+// fences), and F with kx.sfu through kestrel_fp_decoder: flw/fsw as loads and
+// stores, the other F instructions as ClassAlu with fpx_o set (the SM sends
+// them to kestrel_fp_exec; fp_o carries their fields), and the FP CSRs
+// (fflags, frm, fcsr: read and written per thread).  Everything else is
+// ClassIllegal.  Not yet in the SM, so reported illegal here: A, the CUDA
+// atomics (custom-1), the warp-synchronous instructions and kx.nanosleep
+// (issue 6), and writes of every other CSR (all are read-only).
+//
+// In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
+// rs1_re clear for f operands), so the x scoreboard and register read work
+// unchanged; the f fields travel in fp_o.
 module kestrel_decoder #(
   parameter int unsigned Xlen = 64
 ) (
@@ -15,7 +22,11 @@ module kestrel_decoder #(
   // {rd_we, rd, rs1_re, rs1, rs2_re, rs2} (kestrel_scoreboard's check format)
   output logic [17:0]            regs_o,
   output logic                   mem_o,      // goes to the LSU
-  output logic                   div_o       // goes to the divider
+  output logic                   div_o,      // goes to the divider
+  output logic                   fpx_o,      // goes to kestrel_fp_exec
+  // F fields (layout: kestrel_sm's FpDec* offsets): {load, store, unit,
+  // fpu_op, divsqrt_op, sfu_op, rm, f rd written, rd, f rs1 read, rs1, rs2, rs3}
+  output logic [37:0]            fp_o
 );
   localparam bit Rv64 = (Xlen == 64);
 
@@ -25,6 +36,43 @@ module kestrel_decoder #(
   logic [63:0] imm_i, imm_s, imm_b, imm_u, imm_j;
   logic [11:0] csr;
   logic legal;
+  logic fp_csr;
+
+  // F decode (its own unit so that the FP encodings are benched on their own).
+  logic fp_legal, fp_load, fp_store, fp_rm_used, fp_rd_we, fp_rd_fp, fp_rs1_re, fp_rs1_fp;
+  logic fp_rs2_re, fp_rs3_re;
+  kestrel_fpu_pkg::fp_unit_e fp_unit;
+  kestrel_fpu_pkg::fpu_op_e fp_fpu_op;
+  kestrel_fpu_pkg::divsqrt_op_e fp_divsqrt_op;
+  kestrel_fpu_pkg::sfu_op_e fp_sfu_op;
+  logic [2:0] fp_rm;
+  logic [63:0] fp_imm;
+  logic [4:0] fp_rd, fp_rs1, fp_rs2, fp_rs3;
+  kestrel_fp_decoder #(.Xlen(Xlen)) u_fp_decoder (
+    .instr_i     (instr_i),
+    .fp_o        (fp_legal),
+    .load_o      (fp_load),
+    .store_o     (fp_store),
+    .unit_o      (fp_unit),
+    .fpu_op_o    (fp_fpu_op),
+    .divsqrt_op_o(fp_divsqrt_op),
+    .sfu_op_o    (fp_sfu_op),
+    .rm_o        (fp_rm),
+    .rm_used_o   (fp_rm_used),
+    .imm_o       (fp_imm),
+    .rd_we_o     (fp_rd_we),
+    .rd_fp_o     (fp_rd_fp),
+    .rd_o        (fp_rd),
+    .rs1_re_o    (fp_rs1_re),
+    .rs1_fp_o    (fp_rs1_fp),
+    .rs1_o       (fp_rs1),
+    .rs2_re_o    (fp_rs2_re),
+    .rs2_o       (fp_rs2),
+    .rs3_re_o    (fp_rs3_re),
+    .rs3_o       (fp_rs3)
+  );
+  logic unused_fp;
+  assign unused_fp = fp_rm_used ^ fp_rs2_re ^ fp_rs3_re;
 
   function automatic logic csr_readable(input logic [11:0] c);
     csr_readable = 1'b0;
@@ -58,6 +106,7 @@ module kestrel_decoder #(
     dec_o.funct7 = funct7;
     dec_o.csr = csr;
     legal = 1'b0;
+    fp_csr = 1'b0;
 
     unique case (opcode)
       kestrel_pkg::OpLui: begin
@@ -191,7 +240,11 @@ module kestrel_decoder #(
         dec_o.rd_we = 1'b1;
         // csrrw[i] always writes; csrrs/c[i] write unless the source is x0 / 0.
         dec_o.csr_writes = (funct3[1:0] == 2'b01) || (rs1 != 5'd0);
-        legal = (funct3 != 3'd0) && (funct3 != 3'd4) && csr_readable(csr) && !dec_o.csr_writes;
+        // fflags, frm and fcsr are per-thread state the instruction may write.
+        fp_csr = (csr == kestrel_fpu_pkg::CsrFflags) || (csr == kestrel_fpu_pkg::CsrFrm)
+                 || (csr == kestrel_fpu_pkg::CsrFcsr);
+        dec_o.rs1_re = fp_csr && !funct3[2];
+        legal = (funct3 != 3'd0) && (funct3 != 3'd4) && (fp_csr || (csr_readable(csr) && !dec_o.csr_writes));
       end
       kestrel_pkg::OpSimt: begin
         if (funct3 == 3'd0) begin
@@ -223,6 +276,18 @@ module kestrel_decoder #(
       default: legal = 1'b0;
     endcase
 
+    if (fp_legal) begin
+      legal = 1'b1;
+      dec_o.cls = fp_load ? kestrel_pkg::ClassLoad : fp_store ? kestrel_pkg::ClassStore : kestrel_pkg::ClassAlu;
+      dec_o.alu_op = kestrel_pkg::AluAdd;  // flw/fsw address: rs1 + imm
+      dec_o.src_b_imm = 1'b1;
+      dec_o.imm = fp_imm;
+      dec_o.word = 1'b0;
+      dec_o.rd_we = fp_rd_we && !fp_rd_fp;
+      dec_o.rs1_re = fp_rs1_re && !fp_rs1_fp;
+      dec_o.rs2_re = 1'b0;
+    end
+
     // Unused register fields must not create false hazards.
     if (!dec_o.rs1_re) dec_o.rs1 = 5'd0;
     if (!dec_o.rs2_re) dec_o.rs2 = 5'd0;
@@ -239,5 +304,8 @@ module kestrel_decoder #(
     regs_o = {dec_o.rd_we, dec_o.rd, dec_o.rs1_re, dec_o.rs1, dec_o.rs2_re, dec_o.rs2};
     mem_o = (dec_o.cls == kestrel_pkg::ClassLoad) || (dec_o.cls == kestrel_pkg::ClassStore);
     div_o = (dec_o.cls == kestrel_pkg::ClassDiv);
+    fpx_o = fp_legal && !fp_load && !fp_store;
+    fp_o = {fp_load, fp_store, fp_unit, fp_fpu_op, fp_divsqrt_op, fp_sfu_op, fp_rm, fp_rd_we && fp_rd_fp, fp_rd,
+            fp_rs1_re && fp_rs1_fp, fp_rs1, fp_rs2, fp_rs3};
   end
 endmodule

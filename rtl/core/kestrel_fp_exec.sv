@@ -31,10 +31,12 @@ module kestrel_fp_exec #(
   // issue side
   input  logic                             req_valid_i,
   output logic                             req_ready_o,
-  input  kestrel_fpu_pkg::fp_unit_e        req_unit_i,
-  input  kestrel_fpu_pkg::fpu_op_e         req_fpu_op_i,      // FpUnitLane
-  input  kestrel_fpu_pkg::divsqrt_op_e     req_divsqrt_op_i,  // FpUnitDivSqrt
-  input  kestrel_fpu_pkg::sfu_op_e         req_sfu_op_i,      // FpUnitSfu
+  // Operation fields as bits of kestrel_fpu_pkg's enums (the SM carries
+  // them flat; Yosys 0.23 has no casts to package enums).
+  input  logic [1:0]                       req_unit_i,        // fp_unit_e
+  input  logic [4:0]                       req_fpu_op_i,      // fpu_op_e, FpUnitLane
+  input  logic                             req_divsqrt_op_i,  // divsqrt_op_e, FpUnitDivSqrt
+  input  logic [2:0]                       req_sfu_op_i,      // sfu_op_e, FpUnitSfu
   input  logic [Lanes*3-1:0]               req_rm_i,          // resolved round_mode_e per lane
   input  logic [Lanes*32-1:0]              req_a_i,           // rs1 (f)
   input  logic [Lanes*32-1:0]              req_b_i,           // rs2 (f)
@@ -233,7 +235,7 @@ module kestrel_fp_exec #(
   // ---------------------------------------------------------------------------
   logic sfu_feeding_q;
   logic [TurnW-1:0] sfu_turn_q, sfu_got_q;
-  kestrel_fpu_pkg::sfu_op_e sfu_op_q;
+  logic [2:0] sfu_op_q;
   logic [Lanes*32-1:0] sfu_operand_q;
   logic [SfuLanes-1:0] sfu_ready_all, sfu_valid_all;
   logic [SfuLanes*32-1:0] sfu_group_result;

@@ -12,7 +12,10 @@
 //   stage 3     writeback and retire; exits, barrier arrivals, faults
 // The LSU, the divider and barrier results (written when a barrier releases)
 // take the single writeback/retire slot when stage 3 is empty; issue leaves a
-// bubble for them when needed.  A warp with a memory or divide instruction
+// bubble for them when needed.  F instructions other than flw/fsw leave the
+// pipe in stage 1 for kestrel_fp_exec (one warp-instruction in flight per SM)
+// and retire from there like divides; rm = 7 is resolved per thread from frm
+// in stage 1 (frm 5..7: illegal instruction, as in the model).  A warp with a memory or divide instruction
 // outstanding issues nothing else until it retires, so every warp retires in
 // issue order (what lock-step needs); other warps keep issuing.
 //
@@ -28,6 +31,10 @@ module kestrel_sm #(
   parameter int unsigned BarrierWatchdogLog2 = kestrel_pkg::BarrierWatchdogLog2,
   // Instruction cache lines (64 bytes each, direct mapped), a power of two.
   parameter int unsigned ICacheLines = 16,
+  // F extension: SFU lanes (a divisor of Lanes; a warp goes through them in
+  // turns) and the FMA pipeline depth (docs/fpu.md).
+  parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
+  parameter int unsigned FpuStages = 3,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
 ) (
   input  logic                     clk_i,
@@ -250,6 +257,23 @@ module kestrel_sm #(
 `endif
   logic [Warps*DecW-1:0] wdec_flat;
   logic [Warps-1:0] wmem, wdiv;  // the warp's next instruction goes to the LSU / divider
+  // F fields per warp (kestrel_decoder fp_o) and the FP-execute flag.
+  localparam int unsigned FpDecW = 38;
+  localparam int unsigned FpDecLoad = 37;
+  localparam int unsigned FpDecStore = 36;
+  localparam int unsigned FpDecUnit = 34;     // 2 bits
+  localparam int unsigned FpDecFpuOp = 29;    // 5 bits
+  localparam int unsigned FpDecDivSqrt = 28;
+  localparam int unsigned FpDecSfuOp = 25;    // 3 bits
+  localparam int unsigned FpDecRm = 22;       // 3 bits
+  localparam int unsigned FpDecRdWe = 21;     // writes f rd
+  localparam int unsigned FpDecRd = 16;       // 5 bits
+  localparam int unsigned FpDecRs1Re = 15;    // reads f rs1 (unused: the f file is read anyway)
+  localparam int unsigned FpDecRs1 = 10;
+  localparam int unsigned FpDecRs2 = 5;
+  localparam int unsigned FpDecRs3 = 0;
+  logic [Warps*FpDecW-1:0] wfp_flat;
+  logic [Warps-1:0] wfpx;
   logic [Warps*18-1:0] sb_check;
   logic [Warps-1:0] sb_hazard;
   logic [Warps-1:0] unused_sb_busy;
@@ -266,7 +290,9 @@ module kestrel_sm #(
       .dec_o  (wdec_flat[g*DecW +: DecW]),
       .regs_o (wregs),
       .mem_o  (wmem[g]),
-      .div_o  (wdiv[g])
+      .div_o  (wdiv[g]),
+      .fpx_o  (wfpx[g]),
+      .fp_o   (wfp_flat[g*FpDecW +: FpDecW])
     );
     assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0 : wregs;
   end
@@ -353,6 +379,19 @@ module kestrel_sm #(
   logic [31:0] div_pc_q;
   logic [Lanes-1:0] div_mask_q;
   logic [4:0] div_rd_q;
+  // The F instruction in kestrel_fp_exec (one per SM) and the FP state.
+  logic fp_inflight_q, fp_inflight_d;
+  logic fp_drop_q;                               // in flight across a flush: drained, not retired
+  logic [WarpW-1:0] fp_warp_q;
+  logic [31:0] fp_pc_q;
+  logic [Lanes-1:0] fp_mask_q;
+  logic [4:0] fp_rd_q;
+  logic fp_rd_fp_q, fp_xwe_q;
+  logic [Warps*Lanes*5-1:0] fflags_q, fflags_d;  // per thread
+  logic [Warps*Lanes*3-1:0] frm_q, frm_d;
+  logic lsu_fp_q;                                // the LSU instruction is flw/fsw
+  logic s1_fpx_q;
+  logic [FpDecW-1:0] s1_fp_q;
 
   logic [Warps-1:0] ready, rel_block;
   logic hold_issue;
@@ -361,6 +400,8 @@ module kestrel_sm #(
   logic issue;
   logic [WarpW-1:0] iw;
   kestrel_pkg::decoded_t idec;
+  logic ifpx;
+  logic [FpDecW-1:0] ifp;
   logic [31:0] ipc;
   logic [Lanes-1:0] imask;
   logic iffault;
@@ -384,6 +425,7 @@ module kestrel_sm #(
         if (sb_hazard[w]) ready[w] = 1'b0;
         if (wmem[w] && lsu_inflight_q) ready[w] = 1'b0;
         if (wdiv[w] && div_inflight_q) ready[w] = 1'b0;
+        if (wfpx[w] && fp_inflight_q) ready[w] = 1'b0;
       end
       if (stop_q || fault_valid_q || hold_issue) ready[w] = 1'b0;
     end
@@ -405,9 +447,13 @@ module kestrel_sm #(
     ipc = grp_pc_q[32'(iw)*32 +: 32];
     imask = grp_mask_q[32'(iw)*Lanes +: Lanes];
     iffault = fetch_fault_w[iw];
+    ifpx = wfpx[iw];
+    ifp = wfp_flat[32'(iw)*FpDecW +: FpDecW];
     if (iffault) begin
       idec = '0;
       idec.cls = kestrel_pkg::ClassIllegal;
+      ifpx = 1'b0;
+      ifp = '0;
     end
   end
 
@@ -424,6 +470,31 @@ module kestrel_sm #(
     sb_set_warp = iw;
     sb_set_rd = idec.rd;
   end
+
+  // f registers: read with the x registers at issue (data in stage 1),
+  // written by FP and flw retires.  A warp with an F instruction or flw in
+  // flight issues nothing else until it retires, so f registers need no
+  // scoreboard.
+  logic frf_we;
+  logic [Lanes*32-1:0] frf_rs1_data, frf_rs2_data, frf_rs3_data, frf_wdata;
+  kestrel_fp_regfile #(.Lanes(Lanes), .Warps(Warps)) u_fp_regfile (
+    .clk_i, .rst_ni,
+    .launch_i     (disp_warp_done),
+    .launch_warp_i(disp_warp),
+    .ren_i        (issue),
+    .rwarp_i      (iw),
+    .rs1_i        (ifp[FpDecRs1 +: 5]),
+    .rs2_i        (ifp[FpDecRs2 +: 5]),
+    .rs3_i        (ifp[FpDecRs3 +: 5]),
+    .rs1_data_o   (frf_rs1_data),
+    .rs2_data_o   (frf_rs2_data),
+    .rs3_data_o   (frf_rs3_data),
+    .we_i         (frf_we),
+    .wwarp_i      (retire_warp_o),
+    .rd_i         (retire_rd_o),
+    .wmask_i      (retire_mask_o),
+    .wdata_i      (frf_wdata)
+  );
 
   // ===========================================================================
   // Stage 1: operands, ALU, branches, CSRs, LSU/divider start
@@ -537,6 +608,10 @@ module kestrel_sm #(
         kestrel_pkg::CsrTidY: v = 64'(tid[19:10]);
         kestrel_pkg::CsrTidZ: v = 64'(tid[9:0]);
         kestrel_pkg::CsrLaneId: v = 64'(l);
+        kestrel_fpu_pkg::CsrFflags: v = 64'(fflags_q[(32'(s1_warp_q)*Lanes + l)*5 +: 5]);
+        kestrel_fpu_pkg::CsrFrm: v = 64'(frm_q[(32'(s1_warp_q)*Lanes + l)*3 +: 3]);
+        kestrel_fpu_pkg::CsrFcsr:
+          v = 64'({frm_q[(32'(s1_warp_q)*Lanes + l)*3 +: 3], fflags_q[(32'(s1_warp_q)*Lanes + l)*5 +: 5]});
         default: v = csr_uniform;
       endcase
       s1_csr[l*Xlen +: Xlen] = v[Xlen-1:0];
@@ -576,6 +651,55 @@ module kestrel_sm #(
       end
     end
   end
+
+  // F: rounding modes resolved per thread (rm = 7 takes the thread's frm);
+  // an active thread whose frm holds 5..7 makes the instruction illegal, at
+  // the lowest such lane, as the model's per-lane check does.
+  logic [Lanes*3-1:0] s1_rm;
+  logic s1_rmfault;
+  logic [LaneW-1:0] s1_rmfault_lane;
+  always_comb begin
+    s1_rmfault = 1'b0;
+    s1_rmfault_lane = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      logic [2:0] rm;
+      rm = s1_fp_q[FpDecRm +: 3];
+      if (rm == 3'd7) rm = frm_q[(32'(s1_warp_q)*Lanes + 32'(l))*3 +: 3];
+      s1_rm[l*3 +: 3] = rm;
+      if (s1_fpx_q && s1_mask_q[l] && rm > 3'd4) begin
+        s1_rmfault = 1'b1;
+        s1_rmfault_lane = LaneW'(l);
+      end
+    end
+  end
+
+  logic fpx_req_valid, fpx_req_ready, fpx_rsp_valid, fpx_rsp_ready;
+  logic [RowW-1:0] fpx_result;
+  logic [Lanes*5-1:0] fpx_flags;
+  logic fpx_rsp_tag;
+  assign fpx_req_valid = s1_valid_q && s1_fpx_q && !s1_rmfault;
+  kestrel_fp_exec #(
+    .Xlen(Xlen), .Lanes(Lanes), .SfuLanes(SfuLanes), .Stages(FpuStages), .TagW(1)
+  ) u_fp_exec (
+    .clk_i, .rst_ni,
+    .req_valid_i     (fpx_req_valid),
+    .req_ready_o     (fpx_req_ready),
+    .req_unit_i      (s1_fp_q[FpDecUnit +: 2]),
+    .req_fpu_op_i    (s1_fp_q[FpDecFpuOp +: 5]),
+    .req_divsqrt_op_i(s1_fp_q[FpDecDivSqrt]),
+    .req_sfu_op_i    (s1_fp_q[FpDecSfuOp +: 3]),
+    .req_rm_i        (s1_rm),
+    .req_a_i         (frf_rs1_data),
+    .req_b_i         (frf_rs2_data),
+    .req_c_i         (frf_rs3_data),
+    .req_x_i         (rf_rs1_data),
+    .req_tag_i       (1'b0),
+    .rsp_valid_o     (fpx_rsp_valid),
+    .rsp_ready_i     (fpx_rsp_ready),
+    .rsp_result_o    (fpx_result),
+    .rsp_flags_o     (fpx_flags),
+    .rsp_tag_o       (fpx_rsp_tag)
+  );
 
   // Multiplier lanes: stage 1 registers operands, stage 2 the product, the
   // result is read in stage 3.  The pipe never stalls, so they always run.
@@ -617,7 +741,7 @@ module kestrel_sm #(
   // ===========================================================================
   logic lsu_req_valid, lsu_req_ready;
   logic s1_unit;
-  assign s1_unit = is_mem(s1_dec_q.cls) || s1_dec_q.cls == kestrel_pkg::ClassDiv;
+  assign s1_unit = is_mem(s1_dec_q.cls) || s1_dec_q.cls == kestrel_pkg::ClassDiv || (s1_fpx_q && !s1_rmfault);
   logic [Lanes*32-1:0] lsu_local_base;
   logic [31:0] lsu_warp_base;
   logic lsu_rsp_valid, lsu_rsp_ready, lsu_rsp_load;
@@ -633,6 +757,14 @@ module kestrel_sm #(
   logic [31:0] lsu_pc_q;
 
   assign lsu_req_valid = s1_valid_q && is_mem(s1_dec_q.cls);
+  // fsw stores f rs2 (the low 32 bits of each lane's data are stored).
+  logic [RowW-1:0] lsu_wdata;
+  always_comb begin
+    lsu_wdata = rf_rs2_data;
+    if (s1_fp_q[FpDecStore]) begin
+      for (int unsigned l = 0; l < Lanes; l++) lsu_wdata[l*Xlen +: Xlen] = Xlen'(frf_rs2_data[l*32 +: 32]);
+    end
+  end
   always_comb begin
     // Thread slot s = (sm * Warps + warp) * Lanes + lane backs its local window
     // at local_backing + s * stack_bytes (docs/functional-model.md).
@@ -653,13 +785,13 @@ module kestrel_sm #(
     .req_valid_i      (lsu_req_valid),
     .req_ready_o      (lsu_req_ready),
     .req_warp_i       (s1_warp_q),
-    .req_rd_i         (s1_dec_q.rd),
+    .req_rd_i         (s1_fp_q[FpDecLoad] ? s1_fp_q[FpDecRd +: 5] : s1_dec_q.rd),
     .req_store_i      (s1_dec_q.cls == kestrel_pkg::ClassStore),
     .req_size_i       (s1_mem_size),
     .req_unsigned_i   (s1_dec_q.funct3[2]),
     .req_mask_i       (s1_mask_q),
     .req_addr_i       (s1_alu),
-    .req_wdata_i      (rf_rs2_data),
+    .req_wdata_i      (lsu_wdata),
     .req_shared_phys_i(bphys_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*32 +: 32]),
     .req_local_base_i (lsu_local_base),
     .rsp_valid_o      (lsu_rsp_valid),
@@ -785,16 +917,19 @@ module kestrel_sm #(
   end
 
   logic s3_faulting;
-  logic grant_lsu, grant_div, grant_drain;
+  logic grant_lsu, grant_div, grant_fp, grant_drain;
   always_comb begin
     s3_faulting = s3_valid_q && (s3_ffault_q || s3_barfault_q || s3_dec_q.cls == kestrel_pkg::ClassIllegal
                                  || s3_dec_q.cls == kestrel_pkg::ClassTrap);
     grant_lsu = !s3_valid_q && lsu_rsp_valid;
     grant_div = !s3_valid_q && !lsu_rsp_valid && div_pending_q;
-    grant_drain = !s3_valid_q && !lsu_rsp_valid && !div_pending_q && drain_any;
+    grant_fp = !s3_valid_q && !lsu_rsp_valid && !div_pending_q && fpx_rsp_valid;
+    grant_drain = !s3_valid_q && !lsu_rsp_valid && !div_pending_q && !fpx_rsp_valid && drain_any;
     lsu_rsp_ready = grant_lsu;
+    fpx_rsp_ready = grant_fp;
     // Leave a bubble for a waiting unit when none is on its way down the pipe.
-    hold_issue = ((lsu_rsp_valid && !grant_lsu) || (div_pending_q && !grant_div) || (drain_any && !grant_drain))
+    hold_issue = ((lsu_rsp_valid && !grant_lsu) || (div_pending_q && !grant_div) || (fpx_rsp_valid && !grant_fp)
+                  || (drain_any && !grant_drain))
                  && s1_valid_q && s2_valid_q;
   end
 
@@ -826,9 +961,14 @@ module kestrel_sm #(
       retire_warp_o = lsu_rsp_warp;
       retire_pc_o = 64'(lsu_pc_q);
       retire_mask_o = lsu_rsp_mask;
-      retire_rd_we_o = lsu_rsp_load && lsu_rsp_rd != 5'd0 && lsu_retire_ok;
+      // flw writes f rd (f0 included); the trace carries its 32-bit pattern.
+      retire_rd_fp_o = lsu_fp_q;
+      retire_rd_we_o = lsu_rsp_load && (lsu_fp_q || lsu_rsp_rd != 5'd0) && lsu_retire_ok;
       retire_rd_o = lsu_rsp_rd;
       retire_rd_data_o = lsu_rsp_data;
+      if (lsu_fp_q) begin
+        for (int unsigned l = 0; l < Lanes; l++) retire_rd_data_o[l*Xlen +: Xlen] = Xlen'(lsu_rsp_data[l*Xlen +: 32]);
+      end
     end else if (grant_div) begin
       retire_valid_o = div_inflight_q;
       retire_warp_o = div_warp_q;
@@ -837,6 +977,15 @@ module kestrel_sm #(
       retire_rd_we_o = div_rd_q != 5'd0 && div_inflight_q;
       retire_rd_o = div_rd_q;
       retire_rd_data_o = div_result;
+    end else if (grant_fp) begin
+      retire_valid_o = fp_inflight_q && !fp_drop_q;
+      retire_warp_o = fp_warp_q;
+      retire_pc_o = 64'(fp_pc_q);
+      retire_mask_o = fp_mask_q;
+      retire_rd_we_o = (fp_rd_fp_q || fp_xwe_q) && fp_inflight_q && !fp_drop_q;
+      retire_rd_fp_o = fp_rd_fp_q;
+      retire_rd_o = fp_rd_q;
+      retire_rd_data_o = fpx_result;
     end else if (grant_drain) begin
       retire_valid_o = 1'b1;
       retire_warp_o = drain_w;
@@ -846,7 +995,9 @@ module kestrel_sm #(
       retire_rd_o = drain_rd;
       for (int unsigned l = 0; l < Lanes; l++) retire_rd_data_o[l*Xlen +: Xlen] = drain_value;
     end
-    rf_we = retire_rd_we_o;
+    rf_we = retire_rd_we_o && !retire_rd_fp_o;
+    frf_we = retire_rd_we_o && retire_rd_fp_o;
+    for (int unsigned l = 0; l < Lanes; l++) frf_wdata[l*32 +: 32] = retire_rd_data_o[l*Xlen +: 32];
     rf_wwarp = retire_warp_o;
     rf_rd = retire_rd_o;
     rf_wmask = retire_mask_o;
@@ -878,7 +1029,7 @@ module kestrel_sm #(
   // Lint sinks: outputs and fields this SM does not need.
   logic unused_gs_diverged;
   assign unused_gs_diverged = gs_diverged ^ (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ (^s3_line_q[63:32])
-                            ^ (^s3_dec_q);
+                            ^ (^s3_dec_q) ^ fpx_rsp_tag ^ s1_fp_q[FpDecRs1Re];
   kestrel_group_sel #(.Lanes(Lanes)) u_group_sel (
     .pcs_i       (lpc_q[32'(sel_w)*Lanes*32 +: Lanes*32]),
     .eligible_i  (~exited_q[32'(sel_w)*Lanes +: Lanes] & ~waiting_q[32'(sel_w)*Lanes +: Lanes]),
@@ -1003,6 +1154,9 @@ module kestrel_sm #(
     end else if (grant_div) begin
       bar_issue = div_inflight_q;
       bar_issue_slot = wblk_q[32'(div_warp_q)*WarpW +: WarpW];
+    end else if (grant_fp) begin
+      bar_issue = fp_inflight_q && !fp_drop_q;
+      bar_issue_slot = wblk_q[32'(fp_warp_q)*WarpW +: WarpW];
     end
   end
 
@@ -1055,6 +1209,9 @@ module kestrel_sm #(
     lsu_inflight_d = lsu_inflight_q;
     div_inflight_d = div_inflight_q;
     div_pending_d = div_pending_q;
+    fp_inflight_d = fp_inflight_q;
+    fflags_d = fflags_q;
+    frm_d = frm_q;
     fst_d = fst_q;
     fwarp_d = fwarp_q;
     fline_d = fline_q;
@@ -1093,6 +1250,8 @@ module kestrel_sm #(
         fair_d[32'(disp_warp)*FairW +: FairW] = '0;
         rr_d[32'(disp_warp)*32 +: 32] = '0;
         instret_d[32'(disp_warp)*Lanes*64 +: Lanes*64] = '0;
+        fflags_d[32'(disp_warp)*Lanes*5 +: Lanes*5] = '0;
+        frm_d[32'(disp_warp)*Lanes*3 +: Lanes*3] = '0;
         sched_launch[disp_warp] = 1'b1;
       end
     end
@@ -1167,6 +1326,10 @@ module kestrel_sm #(
       if (is_mem(idec.cls) || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
       if (is_mem(idec.cls)) lsu_inflight_d = 1'b1;
       if (idec.cls == kestrel_pkg::ClassDiv) div_inflight_d = 1'b1;
+      if (ifpx) begin
+        long_d[iw] = 1'b1;
+        fp_inflight_d = 1'b1;
+      end
       if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
     end
 
@@ -1181,6 +1344,39 @@ module kestrel_sm #(
         resel_d[s1_warp_q] = 1'b1;
       end
       if (s1_barfault) stop_d = 1'b1;
+      if (s1_fpx_q && s1_rmfault) begin
+        // Faults in stage 3 like an illegal instruction; nothing went to the FPU.
+        stop_d = 1'b1;
+        fp_inflight_d = 1'b0;
+      end
+      // fflags, frm, fcsr: read above, written here for each active thread
+      // (csrrw/csrrs/csrrc, register or immediate operand).
+      if (s1_dec_q.cls == kestrel_pkg::ClassCsr && !s1_ffault_q
+          && (s1_dec_q.csr == kestrel_fpu_pkg::CsrFflags || s1_dec_q.csr == kestrel_fpu_pkg::CsrFrm
+              || s1_dec_q.csr == kestrel_fpu_pkg::CsrFcsr)) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          logic [7:0] old_value, operand, new_value;
+          old_value = {frm_q[(32'(s1_warp_q)*Lanes + l)*3 +: 3], fflags_q[(32'(s1_warp_q)*Lanes + l)*5 +: 5]};
+          if (s1_dec_q.csr == kestrel_fpu_pkg::CsrFrm) old_value = {5'd0, old_value[7:5]};
+          if (s1_dec_q.csr == kestrel_fpu_pkg::CsrFflags) old_value = {3'd0, old_value[4:0]};
+          operand = s1_dec_q.funct3[2] ? {3'd0, s1_dec_q.imm[4:0]} : rf_rs1_data[l*Xlen +: 8];
+          unique case (s1_dec_q.funct3[1:0])
+            2'd1: new_value = operand;
+            2'd2: new_value = old_value | operand;
+            default: new_value = old_value & ~operand;
+          endcase
+          if (s1_mask_q[l]) begin
+            unique case (s1_dec_q.csr)
+              kestrel_fpu_pkg::CsrFflags: fflags_d[(32'(s1_warp_q)*Lanes + l)*5 +: 5] = new_value[4:0];
+              kestrel_fpu_pkg::CsrFrm: frm_d[(32'(s1_warp_q)*Lanes + l)*3 +: 3] = new_value[2:0];
+              default: begin
+                fflags_d[(32'(s1_warp_q)*Lanes + l)*5 +: 5] = new_value[4:0];
+                frm_d[(32'(s1_warp_q)*Lanes + l)*3 +: 3] = new_value[7:5];
+              end
+            endcase
+          end
+        end
+      end
     end
 
     // ---- stage 3: exits, barrier arrivals, faults -----------------------------
@@ -1250,6 +1446,19 @@ module kestrel_sm #(
     end
     if (grant_drain) begin
       drain_d[32'(drain_w)*Lanes +: Lanes] = drain_q[32'(drain_w)*Lanes +: Lanes] & ~drain_mask;
+    end
+    if (grant_fp) begin
+      fp_inflight_d = 1'b0;
+      if (fp_inflight_q && !fp_drop_q) begin
+        long_d[fp_warp_q] = 1'b0;
+        // fflags accrue per thread at write-back.
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (fp_mask_q[l]) begin
+            fflags_d[(32'(fp_warp_q)*Lanes + l)*5 +: 5] = fflags_q[(32'(fp_warp_q)*Lanes + l)*5 +: 5]
+                                                        | fpx_flags[l*5 +: 5];
+          end
+        end
+      end
     end
 
     // ---- barrier release: waiting lanes go on, results to write ---------------
@@ -1430,6 +1639,8 @@ module kestrel_sm #(
     s1_word_q <= wword[iw];
     s1_ffault_q <= iffault;
     s1_instret_q <= instret_q[32'(iw)*Lanes*64 +: Lanes*64];
+    s1_fpx_q <= ifpx;
+    s1_fp_q <= ifp;
     s2_warp_q <= s1_warp_q;
     s2_pc_q <= s1_pc_q;
     s2_mask_q <= s1_mask_q;
@@ -1438,8 +1649,8 @@ module kestrel_sm #(
     s2_ffault_q <= s1_ffault_q;
     s2_result_q <= s1_result;
     s2_nonzero_q <= s1_nonzero;
-    s2_barfault_q <= s1_barfault;
-    s2_flane_q <= s1_barfault ? s1_barfault_lane : s1_low;
+    s2_barfault_q <= s1_barfault || (s1_fpx_q && s1_rmfault);
+    s2_flane_q <= s1_barfault ? s1_barfault_lane : (s1_fpx_q && s1_rmfault) ? s1_rmfault_lane : s1_low;
     s2_code_q <= 64'(rf_rs1_data[32'(s1_low)*Xlen +: Xlen]);
     s2_line_q <= 64'(rf_rs2_data[32'(s1_low)*Xlen +: Xlen]);
     s3_warp_q <= s2_warp_q;
@@ -1456,12 +1667,46 @@ module kestrel_sm #(
     s3_line_q <= s2_line_q;
     // a1 of a trap was read in stage 1 and arrives with stage 2.
     s3_a1_q <= 64'(rf_rs1_data[32'(s2_flane_q)*Xlen +: Xlen]);
-    if (lsu_req_valid && lsu_req_ready) lsu_pc_q <= s1_pc_q;
+    if (lsu_req_valid && lsu_req_ready) begin
+      lsu_pc_q <= s1_pc_q;
+      lsu_fp_q <= s1_fp_q[FpDecLoad];
+    end
+    fflags_q <= fflags_d;
+    frm_q <= frm_d;
+    if (fpx_req_valid && fpx_req_ready) begin
+      fp_warp_q <= s1_warp_q;
+      fp_pc_q <= s1_pc_q;
+      fp_mask_q <= s1_mask_q;
+      fp_rd_q <= s1_fp_q[FpDecRdWe] ? s1_fp_q[FpDecRd +: 5] : s1_dec_q.rd;
+      fp_rd_fp_q <= s1_fp_q[FpDecRdWe];
+      fp_xwe_q <= s1_dec_q.rd_we;
+    end
     if (div_start) begin
       div_warp_q <= s1_warp_q;
       div_pc_q <= s1_pc_q;
       div_mask_q <= s1_mask_q;
       div_rd_q <= s1_dec_q.rd;
+    end
+  end
+
+  // The F instruction in flight.  One handed to kestrel_fp_exec before a
+  // flush still comes back: it is drained without retiring (fp_drop_q), and
+  // no other F instruction issues until then.
+  logic fp_sent_q, fp_sent_d;
+  assign fp_sent_d = (fp_sent_q || (fpx_req_valid && fpx_req_ready)) && !grant_fp;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fp_inflight_q <= 1'b0;
+      fp_sent_q <= 1'b0;
+      fp_drop_q <= 1'b0;
+    end else if (flush) begin
+      fp_inflight_q <= fp_sent_d;
+      fp_sent_q <= fp_sent_d;
+      fp_drop_q <= fp_sent_d;
+    end else begin
+      fp_inflight_q <= fp_inflight_d;
+      fp_sent_q <= fp_sent_d;
+      if (grant_fp) fp_drop_q <= 1'b0;
     end
   end
 
@@ -1507,7 +1752,7 @@ module kestrel_sm #(
   assign fault_valid_o = fault_valid_q;
   assign fault_o = fault_q;
   assign busy_o = (used_q != '0) || disp_busy_q || lsu_inflight_q || !lsu_req_ready || fst_q != FetchIdle
-                  || s1_valid_q || s2_valid_q || s3_valid_q || div_inflight_q;
+                  || s1_valid_q || s2_valid_q || s3_valid_q || div_inflight_q || fp_inflight_q;
 
   always_comb begin
     events_o = '0;

@@ -31,6 +31,11 @@ package kestrel_fpu_pkg;
 
   localparam logic [31:0] CanonicalNan = 32'h7FC0_0000;
 
+  // The F extension's CSRs, per thread (docs/isa.md section 3).
+  localparam logic [11:0] CsrFflags = 12'h001;
+  localparam logic [11:0] CsrFrm = 12'h002;
+  localparam logic [11:0] CsrFcsr = 12'h003;
+
   // Operations of kestrel_fpu_lane: every F-extension instruction except
   // fdiv/fsqrt (kestrel_fpu_divsqrt), loads and stores (the LSU).
   typedef enum logic [4:0] {

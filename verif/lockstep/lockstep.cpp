@@ -139,7 +139,7 @@ bool Checker::retire(const RtlRetire& rtl) {
   const bool skip_values = is_cycle_read(rtl.pc);
   uint32_t own_lanes = 0;
   for (const model::RegWrite& w : m.writes) {
-    const bool own = w.warp_slot == rtl.warp_slot && rtl.rd_we && w.reg == rtl.rd && !w.fp &&
+    const bool own = w.warp_slot == rtl.warp_slot && rtl.rd_we && w.reg == rtl.rd && w.fp == rtl.rd_fp &&
                      ((rtl.mask >> w.lane) & 1) && ((own_lanes >> w.lane) & 1) == 0;
     if (!own) {
       // A barrier result the RTL writes later: remember it with the PC of the
@@ -152,13 +152,13 @@ bool Checker::retire(const RtlRetire& rtl) {
     }
     own_lanes |= 1u << w.lane;
     if (!skip_values && w.value != rtl.rd_data[w.lane]) {
-      return fail(where + "lane " + std::to_string(w.lane) + " x" + std::to_string(w.reg) + ": rtl " +
-                  hex(rtl.rd_data[w.lane]) + " model " + hex(w.value));
+      return fail(where + "lane " + std::to_string(w.lane) + (w.fp ? " f" : " x") + std::to_string(w.reg) +
+                  ": rtl " + hex(rtl.rd_data[w.lane]) + " model " + hex(w.value));
     }
   }
   if (rtl.rd_we && own_lanes != rtl.mask) {
-    return fail(where + "the RTL wrote x" + std::to_string(rtl.rd) + " for lanes " + hex(rtl.mask) +
-                ", the model for " + hex(own_lanes));
+    return fail(where + "the RTL wrote " + (rtl.rd_fp ? "f" : "x") + std::to_string(rtl.rd) + " for lanes " +
+                hex(rtl.mask) + ", the model for " + hex(own_lanes));
   }
   return true;
 }
