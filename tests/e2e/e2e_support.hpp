@@ -12,12 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "backend_features.hpp"
 #include "kestrel/kestrel.hpp"
 
 namespace kestrel::e2e {
 
 struct Target {
-  std::string backend;  // "model" today; "rtlsim" once KESTREL_TEST_BACKENDS lists it
+  std::string backend;  // "model" or "rtlsim"
   unsigned xlen = 64;
 };
 
@@ -39,6 +40,12 @@ inline void PrintTo(const Target& target, std::ostream* os) { *os << target.back
 inline std::string target_name(const testing::TestParamInfo<Target>& info) {
   return info.param.backend + "_rv" + std::to_string(info.param.xlen);
 }
+
+using kestrel::features::Feature;
+
+// First statement of a test that needs device features beyond the integer
+// SIMT core: skips it, with the reason, on a backend that lacks one.
+#define KESTREL_NEEDS(...) KESTREL_SKIP_WITHOUT(GetParam().backend, __VA_ARGS__)
 
 // A device of the requested backend and XLEN, defaults otherwise.
 class DeviceTest : public testing::TestWithParam<Target> {

@@ -217,16 +217,19 @@ void run_b12(Device& device, Module& module, bool shared, Dim3 grid, Dim3 block)
 }
 
 TEST_P(AtomicsTest, EveryGuideB12FunctionOnGlobalMemory) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kFloat);
   Module module = load("atomics");
   run_b12(device(), module, false, Dim3(6), Dim3(40));
 }
 
 TEST_P(AtomicsTest, EveryGuideB12FunctionOnSharedMemory) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kFloat);
   Module module = load("atomics");
   run_b12(device(), module, true, Dim3(1), Dim3(200));
 }
 
 TEST_P(AtomicsTest, ThreadsOnOneWordEachGetADistinctOldValue) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kFloat);
   Module module = load("atomics");
   const uint32_t blocks = 3, threads = 96, n = blocks * threads;
   DeviceBuffer<uint32_t> counter(device(), 1), olds(device(), n);
@@ -266,6 +269,7 @@ TEST_P(AtomicsTest, ThreadsOnOneWordEachGetADistinctOldValue) {
 }
 
 TEST_P(AtomicsTest, MisusedAtomicsFault) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("atomics");
   DeviceBuffer<uint32_t> data(device(), 4);
   struct Case {
@@ -292,6 +296,7 @@ TEST_P(AtomicsTest, MisusedAtomicsFault) {
 // The shared-memory histogram keeps most atomics at the banks: far fewer
 // global memory requests than the global-only one for the same counts.
 TEST_P(AtomicsTest, HistogramsWithSharedAndGlobalAtomics) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("atomic_apps");
   const uint32_t n = 20000;
   std::vector<uint8_t> data(n);
@@ -340,6 +345,7 @@ struct Stats {
 static_assert(sizeof(Stats) == 32, "atomic_apps.cu's Stats layout");
 
 TEST_P(AtomicsTest, ParallelCounters) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("atomic_apps");
   const uint32_t n = 3000;
   std::vector<int32_t> values(n);
@@ -388,6 +394,7 @@ void expect_every_node_once(uint32_t head, const std::vector<uint32_t>& next, ui
 }
 
 TEST_P(AtomicsTest, LockFreeStackPushWithCas) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("atomic_apps");
   const uint32_t blocks = 4, threads = 64, n = blocks * threads;
   DeviceBuffer<uint32_t> head(device(), 1), next(device(), n);
@@ -406,6 +413,7 @@ TEST_P(AtomicsTest, LockFreeStackPushWithCas) {
 }
 
 TEST_P(AtomicsTest, IntraWarpSpinLockProtectedCounter) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("atomic_apps");
   const int rounds = 3;
   DeviceBuffer<int32_t> lock(device(), 1), counter(device(), 1);
@@ -420,6 +428,7 @@ TEST_P(AtomicsTest, IntraWarpSpinLockProtectedCounter) {
 // Guide B.5 with many blocks on a 4-SM device, launched twice: the last
 // block's reset of `count` makes the second launch work too.
 TEST_P(AtomicsTest, GuideB5LastBlockSumsThePartialSums) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kFloat);
   DeviceConfig config{};
   config.xlen = xlen();
   config.num_sms = 4;
@@ -467,6 +476,7 @@ std::vector<uint32_t> per_lane(uint32_t threads, uint32_t lanes,
 }
 
 TEST_P(AtomicsTest, SharedMemoryBankPassesFromTheCounters) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kBankCounters);
   Module module = load("bank_conflicts");
   const uint32_t threads = 64, lanes = device().props().warp_size, warps = threads / lanes;
   ASSERT_EQ(lanes, 32u) << "the guide's figures are for 32 banks";
@@ -527,6 +537,7 @@ TEST_P(AtomicsTest, SharedMemoryBankPassesFromTheCounters) {
 // Contended vs uncontended global atomics: the same number of atomics; the
 // model reports the atomics counter, the RTL will add the cycles it took.
 TEST_P(AtomicsTest, ContendedAndUncontendedGlobalAtomicsCount) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("bank_conflicts");
   const uint32_t threads = 64;
   const int reps = 8;

@@ -15,6 +15,7 @@ namespace {
 using KernelTest = DeviceTest;
 
 TEST_P(KernelTest, SaxpyMatchesHost) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("saxpy");
   const int n = 1000;  // not a multiple of the block: the tail threads must not write
   std::vector<float> x(n), y(n);
@@ -109,6 +110,7 @@ TEST_P(KernelTest, StaticSharedReduction) {
 }
 
 TEST_P(KernelTest, DynamicSharedReduction) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("reduction");
   const int blocks = 3, threads = 128;
   const std::vector<int> in = random_ints(blocks * threads, 0, 5000, 2);
@@ -180,6 +182,7 @@ TEST_P(KernelTest, RecursiveDeviceFunctions) {
 }
 
 TEST_P(KernelTest, MathWithoutLibraryCode) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("math_basic");
   const int n = 100;
   std::vector<float> a(n), b(n);
@@ -211,6 +214,7 @@ TEST_P(KernelTest, MathWithoutLibraryCode) {
 }
 
 TEST_P(KernelTest, StructAndManyParameters) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("params");
   struct Point {
     float x, y;
@@ -243,6 +247,7 @@ TEST_P(KernelTest, StructAndManyParameters) {
 }
 
 TEST_P(KernelTest, TemplateKernelInstantiations) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("params");
   const int n = 50;
   std::vector<int> ints(n);
@@ -275,6 +280,7 @@ TEST_P(KernelTest, TemplateKernelInstantiations) {
 }
 
 TEST_P(KernelTest, SpinLockInsideOneWarp) {
+  KESTREL_NEEDS(Feature::kAtomics);
   Module module = load("spinlock");
   const int iterations = 20;
   DeviceBuffer<int> lock(device(), 1), counter(device(), 1), atomic(device(), 1);
@@ -324,6 +330,7 @@ TEST_P(KernelTest, BarrierWithWholeWarpsExited) {
 }
 
 TEST_P(KernelTest, ConstantAndDeviceGlobalsByName) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("globals");
   const std::array<float, 4> coefficients = {2.0f, -1.0f, 0.5f, 0.25f};
   module.write_global("coefficients", coefficients);
@@ -372,6 +379,7 @@ INSTANTIATE_TEST_SUITE_P(AllTargets, KernelTest, testing::ValuesIn(all_targets()
 class LibmTest : public DeviceTest {};
 
 TEST_P(LibmTest, FloatAndDoubleFunctionsMatchHost) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("math");
   const int n = 200;
   std::vector<float> x(n);
@@ -407,6 +415,7 @@ TEST_P(LibmTest, FloatAndDoubleFunctionsMatchHost) {
 }
 
 TEST_P(LibmTest, ExactFloatFunctionsMatchHostBitForBit) {
+  KESTREL_NEEDS(Feature::kFloat);
   Module module = load("math");
   const int n = 200;
   std::vector<float> x(n);

@@ -21,6 +21,7 @@ __extension__ typedef unsigned __int128 UInt128;
 using WarpTest = DeviceTest;
 
 TEST_P(WarpTest, GuideBroadcast) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   DeviceBuffer<int> out(device(), 64);
   module.kernel("broadcast").launch(Dim3(1), Dim3(64), 0, 1234, out);
@@ -29,6 +30,7 @@ TEST_P(WarpTest, GuideBroadcast) {
 }
 
 TEST_P(WarpTest, GuideInclusiveScanOverEightThreadPartitions) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   DeviceBuffer<int> out(device(), 32);
   module.kernel("scan8").launch(Dim3(1), Dim3(32), 0, out);
@@ -42,6 +44,7 @@ TEST_P(WarpTest, GuideInclusiveScanOverEightThreadPartitions) {
 }
 
 TEST_P(WarpTest, GuideWarpReduction) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   DeviceBuffer<int> out(device(), 32);
   module.kernel("warp_reduce").launch(Dim3(1), Dim3(32), 0, out);
@@ -50,6 +53,7 @@ TEST_P(WarpTest, GuideWarpReduction) {
 }
 
 TEST_P(WarpTest, BlockScanOnShuffles) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   const int n = 1000, block = 256;  // the last block is partial, its last warp too
   std::vector<int> in(n);
@@ -69,6 +73,7 @@ TEST_P(WarpTest, BlockScanOnShuffles) {
 }
 
 TEST_P(WarpTest, BallotStreamCompactionIsStable) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   const int n = 200, threads = 224;
   std::vector<int> in(n);
@@ -89,6 +94,7 @@ TEST_P(WarpTest, BallotStreamCompactionIsStable) {
 }
 
 TEST_P(WarpTest, VotesUnderDivergentAndPartialMasks) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   const int threads = 80;  // the third warp has 16 threads, its lanes 16..31 never exist
   std::vector<int> values(threads);
@@ -128,6 +134,7 @@ TEST_P(WarpTest, VotesUnderDivergentAndPartialMasks) {
 }
 
 TEST_P(WarpTest, MatchAndReduce) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics);
   Module module = load("warp");
   const int threads = 64;
   std::vector<int> keys(threads), values(threads);
@@ -181,6 +188,7 @@ TEST_P(WarpTest, MatchAndReduce) {
 }
 
 TEST_P(WarpTest, ShufflesOfEveryType) {
+  KESTREL_NEEDS(Feature::kWarpIntrinsics, Feature::kFloat);
   Module module = load("warp");
   DeviceBuffer<long long> wide(device(), 64);
   DeviceBuffer<double> reals(device(), 32);
@@ -294,6 +302,7 @@ TEST_P(WarpTest, ClockIsMonotonic) {
 }
 
 TEST_P(WarpTest, NanosleepLetsTheOtherWarpRun) {
+  KESTREL_NEEDS(Feature::kNanosleep);
   Module module = load("warp");
   DeviceBuffer<int> counter(device(), 1), seen(device(), 64);
   DeviceBuffer<long long> slept(device(), 64);

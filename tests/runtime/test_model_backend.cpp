@@ -1,23 +1,33 @@
-// The runtime on the functional model: the fixture kernels really run, faults
-// come back from the device's fault record, and the device keeps working.
+// The runtime on every kernel-running backend (the functional model, the
+// Verilated RTL): the fixture kernels really run, faults come back from the
+// device's fault record, and the device keeps working.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
+#include "backend_features.hpp"
 #include "kestrel/kestrel.hpp"
 #include "test_support.hpp"
 
 namespace {
 
-class ModelBackend : public ::testing::TestWithParam<unsigned> {
- protected:
-  ModelBackend() : device_(open()), module_(kestrel::Module::from_bytes(device_, fixture())) {}
+// (backend, XLEN)
+using Target = std::tuple<std::string, unsigned>;
 
+class RuntimeBackend : public ::testing::TestWithParam<Target> {
+ protected:
+  RuntimeBackend() : device_(open()), module_(kestrel::Module::from_bytes(device_, fixture())) {}
+
+  const std::string& backend() const { return std::get<0>(GetParam()); }
+  unsigned xlen() const { return std::get<1>(GetParam()); }
   kestrel::Device open() const {
     kestrel::DeviceConfig config{};
-    config.xlen = GetParam();
+    config.xlen = xlen();
     config.mem_bytes = 64u << 20;
-    return kestrel::Device::open("model", &config);
+    return kestrel::Device::open(backend(), &config);
   }
-  std::vector<uint8_t> fixture() const { return kestrel::testing::fixture_module(GetParam()); }
+  std::vector<uint8_t> fixture() const { return kestrel::testing::fixture_module(xlen()); }
 
   void fill(kestrel::DeviceBuffer<int>& out, int base, int n, uint32_t block) {
     const uint32_t grid = (static_cast<uint32_t>(n) + block - 1) / block;
@@ -29,16 +39,16 @@ class ModelBackend : public ::testing::TestWithParam<unsigned> {
   kestrel::Module module_;
 };
 
-TEST_P(ModelBackend, PropsComeFromTheModel) {
+TEST_P(RuntimeBackend, PropsComeFromTheBackend) {
   const kestrel_device_props props = device_.props();
-  EXPECT_STREQ(props.backend, "model");
-  EXPECT_EQ(props.xlen, GetParam());
+  EXPECT_EQ(props.backend, backend());
+  EXPECT_EQ(props.xlen, xlen());
   EXPECT_EQ(props.global_mem_bytes, 64u << 20);
   EXPECT_GT(props.warp_size, 0u);
   EXPECT_GT(props.shared_mem_per_block, 0u);
 }
 
-TEST_P(ModelBackend, KernelWritesEveryElementAndNoMore) {
+TEST_P(RuntimeBackend, KernelWritesEveryElementAndNoMore) {
   const int n = 1000;
   kestrel::DeviceBuffer<int> out(device_, 1024);
   out.fill_bytes(0xFF);
@@ -54,7 +64,7 @@ TEST_P(ModelBackend, KernelWritesEveryElementAndNoMore) {
   EXPECT_GT(counters.value[KESTREL_CNT_STORES], 0u);
 }
 
-TEST_P(ModelBackend, IllegalAddressIsReportedAndTheDeviceStillWorks) {
+TEST_P(RuntimeBackend, IllegalAddressIsReportedAndTheDeviceStillWorks) {
   kestrel_devptr_t freed = 0;
   {
     kestrel::DeviceBuffer<int> gone(device_, 16);
@@ -78,7 +88,7 @@ TEST_P(ModelBackend, IllegalAddressIsReportedAndTheDeviceStillWorks) {
   EXPECT_EQ(out.download()[63], 63);
 }
 
-TEST_P(ModelBackend, ConstantDataIsWriteProtected) {
+TEST_P(RuntimeBackend, ConstantDataIsWriteProtected) {
   const kestrel::Global table = module_.global("test::table");
   module_.kernel("_Z4pokePi").launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, table.ptr);
   EXPECT_THROW(device_.synchronize(), kestrel::Error);
@@ -86,23 +96,25 @@ TEST_P(ModelBackend, ConstantDataIsWriteProtected) {
   EXPECT_EQ(module_.read_global<int>("test::table"), 10);
 }
 
-TEST_P(ModelBackend, NullPointerFaults) {
+TEST_P(RuntimeBackend, NullPointerFaults) {
   module_.kernel("test::poke").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, kestrel_devptr_t{0});
   EXPECT_THROW(device_.synchronize(), kestrel::Error);
   EXPECT_EQ(device_.fault().kind, KESTREL_FAULT_ILLEGAL_ADDRESS);
   EXPECT_EQ(device_.fault().address, 0u);
 }
 
-TEST_P(ModelBackend, KernelWritesReachGlobals) {
+TEST_P(RuntimeBackend, KernelWritesReachGlobals) {
   const kestrel::Global counter = module_.global("counter");
   module_.kernel("test::poke").launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, counter.ptr);
   device_.synchronize();
   EXPECT_EQ(module_.read_global<int>("counter"), 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Xlen, ModelBackend, ::testing::Values(64u, 32u),
-                         [](const ::testing::TestParamInfo<unsigned>& param) {
-                           return "RV" + std::to_string(param.param);
+INSTANTIATE_TEST_SUITE_P(Backends, RuntimeBackend,
+                         ::testing::Combine(::testing::ValuesIn(kestrel::features::test_backends()),
+                                            ::testing::Values(64u, 32u)),
+                         [](const ::testing::TestParamInfo<Target>& param) {
+                           return std::get<0>(param.param) + "_RV" + std::to_string(std::get<1>(param.param));
                          });
 
 }  // namespace
