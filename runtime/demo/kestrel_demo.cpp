@@ -1,7 +1,10 @@
 // kestrel-demo: adds two vectors with a CUDA kernel on a Kestrel device,
 // checks the sum against the CPU and prints the device's performance counters.
+// The float kernel runs where the backend has floating point; the RTL has no
+// FPU in its SM yet (issue 4), so on rtlsim the demo adds integer vectors
+// unless --kernel says otherwise.
 //
-//   kestrel-demo [--backend NAME] [--module PATH] [--n COUNT] [--xlen 32|64]
+//   kestrel-demo [--backend NAME] [--module PATH] [--n COUNT] [--xlen 32|64] [--kernel float|int]
 //
 // Exit status: 0 when every element matches, 1 on a mismatch, 2 on an error.
 #include <cxxabi.h>
@@ -22,10 +25,13 @@ struct Options {
   std::string module_path;
   uint32_t count = 10000;
   uint32_t xlen = 0;
+  std::string kernel;  // "float", "int", or empty: by the backend's capability
 };
 
 void usage(const char* program) {
-  std::fprintf(stderr, "usage: %s [--backend model|rtlsim|fpga] [--module PATH] [--n COUNT] [--xlen 32|64]\n",
+  std::fprintf(stderr,
+               "usage: %s [--backend model|rtlsim|fpga] [--module PATH] [--n COUNT] [--xlen 32|64] "
+               "[--kernel float|int]\n",
                program);
 }
 
@@ -53,6 +59,9 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.count = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else if (arg == "--xlen" && has_value) {
       options.xlen = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+    } else if (arg == "--kernel" && has_value) {
+      options.kernel = argv[++i];
+      if (options.kernel != "float" && options.kernel != "int") return false;
     } else {
       return false;
     }
@@ -68,27 +77,84 @@ std::string demangled(const std::string& name) {
   return result;
 }
 
+double percent(uint64_t part, uint64_t whole) {
+  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
 void print_counters(const kestrel::Device& device, const kestrel_device_props& props) {
   const kestrel_counters counters = device.counters();
-  std::printf("\nperformance counters\n");
+  const auto value = [&](int counter) { return counters.value[counter]; };
+  std::printf("\nperformance counters (%s)\n", props.backend);
   for (int i = 0; i < KESTREL_CNT_COUNT; ++i) {
     const char* name = kestrel_counter_name(i);
-    if (name != nullptr) std::printf("  %-18s %12" PRIu64 "\n", name, counters.value[i]);
+    if (name != nullptr) std::printf("  %-18s %12" PRIu64 "\n", name, value(i));
   }
-  const double cycles = static_cast<double>(counters.value[KESTREL_CNT_CYCLES]);
-  const double warp_instrs = static_cast<double>(counters.value[KESTREL_CNT_WARP_INSTRS]);
-  const double thread_instrs = static_cast<double>(counters.value[KESTREL_CNT_THREAD_INSTRS]);
+  const uint64_t cycles = value(KESTREL_CNT_CYCLES);
+  const uint64_t warp_instrs = value(KESTREL_CNT_WARP_INSTRS);
+  const double thread_instrs = static_cast<double>(value(KESTREL_CNT_THREAD_INSTRS));
   std::printf("\nderived\n");
   if (cycles > 0) {
-    std::printf("  %-34s %8.3f\n", "IPC (warp-instructions per cycle)", warp_instrs / cycles);
-    std::printf("  %-34s %8.3f\n", "IPC per SM", warp_instrs / cycles / props.num_sms);
+    const double ipc = static_cast<double>(warp_instrs) / static_cast<double>(cycles);
+    std::printf("  %-34s %8.3f\n", "IPC (warp-instructions per cycle)", ipc);
+    std::printf("  %-34s %8.3f\n", "IPC per SM", ipc / props.num_sms);
+    // Stall counters count SM-cycles (each SM adds one per stalled cycle).
+    const uint64_t sm_cycles = cycles * props.num_sms;
+    std::printf("  stall cycles by reason (share of %" PRIu64 " SM-cycles)\n", sm_cycles);
+    const struct {
+      const char* reason;
+      int counter;
+    } stalls[] = {{"scoreboard (operand not ready)", KESTREL_CNT_STALL_SCOREBOARD},
+                  {"memory (load/store unit busy)", KESTREL_CNT_STALL_MEMORY},
+                  {"barrier", KESTREL_CNT_STALL_BARRIER},
+                  {"idle (no warp ready)", KESTREL_CNT_STALL_IDLE}};
+    for (const auto& stall : stalls)
+      std::printf("    %-32s %12" PRIu64 " %7.1f%%\n", stall.reason, value(stall.counter),
+                  percent(value(stall.counter), sm_cycles));
   }
   if (warp_instrs > 0) {
     std::printf("  %-34s %7.1f%%\n", "lane utilization",
-                100.0 * thread_instrs / (warp_instrs * props.warp_size));
+                100.0 * thread_instrs / (static_cast<double>(warp_instrs) * props.warp_size));
     std::printf("  %-34s %7.1f%%\n", "diverged issues",
-                100.0 * static_cast<double>(counters.value[KESTREL_CNT_DIVERGED_ISSUES]) / warp_instrs);
+                percent(value(KESTREL_CNT_DIVERGED_ISSUES), warp_instrs));
   }
+}
+
+// The CPU's answer and the device's, element by element; returns the number
+// of elements that differ.
+template <typename T>
+uint32_t compare(const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c) {
+  uint32_t mismatches = 0;
+  const uint32_t n = static_cast<uint32_t>(c.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    const T expected = static_cast<T>(a[i] + b[i]);
+    if (std::memcmp(&c[i], &expected, sizeof expected) != 0) {
+      if (mismatches < 8)
+        std::printf("  MISMATCH c[%u] = %g, expected %g\n", i, static_cast<double>(c[i]),
+                    static_cast<double>(expected));
+      ++mismatches;
+    }
+  }
+  for (uint32_t i : {0u, 1u, n / 2, n - 1})
+    std::printf("  c[%u] = %g + %g = %g\n", i, static_cast<double>(a[i]), static_cast<double>(b[i]),
+                static_cast<double>(c[i]));
+  return mismatches;
+}
+
+// Uploads a and b, launches `kernel` over n elements and checks c.
+template <typename T>
+uint32_t add_vectors(kestrel::Device& device, const kestrel::Kernel& kernel, uint32_t block,
+                     const std::vector<T>& a, const std::vector<T>& b) {
+  const uint32_t n = static_cast<uint32_t>(a.size());
+  kestrel::DeviceBuffer<T> device_a(device, n), device_b(device, n), device_c(device, n);
+  device_a.upload(a);
+  device_b.upload(b);
+  device_c.fill_bytes(0xFF);  // NaN or -1 everywhere: an element the kernel skips cannot pass
+  const uint32_t grid = (n + block - 1) / block;
+  std::printf("  launch         %u elements, grid %u, block %u\n\n", n, grid, block);
+  kernel.launch(kestrel::Dim3(grid), kestrel::Dim3(block), 0, device_a, device_b, device_c,
+                static_cast<int>(n));
+  device.synchronize();
+  return compare(a, b, device_c.download());
 }
 
 int run(const Options& options) {
@@ -96,13 +162,21 @@ int run(const Options& options) {
   config.xlen = options.xlen;
   kestrel::Device device = kestrel::Device::open(options.backend, &config);
   const kestrel_device_props props = device.props();
-  std::printf("Kestrel demo: vector addition c = a + b\n\n");
+  // The RTL's SM has no FPU yet (issue 4): it would fault on the float kernel.
+  const bool has_float = std::string(props.backend) != "rtlsim";
+  const bool use_float = options.kernel.empty() ? has_float : options.kernel == "float";
+  std::printf("Kestrel demo: %s vector addition c = a + b\n\n", use_float ? "float" : "integer");
   std::printf("  backend        %s\n", props.backend);
   std::printf("  device         %s\n", props.name);
   std::printf("  configuration  RV%u, %u SMs x %u warps x %u lanes, %u max threads/block\n", props.xlen,
               props.num_sms, props.warps_per_sm, props.warp_size, props.max_threads_per_block);
   std::printf("  memory         %" PRIu64 " MiB DRAM, %u KiB shared per block, clock %u kHz\n",
               props.global_mem_bytes >> 20, props.shared_mem_per_block / 1024, props.clock_khz);
+  if (options.kernel.empty() && !has_float)
+    std::printf(
+        "  note           the %s backend has no floating point yet (FPU not in the SM, issue 4): "
+        "integer kernel\n",
+        props.backend);
   const std::string module_path =
       options.module_path.empty() ? built_module(props.xlen) : options.module_path;
   if (module_path.empty()) {
@@ -114,37 +188,26 @@ int run(const Options& options) {
   std::printf("  module         %s\n", module_path.c_str());
 
   kestrel::Module module = kestrel::Module::load(device, module_path);
-  kestrel::Kernel kernel = module.kernel("vector_add");
-
-  const uint32_t n = options.count;
-  std::vector<float> a(n), b(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    a[i] = 0.5f * static_cast<float>(i);
-    b[i] = 1000.0f - 2.0f * static_cast<float>(i);
-  }
-  kestrel::DeviceBuffer<float> device_a(device, n), device_b(device, n), device_c(device, n);
-  device_a.upload(a);
-  device_b.upload(b);
-  device_c.fill_bytes(0xFF);  // NaN everywhere: an element the kernel skips cannot pass
-
-  const uint32_t block = props.max_threads_per_block < 256 ? props.max_threads_per_block : 256;
-  const uint32_t grid = (n + block - 1) / block;
+  const kestrel::Kernel kernel = module.kernel(use_float ? "vector_add" : "vector_add_int");
   std::printf("  kernel         %s\n", demangled(kernel.name()).c_str());
-  std::printf("  launch         %u elements, grid %u, block %u\n\n", n, grid, block);
-  kernel.launch(kestrel::Dim3(grid), kestrel::Dim3(block), 0, device_a, device_b, device_c,
-                static_cast<int>(n));
-  device.synchronize();
-
-  const std::vector<float> c = device_c.download();
+  const uint32_t n = options.count;
+  const uint32_t block = props.max_threads_per_block < 256 ? props.max_threads_per_block : 256;
   uint32_t mismatches = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const float expected = a[i] + b[i];
-    if (std::memcmp(&c[i], &expected, sizeof expected) != 0) {
-      if (mismatches < 8) std::printf("  MISMATCH c[%u] = %g, expected %g\n", i, c[i], expected);
-      ++mismatches;
+  if (use_float) {
+    std::vector<float> a(n), b(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      a[i] = 0.5f * static_cast<float>(i);
+      b[i] = 1000.0f - 2.0f * static_cast<float>(i);
     }
+    mismatches = add_vectors(device, kernel, block, a, b);
+  } else {
+    std::vector<int> a(n), b(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      a[i] = 3 * static_cast<int>(i) - 5000;
+      b[i] = 1000 - static_cast<int>(i % 977) * 7;
+    }
+    mismatches = add_vectors(device, kernel, block, a, b);
   }
-  for (uint32_t i : {0u, 1u, n / 2, n - 1}) std::printf("  c[%u] = %g + %g = %g\n", i, a[i], b[i], c[i]);
   if (mismatches == 0) {
     std::printf("\nresult: all %u elements match the CPU\n", n);
   } else {
