@@ -1,8 +1,7 @@
 // kestrel-demo: adds two vectors with a CUDA kernel on a Kestrel device,
 // checks the sum against the CPU and prints the device's performance counters.
-// The float kernel runs where the backend has floating point; the RTL has no
-// FPU in its SM yet (issue 4), so on rtlsim the demo adds integer vectors
-// unless --kernel says otherwise.
+// The float kernel is the default; --kernel int adds integer vectors, which
+// needs nothing beyond the integer SIMT core (a first check of a new backend).
 //
 //   kestrel-demo [--backend NAME] [--module PATH] [--n COUNT] [--xlen 32|64] [--kernel float|int]
 //
@@ -25,7 +24,7 @@ struct Options {
   std::string module_path;
   uint32_t count = 10000;
   uint32_t xlen = 0;
-  std::string kernel;  // "float", "int", or empty: by the backend's capability
+  std::string kernel = "float";  // or "int"
 };
 
 void usage(const char* program) {
@@ -162,9 +161,7 @@ int run(const Options& options) {
   config.xlen = options.xlen;
   kestrel::Device device = kestrel::Device::open(options.backend, &config);
   const kestrel_device_props props = device.props();
-  // The RTL's SM has no FPU yet (issue 4): it would fault on the float kernel.
-  const bool has_float = std::string(props.backend) != "rtlsim";
-  const bool use_float = options.kernel.empty() ? has_float : options.kernel == "float";
+  const bool use_float = options.kernel == "float";
   std::printf("Kestrel demo: %s vector addition c = a + b\n\n", use_float ? "float" : "integer");
   std::printf("  backend        %s\n", props.backend);
   std::printf("  device         %s\n", props.name);
@@ -172,11 +169,6 @@ int run(const Options& options) {
               props.num_sms, props.warps_per_sm, props.warp_size, props.max_threads_per_block);
   std::printf("  memory         %" PRIu64 " MiB DRAM, %u KiB shared per block, clock %u kHz\n",
               props.global_mem_bytes >> 20, props.shared_mem_per_block / 1024, props.clock_khz);
-  if (options.kernel.empty() && !has_float)
-    std::printf(
-        "  note           the %s backend has no floating point yet (FPU not in the SM, issue 4): "
-        "integer kernel\n",
-        props.backend);
   const std::string module_path =
       options.module_path.empty() ? built_module(props.xlen) : options.module_path;
   if (module_path.empty()) {
