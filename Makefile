@@ -15,10 +15,13 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main demo: a CUDA kernel on the default backend, with its result and
-# the performance counters.
-demo: build
-	@$(BUILD)/runtime/demo/kestrel-demo
+# The main demo: a CUDA kernel on the cycle-accurate model (the Verilated RTL,
+# the default backend when it is built), with its result and the performance
+# counters.  Its own build tree, so that only what the demo needs is built.
+demo: deps
+	@cmake -S . -B $(BUILD)-demo -G Ninja -DKESTREL_RTLSIM=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD)-demo -j $(JOBS) --target kestrel-demo
+	@$(BUILD)-demo/runtime/demo/kestrel-demo
 
 # Every test: unit, end-to-end on each backend, lock-step, lint and synthesis.
 test: build
@@ -35,4 +38,4 @@ format:
 	@git ls-files '*.cpp' '*.hpp' '*.h' '*.cu' | xargs clang-format -i
 
 clean:
-	@rm -rf $(BUILD) build-san
+	@rm -rf $(BUILD) $(BUILD)-demo build-san
