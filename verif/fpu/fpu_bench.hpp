@@ -16,6 +16,41 @@
 
 namespace kestrel::fpubench {
 
+// kestrel_fpu_pkg::fpu_op_e: the lane's operation codes, as the RTL numbers them.
+enum LaneOp : unsigned {
+  kAdd,
+  kSub,
+  kMul,
+  kMadd,
+  kMsub,
+  kNmsub,
+  kNmadd,
+  kMin,
+  kMax,
+  kSgnj,
+  kSgnjn,
+  kSgnjx,
+  kEq,
+  kLt,
+  kLe,
+  kClass,
+  kMvXW,
+  kMvWX,
+  kCvtWS,
+  kCvtWuS,
+  kCvtLS,
+  kCvtLuS,
+  kCvtSW,
+  kCvtSWu,
+  kCvtSL,
+  kCvtSLu,
+  kLaneOpCount
+};
+
+// The FP execute cluster's units (kestrel_fp_exec's unit select).
+enum Unit : unsigned { kUnitLane = 0, kUnitDivSqrt = 1, kUnitSfu = 2 };
+
+
 // rtlbench::Bench, made safe for several live models per thread: Verilator
 // 5.006 unregisters a model's scopes (assertions create them) through the
 // thread's *current* context, which is the last model constructed, so it is

@@ -18,37 +18,8 @@
 namespace {
 
 using kestrel::model::Op;
+using namespace kestrel::fpubench;  // LaneOp, Unit
 
-enum Unit : unsigned { kUnitLane = 0, kUnitDivSqrt = 1, kUnitSfu = 2 };
-// kestrel_fpu_pkg::fpu_op_e
-enum LaneOp : unsigned {
-  kAdd,
-  kSub,
-  kMul,
-  kMadd,
-  kMsub,
-  kNmsub,
-  kNmadd,
-  kMin,
-  kMax,
-  kSgnj,
-  kSgnjn,
-  kSgnjx,
-  kEq,
-  kLt,
-  kLe,
-  kClass,
-  kMvXW,
-  kMvWX,
-  kCvtWS,
-  kCvtWuS,
-  kCvtLS,
-  kCvtLuS,
-  kCvtSW,
-  kCvtSWu,
-  kCvtSL,
-  kCvtSLu
-};
 
 // What the RTL decoder should say about a model operation.
 struct Expect {

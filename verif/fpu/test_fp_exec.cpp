@@ -23,42 +23,12 @@
 namespace {
 
 namespace fp = kestrel::model::fp;
+using namespace kestrel::fpubench;  // LaneOp, Unit, operand helpers
 using kestrel::fpubench::hex64;
 using kestrel::fpubench::random_float;
 using kestrel::fpubench::random_integer;
 
-enum Unit : unsigned { kUnitLane = 0, kUnitDivSqrt = 1, kUnitSfu = 2 };
 
-// kestrel_fpu_pkg::fpu_op_e
-enum LaneOp : unsigned {
-  kAdd,
-  kSub,
-  kMul,
-  kMadd,
-  kMsub,
-  kNmsub,
-  kNmadd,
-  kMin,
-  kMax,
-  kSgnj,
-  kSgnjn,
-  kSgnjx,
-  kEq,
-  kLt,
-  kLe,
-  kClass,
-  kMvXW,
-  kMvWX,
-  kCvtWS,
-  kCvtWuS,
-  kCvtLS,
-  kCvtLuS,
-  kCvtSW,
-  kCvtSWu,
-  kCvtSL,
-  kCvtSLu,
-  kLaneOpCount
-};
 constexpr unsigned kSfuFunctions = 6;
 
 uint64_t sext32(uint32_t v) { return uint64_t(int64_t(int32_t(v))); }

@@ -20,42 +20,13 @@
 namespace {
 
 namespace fp = kestrel::model::fp;
+using namespace kestrel::fpubench;  // LaneOp and its codes
 using kestrel::fpubench::as_bits;
 using kestrel::fpubench::as_float;
 using kestrel::fpubench::hex32;
 using kestrel::fpubench::hex64;
 
-// kestrel_fpu_pkg::fpu_op_e.
-enum Op : unsigned {
-  kAdd,
-  kSub,
-  kMul,
-  kMadd,
-  kMsub,
-  kNmsub,
-  kNmadd,
-  kMin,
-  kMax,
-  kSgnj,
-  kSgnjn,
-  kSgnjx,
-  kEq,
-  kLt,
-  kLe,
-  kClass,
-  kMvXW,
-  kMvWX,
-  kCvtWS,
-  kCvtWuS,
-  kCvtLS,
-  kCvtLuS,
-  kCvtSW,
-  kCvtSWu,
-  kCvtSL,
-  kCvtSLu,
-  kOpCount
-};
-const char* const kOpNames[kOpCount] = {
+const char* const kOpNames[kLaneOpCount] = {
     "fadd",      "fsub",     "fmul",      "fmadd",    "fmsub",    "fnmsub",    "fnmadd",
     "fmin",      "fmax",     "fsgnj",     "fsgnjn",   "fsgnjx",   "feq",       "flt",
     "fle",       "fclass",   "fmv.x.w",   "fmv.w.x",  "fcvt.w.s", "fcvt.wu.s", "fcvt.l.s",
@@ -370,7 +341,7 @@ std::string op_name(const testing::TestParamInfo<unsigned>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, Lane64, testing::Range(0u, unsigned(kOpCount)), op_name);
+INSTANTIATE_TEST_SUITE_P(Ops, Lane64, testing::Range(0u, unsigned(kLaneOpCount)), op_name);
 // RV32 has no l/lu conversions (the decoder rejects them).
 INSTANTIATE_TEST_SUITE_P(Ops, Lane32,
                          testing::Values(kAdd, kSub, kMul, kMadd, kMsub, kNmsub, kNmadd, kMin, kMax, kSgnj,
