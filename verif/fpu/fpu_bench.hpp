@@ -50,7 +50,6 @@ enum LaneOp : unsigned {
 // The FP execute cluster's units (kestrel_fp_exec's unit select).
 enum Unit : unsigned { kUnitLane = 0, kUnitDivSqrt = 1, kUnitSfu = 2 };
 
-
 // rtlbench::Bench, made safe for several live models per thread: Verilator
 // 5.006 unregisters a model's scopes (assertions create them) through the
 // thread's *current* context, which is the last model constructed, so it is

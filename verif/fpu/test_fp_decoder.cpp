@@ -20,7 +20,6 @@ namespace {
 using kestrel::model::Op;
 using namespace kestrel::fpubench;  // LaneOp, Unit
 
-
 // What the RTL decoder should say about a model operation.
 struct Expect {
   bool fp = false, load = false, store = false;

@@ -28,7 +28,6 @@ using kestrel::fpubench::hex64;
 using kestrel::fpubench::random_float;
 using kestrel::fpubench::random_integer;
 
-
 constexpr unsigned kSfuFunctions = 6;
 
 uint64_t sext32(uint32_t v) { return uint64_t(int64_t(int32_t(v))); }
