@@ -215,6 +215,8 @@ RunState Device::wait() {
   return now;
 }
 
+bool Device::advance(uint64_t cycles) { return transport_->advance(cycles) && state() == RunState::running; }
+
 void Device::abort() { transport_->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_ABORT); }
 
 FaultRecord Device::read_fault() {

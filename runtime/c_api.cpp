@@ -42,6 +42,7 @@ struct kestrel_module {
 namespace {
 
 constexpr size_t kMaxModuleFileBytes = 512u << 20;
+constexpr uint64_t kDefaultAdvanceCycles = 4096;  // kestrel_launch_advance with cycles 0
 
 // Live handles, so that a stale or foreign handle is an error, not a crash.
 class HandleRegistry {
@@ -408,6 +409,29 @@ kestrel_status kestrel_memset(kestrel_device_t* device, kestrel_devptr_t dst, in
   });
 }
 
+kestrel_status kestrel_memcpy_htod_concurrent(kestrel_device_t* device, kestrel_devptr_t dst, const void* src,
+                                              size_t bytes) {
+  return guarded(device, [&] { checked(device)->context->copy_to_device(dst, src, bytes, true); });
+}
+
+kestrel_status kestrel_memcpy_dtoh_concurrent(kestrel_device_t* device, void* dst, kestrel_devptr_t src,
+                                              size_t bytes) {
+  return guarded(device, [&] { checked(device)->context->copy_to_host(dst, src, bytes, true); });
+}
+
+kestrel_status kestrel_memcpy_dtod_concurrent(kestrel_device_t* device, kestrel_devptr_t dst,
+                                              kestrel_devptr_t src, size_t bytes) {
+  return guarded(device, [&] { checked(device)->context->copy_on_device(dst, src, bytes, true); });
+}
+
+kestrel_status kestrel_memset_concurrent(kestrel_device_t* device, kestrel_devptr_t dst, int value,
+                                         size_t bytes) {
+  return guarded(device, [&] {
+    checked(device)->context->fill(dst, static_cast<uint8_t>(static_cast<unsigned>(value) & 0xFFu), bytes,
+                                   true);
+  });
+}
+
 kestrel_status kestrel_mem_get_info(kestrel_device_t* device, size_t* free_bytes, size_t* total_bytes) {
   return guarded(device, [&] {
     kestrel_device* d = checked(device);
@@ -538,6 +562,14 @@ kestrel_status kestrel_launch(kestrel_kernel_t* kernel, kestrel_dim3 grid, kestr
   return guarded(owner, [&] {
     kestrel_kernel* k = checked(kernel);
     k->module->device->context->launch(*k->module->loaded, *k->info, grid, block, dynamic_shared_bytes, args);
+  });
+}
+
+kestrel_status kestrel_launch_advance(kestrel_device_t* device, uint64_t cycles, int* running) {
+  return guarded(device, [&] {
+    kestrel_device* d = checked(device);
+    require_out(running, "running");
+    *running = d->context->advance(cycles == 0 ? kDefaultAdvanceCycles : cycles) ? 1 : 0;
   });
 }
 

@@ -155,6 +155,7 @@ DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::st
   props_.max_param_bytes = kMaxParamBytes;
   props_.clock_khz = info.clock_khz;
   props_.global_mem_bytes = info.mem_bytes;
+  props_.copy_engines = device_.overlaps_copies() ? 1 : 0;
   param_buffer_ = allocate_region(kMaxParamBytes, kMaxParamBytes, RegionKind::params, KESTREL_PAGE_READ);
 }
 
@@ -246,27 +247,27 @@ void DeviceContext::check_accessible(uint64_t ptr, size_t bytes, const char* wha
   }
 }
 
-void DeviceContext::copy_to_device(uint64_t dst, const void* src, size_t bytes) {
+void DeviceContext::copy_to_device(uint64_t dst, const void* src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
   if (src == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host source pointer is NULL");
   check_accessible(dst, bytes, "destination");
-  retire_launch();
+  if (!concurrent) retire_launch();
   device_.write_mem(dst, src, bytes);
 }
 
-void DeviceContext::copy_to_host(void* dst, uint64_t src, size_t bytes) {
+void DeviceContext::copy_to_host(void* dst, uint64_t src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
   if (dst == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host destination pointer is NULL");
   check_accessible(src, bytes, "source");
-  retire_launch();
+  if (!concurrent) retire_launch();
   device_.read_mem(src, dst, bytes);
 }
 
-void DeviceContext::copy_on_device(uint64_t dst, uint64_t src, size_t bytes) {
+void DeviceContext::copy_on_device(uint64_t dst, uint64_t src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
   check_accessible(src, bytes, "source");
   check_accessible(dst, bytes, "destination");
-  retire_launch();
+  if (!concurrent) retire_launch();
   std::vector<uint8_t> staging(std::min(bytes, kCopyChunk));
   // Overlapping ranges behave like memmove: copy from the far end when the
   // destination lies above the source.
@@ -280,10 +281,10 @@ void DeviceContext::copy_on_device(uint64_t dst, uint64_t src, size_t bytes) {
   }
 }
 
-void DeviceContext::fill(uint64_t dst, uint8_t value, size_t bytes) {
+void DeviceContext::fill(uint64_t dst, uint8_t value, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
   check_accessible(dst, bytes, "destination");
-  retire_launch();
+  if (!concurrent) retire_launch();
   const std::vector<uint8_t> pattern(std::min(bytes, kCopyChunk), value);
   for (size_t done = 0; done < bytes;) {
     const size_t n = std::min(kCopyChunk, bytes - done);
@@ -454,6 +455,13 @@ void DeviceContext::retire_launch() {
     message += " (module offset " + hex(record.pc - launch.module_base) + ")";
   copy_text(fault.message, sizeof fault.message, message);
   pending_fault_ = fault;
+}
+
+bool DeviceContext::advance(uint64_t cycles) {
+  if (!in_flight_) return false;
+  if (device_.advance(cycles)) return true;
+  retire_launch();
+  return false;
 }
 
 void DeviceContext::synchronize() {

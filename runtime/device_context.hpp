@@ -40,10 +40,12 @@ class DeviceContext {
 
   uint64_t allocate(size_t bytes);
   void release(uint64_t ptr);
-  void copy_to_device(uint64_t dst, const void* src, size_t bytes);
-  void copy_to_host(void* dst, uint64_t src, size_t bytes);
-  void copy_on_device(uint64_t dst, uint64_t src, size_t bytes);
-  void fill(uint64_t dst, uint8_t value, size_t bytes);
+  // Copies wait for the launch in flight unless `concurrent`: then they run
+  // while it runs (the copy engine), between two advance() slices.
+  void copy_to_device(uint64_t dst, const void* src, size_t bytes, bool concurrent = false);
+  void copy_to_host(void* dst, uint64_t src, size_t bytes, bool concurrent = false);
+  void copy_on_device(uint64_t dst, uint64_t src, size_t bytes, bool concurrent = false);
+  void fill(uint64_t dst, uint8_t value, size_t bytes, bool concurrent = false);
   uint64_t free_bytes() const { return pages_.free_pages() * KESTREL_PAGE_SIZE; }
 
   std::unique_ptr<LoadedModule> load_module(const uint8_t* data, size_t size);
@@ -52,6 +54,9 @@ class DeviceContext {
   void launch(const LoadedModule& module, const KernelInfo& kernel, const kestrel_dim3& grid,
               const kestrel_dim3& block, uint32_t dynamic_shared_bytes, void** args);
   void synchronize();
+  // Runs about `cycles` cycles of the launch in flight; false once none runs
+  // (the launch ended and was retired: synchronize() reports its fault).
+  bool advance(uint64_t cycles);
   const kestrel_fault_info& last_fault() const { return last_fault_; }
   driver::CounterValues counters();
 

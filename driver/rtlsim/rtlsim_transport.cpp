@@ -2,8 +2,9 @@
 // the preset the BackendConfig asks for) and its VerilatedContext, drives the
 // host register port, and answers the external memory port from a C++ DRAM
 // model of configurable latency and bandwidth.  Host DRAM accesses
-// (write_mem/read_mem) go to the model directly, as a board's host link
-// reaches its DRAM while no launch runs (docs/host-interface.md).
+// (write_mem/read_mem) go to the model directly, between clock cycles, so a
+// copy made between two advance() calls overlaps the running kernel as a
+// board's copy engine would (docs/host-interface.md).
 #include "kestrel/rtlsim/rtlsim_transport.hpp"
 
 #include <verilated.h>
@@ -130,6 +131,7 @@ class RtlsimTransport final : public Transport {
     check_offset(offset);
     if (offset == KESTREL_REG_CONTROL && (value & KESTREL_CTRL_ABORT) == 0 && (value & KESTREL_CTRL_START)) {
       validate_launch();
+      launch_cycles_ = 0;
     }
     model_->reg_req_valid_i = 1;
     model_->reg_req_i = (uint64_t{1} << 44) | (uint64_t{offset & 0xFFF} << 32) | value;
@@ -148,19 +150,31 @@ class RtlsimTransport final : public Transport {
   }
 
   void wait_idle() override {
-    uint64_t cycles = 0;
-    while (model_->running_o) {
-      if (cycles++ >= timing_.max_cycles) {
-        throw Error(KESTREL_ERROR_TIMEOUT, "rtlsim: the launch still runs after " +
-                                               std::to_string(timing_.max_cycles) +
-                                               " cycles (KESTREL_RTLSIM_MAX_CYCLES)");
-      }
-      cycle();
-    }
+    while (model_->running_o) launch_cycle();
+  }
+
+  // Host DRAM accesses between two calls land between clock cycles, so a
+  // copy can overlap the kernel (docs/host-interface.md).
+  bool overlaps_copies() const override { return true; }
+
+  bool advance(uint64_t cycles) override {
+    for (uint64_t i = 0; i < cycles && model_->running_o; ++i) launch_cycle();
+    return model_->running_o;
   }
 
  private:
   static constexpr uint64_t kRegisterGuard = 1u << 20;  // cycles a register access may wait
+
+  // One cycle of the launch in progress, which may last KESTREL_RTLSIM_MAX_CYCLES
+  // cycles from its START, however many wait_idle/advance calls it takes.
+  void launch_cycle() {
+    if (launch_cycles_++ >= timing_.max_cycles) {
+      throw Error(KESTREL_ERROR_TIMEOUT, "rtlsim: the launch still runs after " +
+                                             std::to_string(timing_.max_cycles) +
+                                             " cycles (KESTREL_RTLSIM_MAX_CYCLES)");
+    }
+    cycle();
+  }
 
   struct Pending {
     uint64_t ready_at;
@@ -301,6 +315,7 @@ class RtlsimTransport final : public Transport {
   std::vector<uint8_t> dram_;
   std::deque<Pending> queue_;
   uint64_t now_ = 0;
+  uint64_t launch_cycles_ = 0;  // cycles simulated for the launch in progress
   uint64_t next_accept_ = 0;
 };
 

@@ -54,6 +54,7 @@ typedef struct kestrel_device_props {
   uint32_t max_param_bytes; /* 4096 */
   uint32_t clock_khz;
   uint64_t global_mem_bytes;
+  uint32_t copy_engines; /* 1: *_concurrent copies overlap a running kernel; 0: they wait */
 } kestrel_device_props;
 
 typedef struct kestrel_fault_info {
@@ -113,6 +114,21 @@ kestrel_status kestrel_memcpy_htod(kestrel_device_t* device, kestrel_devptr_t ds
 kestrel_status kestrel_memcpy_dtoh(kestrel_device_t* device, void* dst, kestrel_devptr_t src, size_t bytes);
 kestrel_status kestrel_memcpy_dtod(kestrel_device_t* device, kestrel_devptr_t dst, kestrel_devptr_t src, size_t bytes);
 kestrel_status kestrel_memset(kestrel_device_t* device, kestrel_devptr_t dst, int value, size_t bytes);
+/* The copy engine (CUDA guide 3.2.5.5): the same copies and fill, with the
+ * same checks, that do not wait for the launch in flight.  The kernel keeps
+ * running: on the simulated backends the copy lands between two slices of
+ * the simulation (kestrel_launch_advance), so a kernel sees data copied while
+ * it runs.  Races with the kernel on the same bytes are the caller's, as on
+ * CUDA.  With props.copy_engines 0 they wait for the launch as the plain
+ * copies do. */
+kestrel_status kestrel_memcpy_htod_concurrent(kestrel_device_t* device, kestrel_devptr_t dst, const void* src,
+                                              size_t bytes);
+kestrel_status kestrel_memcpy_dtoh_concurrent(kestrel_device_t* device, void* dst, kestrel_devptr_t src,
+                                              size_t bytes);
+kestrel_status kestrel_memcpy_dtod_concurrent(kestrel_device_t* device, kestrel_devptr_t dst,
+                                              kestrel_devptr_t src, size_t bytes);
+kestrel_status kestrel_memset_concurrent(kestrel_device_t* device, kestrel_devptr_t dst, int value,
+                                         size_t bytes);
 /* Device memory still free for kestrel_malloc and the device's total, in
  * bytes (as cudaMemGetInfo).  Waits for nothing. */
 kestrel_status kestrel_mem_get_info(kestrel_device_t* device, size_t* free_bytes, size_t* total_bytes);
@@ -141,6 +157,14 @@ kestrel_status kestrel_kernel_get_name(kestrel_kernel_t* kernel, const char** na
  * KESTREL_ERROR_LAUNCH_FAULT. */
 kestrel_status kestrel_launch(kestrel_kernel_t* kernel, kestrel_dim3 grid, kestrel_dim3 block,
                               uint32_t dynamic_shared_bytes, void** args);
+/* Runs the launch in flight for up to about `cycles` device cycles (0: a
+ * default slice of 4096) and sets *running to 1 while it still runs, 0 once
+ * no launch runs.  A launch that ended here is retired: its printf output is
+ * written and its fault, if any, is reported by kestrel_synchronize, which
+ * then does not wait.  Between calls, the *_concurrent copies overlap the
+ * kernel.  A backend that cannot stop mid-launch (props.copy_engines 0) runs
+ * it to its end. */
+kestrel_status kestrel_launch_advance(kestrel_device_t* device, uint64_t cycles, int* running);
 /* Waits for all launches.  KESTREL_ERROR_LAUNCH_FAULT if one faulted (details
  * in kestrel_get_fault); the device stays usable afterwards. */
 kestrel_status kestrel_synchronize(kestrel_device_t* device);

@@ -44,6 +44,20 @@ class Transport {
   // Returns once STATUS is no longer RUNNING.  Simulated backends do the
   // simulation work here.
   virtual void wait_idle() = 0;
+
+  // Does up to about `cycles` device cycles of the launch in progress and
+  // returns whether it still runs.  Between two calls the host may use
+  // write_mem/read_mem (copies that overlap the kernel; races with the kernel
+  // on the same bytes are the caller's, as on CUDA).  Simulated backends
+  // simulate a slice here; a backend that cannot stop mid-launch runs it to
+  // its end, which is what this default does.
+  virtual bool advance(uint64_t cycles) {
+    (void)cycles;
+    wait_idle();
+    return false;
+  }
+  // Whether advance() returns mid-launch, i.e. copies can overlap a kernel.
+  virtual bool overlaps_copies() const { return false; }
 };
 
 // Factory: "model" (functional model) is always available; "rtlsim" and "fpga"

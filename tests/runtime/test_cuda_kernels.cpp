@@ -135,6 +135,44 @@ TEST_P(CudaKernels, FailedAssertNamesTheThread) {
   EXPECT_GT(device_.fault().info, 0u);  // the source line
 }
 
+// The copy engine: copies that do not wait for the launch in flight land
+// between slices of the simulation, so the kernel sees the flag the host
+// writes while it runs, and the host sees the kernel's start mark.  Without
+// overlap the kernel would spin out its bound and report that it gave up.
+TEST_P(CudaKernels, ConcurrentCopiesOverlapTheRunningKernel) {
+  kestrel_device_props props{};
+  ASSERT_EQ(kestrel_device_get_props(device_.handle(), &props), KESTREL_SUCCESS);
+  ASSERT_EQ(props.copy_engines, 1u);
+  kestrel::DeviceBuffer<int> state(device_, 4);
+  state.upload(std::vector<int>(4, 0));
+  const long long max_spins = 1ll << 24;
+  module_.kernel("wait_for_host").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, state, max_spins);
+  kestrel_device_t* d = device_.handle();
+  int running = 0, mark = 0, slices = 0;
+  while (mark == 0) {
+    ASSERT_EQ(kestrel_launch_advance(d, 256, &running), KESTREL_SUCCESS);
+    ASSERT_EQ(running, 1) << "the kernel ended before the host set its flag";
+    ASSERT_EQ(kestrel_memcpy_dtoh_concurrent(d, &mark, state.ptr(), sizeof mark), KESTREL_SUCCESS);
+    ASSERT_LT(++slices, 10000);
+  }
+  const int flag = 9;
+  ASSERT_EQ(kestrel_memcpy_htod_concurrent(d, state.ptr() + sizeof(int), &flag, sizeof flag),
+            KESTREL_SUCCESS);
+  while (running != 0) ASSERT_EQ(kestrel_launch_advance(d, 0, &running), KESTREL_SUCCESS);
+  EXPECT_EQ(kestrel_launch_advance(d, 0, &running), KESTREL_SUCCESS);
+  EXPECT_EQ(running, 0);
+  device_.synchronize();
+  const std::vector<int> result = state.download();
+  EXPECT_EQ(result[2], flag);
+  EXPECT_EQ(result[3], 0);
+  // Bad arguments are refused as for the plain copies.
+  EXPECT_EQ(kestrel_launch_advance(d, 0, nullptr), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_EQ(kestrel_memcpy_htod_concurrent(d, state.ptr(), nullptr, 4), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_EQ(kestrel_memcpy_dtoh_concurrent(d, &mark, state.ptr() + 16, 4), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_EQ(kestrel_memset_concurrent(d, state.ptr(), 0, 17), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_EQ(kestrel_memcpy_dtod_concurrent(d, state.ptr(), state.ptr() + 8, 16), KESTREL_ERROR_INVALID_VALUE);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, CudaKernels,
                          ::testing::Combine(::testing::ValuesIn(kestrel::features::test_backends()),
                                             ::testing::Values(64u, 32u)),

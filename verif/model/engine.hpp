@@ -22,6 +22,7 @@ class Engine {
   virtual uint32_t page_perms(uint64_t addr) const = 0;
   virtual void start(const LaunchDesc& desc, Dispatch dispatch) = 0;
   virtual void run() = 0;
+  virtual bool run_for(uint64_t rounds) = 0;
   virtual void abort() = 0;
   virtual LaunchState state() const = 0;
   virtual const Fault& fault() const = 0;

@@ -14,6 +14,7 @@ void Gpu::map_pages(uint64_t addr, uint64_t pages, uint32_t perms) { engine_->ma
 uint32_t Gpu::page_perms(uint64_t addr) const { return engine_->page_perms(addr); }
 void Gpu::start(const LaunchDesc& desc, Dispatch dispatch) { engine_->start(desc, dispatch); }
 void Gpu::run() { engine_->run(); }
+bool Gpu::run_for(uint64_t rounds) { return engine_->run_for(rounds); }
 void Gpu::abort() { engine_->abort(); }
 LaunchState Gpu::state() const { return engine_->state(); }
 const Fault& Gpu::fault() const { return engine_->fault(); }

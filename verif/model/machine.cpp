@@ -273,12 +273,14 @@ class Machine final : public Engine {
     if (dispatch_ == Dispatch::kAutomatic) initial_dispatch();
   }
 
-  void run() override {
-    if (state_ != LaunchState::kRunning) return;
+  void run() override { run_for(UINT64_MAX); }
+
+  bool run_for(uint64_t rounds) override {
+    if (state_ != LaunchState::kRunning) return false;
     if (dispatch_ == Dispatch::kManual) {
       throw Error(KESTREL_ERROR_INVALID_VALUE, "model: a manually dispatched launch advances with step()");
     }
-    while (state_ == LaunchState::kRunning) {
+    for (uint64_t round = 0; round < rounds && state_ == LaunchState::kRunning; ++round) {
       bool issued_any = false;
       for (uint32_t s = 0; s < sms_.size() && state_ == LaunchState::kRunning; ++s) {
         Sm& sm = sms_[s];
@@ -304,7 +306,7 @@ class Machine final : public Engine {
         if (blocks_done_ == total_blocks_) {
           finish();
         } else if (report_warp_sync_deadlock()) {
-          return;
+          return false;
         } else {
           // Every resident thread waits at a barrier that cannot complete; the
           // barrier logic releases such barriers, so this is a model bug guard.
@@ -312,6 +314,7 @@ class Machine final : public Engine {
         }
       }
     }
+    return state_ == LaunchState::kRunning;
   }
 
   void abort() override {

@@ -1,7 +1,9 @@
 // The register map of host_regs.h in front of a Gpu.  The launch runs inside
-// wait_idle(), so STATUS reads RUNNING between START and wait_idle().
+// wait_idle() or in slices in advance(), so STATUS reads RUNNING between START
+// and the end of the launch.
 #include "kestrel/model/model_transport.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -120,6 +122,14 @@ class ModelTransport final : public Transport {
   }
 
   void wait_idle() override { gpu_.run(); }
+
+  // A scheduling round issues one warp slice per SM, about warp_slice cycles.
+  bool overlaps_copies() const override { return true; }
+
+  bool advance(uint64_t cycles) override {
+    const uint64_t rounds = std::max<uint64_t>(1, cycles / gpu_.config().warp_slice);
+    return gpu_.run_for(rounds);
+  }
 
  private:
   static void check_offset(uint32_t offset) {

@@ -51,3 +51,13 @@ __global__ void recurse(int depth, int* out) { out[threadIdx.x] = nested_sum(dep
 __global__ void check_positive(const int* values) {
   assert(values[threadIdx.x] > 0);
 }
+
+// state[0] = 1 once running, then spins until the host sets state[1] (or
+// max_spins pass); state[2] = the flag seen, state[3] = 1 when it gave up.
+__global__ void wait_for_host(volatile int* state, long long max_spins) {
+  state[0] = 1;
+  long long spins = 0;
+  while (state[1] == 0 && spins < max_spins) ++spins;
+  state[2] = state[1];
+  state[3] = spins >= max_spins ? 1 : 0;
+}

@@ -100,6 +100,12 @@ class Device {
   void launch(const LaunchRegs& regs);
   // Blocks until the launch in progress (if any) ends, then reports the state.
   RunState wait();
+  // Does up to about `cycles` cycles of the launch in progress (simulated
+  // backends simulate a slice) and returns whether it still runs.  write_mem
+  // and read_mem between two calls overlap the kernel.
+  bool advance(uint64_t cycles);
+  // Whether advance() returns mid-launch on this backend.
+  bool overlaps_copies() const { return transport_->overlaps_copies(); }
   RunState state();
   void abort();
 

@@ -7,7 +7,7 @@
 //   KESTREL_RTLSIM_MEM_LATENCY   cycles from a request to its response (default 20)
 //   KESTREL_RTLSIM_MEM_INTERVAL  cycles between two accepted requests, i.e. the
 //                                bandwidth is one 64-byte line per interval (default 1)
-//   KESTREL_RTLSIM_MAX_CYCLES    cycles wait_idle() simulates before it gives up
+//   KESTREL_RTLSIM_MAX_CYCLES    cycles a launch may run (wait_idle/advance) before it gives up
 //                                with KESTREL_ERROR_TIMEOUT (default 50 000 000)
 #pragma once
 

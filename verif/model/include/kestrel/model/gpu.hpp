@@ -128,6 +128,11 @@ class Gpu {
   void start(const LaunchDesc& desc, Dispatch dispatch = Dispatch::kAutomatic);
   // Runs the launch to its end (automatic dispatch).
   void run();
+  // Runs at most `rounds` scheduling rounds of the launch (in each round every
+  // SM issues one warp slice of up to Config::warp_slice instructions) and
+  // returns whether it still runs.  Between two calls the host may read and
+  // write DRAM: this is how the driver overlaps copies with a kernel.
+  bool run_for(uint64_t rounds);
   void abort();
   LaunchState state() const;
   const Fault& fault() const;
