@@ -15,6 +15,7 @@ using kestrel::cudart::DeviceState;
 using kestrel::cudart::DeviceVariable;
 using kestrel::cudart::FatBinary;
 using kestrel::cudart::KernelFunction;
+using kestrel::cudart::Operation;
 using kestrel::cudart::Runtime;
 
 namespace {
@@ -153,13 +154,15 @@ cudaError_t copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_
       if (dst_side == Side::host && src_side == Side::host)
         std::memmove(pointer_to(to), pointer_to(from), width);
       else if (dst_side == Side::device && src_side == Side::host)
-        status = kestrel_memcpy_htod(device.handle(), to, pointer_to(from), width);
+        status = kestrel_memcpy_htod_concurrent(device.handle(), to, pointer_to(from), width);
       else if (dst_side == Side::host)
-        status = kestrel_memcpy_dtoh(device.handle(), pointer_to(to), from, width);
+        status = kestrel_memcpy_dtoh_concurrent(device.handle(), pointer_to(to), from, width);
       else
-        status = kestrel_memcpy_dtod(device.handle(), to, from, width);
+        status = kestrel_memcpy_dtod_concurrent(device.handle(), to, from, width);
       if (status != KESTREL_SUCCESS) return device.fail(status);
     }
+    if (dst_side == Side::device || src_side == Side::device)
+      device.add_copy_cycles(uint64_t{width} * height);
     return cudaSuccess;
   });
 }
@@ -172,8 +175,10 @@ cudaError_t fill(void* pointer, int value, size_t count, cudaStream_t stream, bo
   if (!holds(target.device, pointer, count)) return cudaErrorInvalidValue;
   const uint64_t address = address_of(pointer);
   return dispatch(target, wait, [=](DeviceState& device) {
-    const kestrel_status status = kestrel_memset(device.handle(), address, value, count);
-    return status == KESTREL_SUCCESS ? cudaSuccess : device.fail(status);
+    const kestrel_status status = kestrel_memset_concurrent(device.handle(), address, value, count);
+    if (status != KESTREL_SUCCESS) return device.fail(status);
+    device.add_copy_cycles(count);
+    return cudaSuccess;
   });
 }
 
@@ -238,6 +243,10 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   prop->texturePitchAlignment = kPitchAlignment;
   prop->multiProcessorCount = static_cast<int>(p.num_sms);
   prop->kernelExecTimeoutEnabled = 1;  // the launch watchdog (KESTREL_LIMIT_WATCHDOG_MI)
+  // One copy engine where the backend runs copies beside a kernel; kernels
+  // run one at a time (concurrentKernels 0).
+  prop->asyncEngineCount = static_cast<int>(p.copy_engines);
+  prop->deviceOverlap = p.copy_engines != 0 ? 1 : 0;
   prop->maxThreadsPerMultiProcessor = static_cast<int>(p.warps_per_sm * p.warp_size);
   prop->sharedMemPerMultiprocessor = p.shared_mem_per_block;
   prop->regsPerMultiprocessor = static_cast<int>(p.warps_per_sm * p.warp_size) * kRegistersPerThread;
@@ -737,8 +746,9 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
   DeviceState* device = nullptr;
   const cudaError_t error = current_device(&device);
   if (error != cudaSuccess) return record(error);
-  // Kestrel runs one stream operation at a time, so every priority is the
-  // same one (cudaDeviceGetStreamPriorityRange reports 0..0) and CUDA clamps.
+  // Kestrel runs one kernel at a time and starts stream work in issue order,
+  // so every priority is the same one (cudaDeviceGetStreamPriorityRange
+  // reports 0..0) and CUDA clamps.
   (void)priority;
   auto* created = new CUstream_st{device, flags, 0};
   Runtime::get().add_stream(created);
@@ -783,14 +793,25 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   const cudaError_t error = resolve(stream, &target);
   if (error != cudaSuccess) return record(error);
   if (!Runtime::get().event_live(event)) return record(cudaErrorInvalidResourceHandle);
-  // Every operation of a device runs in issue order, so whatever the event's
-  // latest record waits for has run before anything queued after this call.
-  // An event of another device is waited for here, on the host.
+  // Later work of the stream waits until the event's latest record has
+  // completed.  An event of another device is waited for here, on the host.
   if (event->device != target.device) {
     std::unique_lock<std::mutex> lock(event->device->mutex());
     const uint64_t wanted = event->records;
     event->device->changed().wait(lock, [&] { return event->completed >= wanted; });
+    return cudaSuccess;
   }
+  uint64_t wanted = 0;
+  {
+    std::lock_guard<std::mutex> lock(target.device->mutex());
+    wanted = event->records;
+  }
+  if (wanted == 0) return cudaSuccess;
+  Operation wait;
+  wait.stream = target.stream;
+  wait.run = [](DeviceState&) { return cudaSuccess; };
+  wait.ready = [event, wanted] { return Runtime::get().event_reached(event, wanted); };
+  target.device->submit(std::move(wait));
   return cudaSuccess;
 }
 
@@ -868,12 +889,18 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(target.device->mutex());
     generation = ++event->records;
   }
-  target.device->submit(target.stream, [event, generation](DeviceState& device) {
+  // A record completes even after a kernel fault (the device's sticky error),
+  // so that nothing waiting for the event waits forever.
+  Operation operation;
+  operation.stream = target.stream;
+  operation.despite_sticky = true;
+  operation.run = [event, generation](DeviceState& device) {
     std::lock_guard<std::mutex> lock(device.mutex());
     event->cycles = device.device_cycles();
     event->completed = generation;
     return cudaSuccess;
-  });
+  };
+  target.device->submit(std::move(operation));
   return cudaSuccess;
 }
 
@@ -962,20 +989,28 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
   }
   const kestrel_dim3 grid{gridDim.x, gridDim.y, gridDim.z}, block{blockDim.x, blockDim.y, blockDim.z};
   const uint32_t shared = static_cast<uint32_t>(sharedMem);
-  target.device->submit(target.stream, [function, storage, grid, block, shared](DeviceState& device) {
+  // The launch starts the kernel; the worker runs it in slices, other
+  // streams' copies between them, and finishes it when it ends.
+  Operation launch;
+  launch.stream = target.stream;
+  launch.run = [function, storage, grid, block, shared](DeviceState& device) {
     cudaError_t error = cudaSuccess;
     kestrel_kernel_t* kernel = device.kernel_for(*function, &error);
     if (kernel == nullptr) return error;
     std::vector<void*> pointers;
     for (std::vector<uint8_t>& value : *storage) pointers.push_back(value.data());
-    kestrel_status status = kestrel_launch(kernel, grid, block, shared, pointers.data());
-    if (status == KESTREL_SUCCESS) status = kestrel_synchronize(device.handle());
+    const kestrel_status status = kestrel_launch(kernel, grid, block, shared, pointers.data());
+    return status == KESTREL_SUCCESS ? cudaSuccess : device.fail(status);
+  };
+  launch.finish = [](DeviceState& device) {
+    const kestrel_status status = kestrel_synchronize(device.handle());
     if (status != KESTREL_SUCCESS) return device.fail(status);
     kestrel_counters counters{};
     if (kestrel_get_counters(device.handle(), &counters) == KESTREL_SUCCESS)
       device.add_cycles(counters.value[KESTREL_CNT_CYCLES]);
     return cudaSuccess;
-  });
+  };
+  target.device->submit(std::move(launch));
   return cudaSuccess;
 }
 

@@ -162,11 +162,15 @@ void DeviceState::enqueue_locked(Operation op) {
 }
 
 void DeviceState::submit(CUstream_st* stream, std::function<cudaError_t(DeviceState&)> op) {
-  std::lock_guard<std::mutex> lock(mutex_);
   Operation operation;
   operation.stream = stream;
   operation.run = std::move(op);
-  enqueue_locked(std::move(operation));
+  submit(std::move(operation));
+}
+
+void DeviceState::submit(Operation op) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  enqueue_locked(std::move(op));
 }
 
 cudaError_t DeviceState::run_sync(std::function<cudaError_t(DeviceState&)> op, bool despite_sticky) {
@@ -183,39 +187,112 @@ cudaError_t DeviceState::run_sync(std::function<cudaError_t(DeviceState&)> op, b
   return result.get();
 }
 
+// In issue order, an operation waits for every earlier operation of its
+// stream; the legacy default stream waits for every earlier operation of a
+// blocking stream and a blocking stream for every earlier one of the default
+// stream (guide 3.2.5.5.x, implicit synchronization; cudaStreamNonBlocking
+// streams wait for neither); a launch waits while another kernel runs (one
+// launch at a time); a stream wait waits for its event.  The kernel in
+// flight counts as the earliest operation.
+std::deque<Operation>::iterator DeviceState::next_runnable_locked() {
+  std::set<const CUstream_st*> busy;
+  bool default_busy = false, blocking_busy = false;
+  auto note = [&](const CUstream_st* stream) {
+    busy.insert(stream);
+    if (stream == default_stream_.get())
+      default_busy = true;
+    else if ((stream->flags & cudaStreamNonBlocking) == 0)
+      blocking_busy = true;
+  };
+  if (in_flight_) note(in_flight_->stream);
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    const CUstream_st* stream = it->stream;
+    bool blocked = busy.count(stream) != 0;
+    if (stream == default_stream_.get())
+      blocked = blocked || blocking_busy;
+    else if ((stream->flags & cudaStreamNonBlocking) == 0)
+      blocked = blocked || default_busy;
+    if (!blocked && it->finish && in_flight_) blocked = true;
+    if (!blocked && it->ready && !it->ready()) blocked = true;
+    if (!blocked) return it;
+    note(stream);
+  }
+  return queue_.end();
+}
+
+void DeviceState::complete_locked(Operation& op, cudaError_t result) {
+  --op.stream->pending;
+  if (op.done) {
+    op.done->set_value(result);
+  } else if (result != cudaSuccess && async_error_ == cudaSuccess) {
+    async_error_ = result;
+  }
+  changed_.notify_all();
+}
+
 void DeviceState::worker() {
+  // Simulated cycles per slice of the kernel in flight between two looks at
+  // the queue: small enough that a copy issued meanwhile lands soon, large
+  // enough that the bookkeeping costs little.
+  constexpr uint64_t kSliceCycles = 4096;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (stopping_) {
       // The process is ending: what is left never runs, but nobody may wait forever.
       for (Operation& op : queue_)
         if (op.done) op.done->set_value(cudaErrorCudartUnloading);
       queue_.clear();
+      if (in_flight_ && in_flight_->done) in_flight_->done->set_value(cudaErrorCudartUnloading);
+      in_flight_.reset();
       return;
     }
-    Operation op = std::move(queue_.front());
-    queue_.pop_front();
-    running_op_ = true;
-    lock.unlock();
-    const cudaError_t sticky = sticky_.load();
-    cudaError_t result = sticky;
-    if (sticky == cudaSuccess || op.despite_sticky) {
-      try {
-        result = op.run(*this);
-      } catch (const std::exception&) {
-        result = cudaErrorUnknown;
+    const auto next = next_runnable_locked();
+    if (next != queue_.end()) {
+      Operation op = std::move(*next);
+      queue_.erase(next);
+      running_op_ = true;
+      lock.unlock();
+      const cudaError_t sticky = sticky_.load();
+      cudaError_t result = sticky;
+      bool started = false;
+      if (sticky == cudaSuccess || op.despite_sticky) {
+        try {
+          result = op.run(*this);
+        } catch (const std::exception&) {
+          result = cudaErrorUnknown;
+        }
+        started = result == cudaSuccess && op.finish;
       }
+      lock.lock();
+      running_op_ = false;
+      if (started)
+        in_flight_ = std::move(op);
+      else
+        complete_locked(op, result);
+      continue;
     }
-    lock.lock();
-    --op.stream->pending;
-    running_op_ = false;
-    if (op.done) {
-      op.done->set_value(result);
-    } else if (result != cudaSuccess && async_error_ == cudaSuccess) {
-      async_error_ = result;
+    if (in_flight_) {
+      lock.unlock();
+      int running = 0;
+      const kestrel_status status = kestrel_launch_advance(device_, kSliceCycles, &running);
+      cudaError_t result = cudaSuccess;
+      if (status != KESTREL_SUCCESS || running == 0) {
+        // Ended (or the advance failed, which synchronize reports): finish() reports it.
+        try {
+          result = in_flight_->finish(*this);
+        } catch (const std::exception&) {
+          result = cudaErrorUnknown;
+        }
+      }
+      lock.lock();
+      if (status != KESTREL_SUCCESS || running == 0) {
+        Operation op = std::move(*in_flight_);
+        in_flight_.reset();
+        complete_locked(op, result);
+      }
+      continue;
     }
-    changed_.notify_all();
+    changed_.wait(lock);
   }
 }
 
@@ -267,7 +344,7 @@ void DeviceState::flush_output() {
 
 cudaError_t DeviceState::synchronize() {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [this] { return queue_.empty() && !running_op_; });
+  changed_.wait(lock, [this] { return idle_locked(); });
   lock.unlock();
   flush_output();
   lock.lock();
@@ -299,7 +376,7 @@ cudaError_t DeviceState::take_async_error() {
 void DeviceState::reset() {
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this] { return queue_.empty() && !running_op_; });
+    changed_.wait(lock, [this] { return idle_locked(); });
   }
   run_sync(
       [](DeviceState& self) {
@@ -379,6 +456,11 @@ cudaError_t DeviceState::symbol_address(const DeviceVariable& variable, kestrel_
   std::lock_guard<std::mutex> lock(mutex_);
   symbol_ranges[*address] = bytes;
   return cudaSuccess;
+}
+
+void DeviceState::add_copy_cycles(uint64_t bytes) {
+  if (in_flight_) return;
+  device_cycles_ += (bytes + kCopyBytesPerCycle - 1) / kCopyBytesPerCycle;
 }
 
 cudaError_t DeviceState::fail(kestrel_status status) {
@@ -470,6 +552,11 @@ bool Runtime::stream_live(CUstream_st* stream) {
 bool Runtime::event_live(CUevent_st* event) {
   std::lock_guard<std::mutex> lock(handles_mutex_);
   return events_.count(event) != 0;
+}
+
+bool Runtime::event_reached(CUevent_st* event, uint64_t wanted) {
+  std::lock_guard<std::mutex> lock(handles_mutex_);
+  return events_.count(event) == 0 || event->completed >= wanted;
 }
 
 void Runtime::add_stream(CUstream_st* stream) {

@@ -4,12 +4,16 @@
 //     image parsed once on the host so that launches know every kernel's
 //     parameters and static shared memory without touching a device;
 //   * DeviceState: one per CUDA device, i.e. one Kestrel backend instance.
-//     A worker thread owns the kestrel_device_t and executes every operation
-//     (copies, launches, event records, host functions) in the order they
-//     were issued, which keeps each stream in order and gives the legacy
-//     default stream its synchronizing semantics (guide 3.2.5.5) for free;
-//     callers that must wait (cudaMemcpy, cudaStreamSynchronize) wait for
-//     their operation or their stream to drain.
+//     A worker thread owns the kestrel_device_t and executes the operations
+//     (copies, launches, event records, host functions): each stream in
+//     order, the legacy default stream synchronizing with the blocking
+//     streams (guide 3.2.5.5), and work of other streams running while a
+//     kernel is in flight: the worker simulates the kernel in slices
+//     (kestrel_launch_advance) and does the other streams' copies between
+//     them (kestrel_memcpy_*_concurrent), the copy engine.  One kernel runs
+//     at a time.  Callers that must wait (cudaMemcpy,
+//     cudaStreamSynchronize) wait for their operation or their stream to
+//     drain.
 #pragma once
 
 #include <atomic>
@@ -75,13 +79,25 @@ class Registry {
 
 class DeviceState;
 
+// The host link a copy crosses, as event timing counts it: 8 bytes per device
+// cycle (a 64-bit link at the device clock).  A model, not a measurement:
+// the simulated backends move host data without simulated time.
+constexpr uint64_t kCopyBytesPerCycle = 8;
+
 // An operation of a stream, run by the device's worker thread.  It returns
 // the error it meets; a kernel fault becomes the device's sticky error.
 struct Operation {
   CUstream_st* stream = nullptr;
   std::function<cudaError_t(DeviceState&)> run;
+  // A kernel launch: run() starts the kernel and finish() runs once it has
+  // ended (faults, cycle count).  In between the launch is in flight: later
+  // work of its stream waits, work of other streams (copies) runs beside it.
+  std::function<cudaError_t(DeviceState&)> finish;
+  // When set, the operation waits until it holds (cudaStreamWaitEvent);
+  // asked on the worker under the device mutex.
+  std::function<bool()> ready;
   std::shared_ptr<std::promise<cudaError_t>> done;  // for callers that wait on this operation
-  bool despite_sticky = false;                      // runs even after a kernel fault (reset, close)
+  bool despite_sticky = false;                      // runs even after a kernel fault (reset, close, events)
 };
 
 class DeviceState {
@@ -98,6 +114,8 @@ class DeviceState {
 
   // Queues `op` on `stream` (an internal stream of this device).
   void submit(CUstream_st* stream, std::function<cudaError_t(DeviceState&)> op);
+  // Queues a prepared operation (launches, stream waits, event records).
+  void submit(Operation op);
   // Queues `op` on the legacy default stream and waits for its result.
   cudaError_t run_sync(std::function<cudaError_t(DeviceState&)> op, bool despite_sticky = false);
   // Waits until every operation issued so far has run; returns the
@@ -126,6 +144,10 @@ class DeviceState {
   cudaError_t fail(kestrel_status status);
   uint64_t device_cycles() const { return device_cycles_; }
   void add_cycles(uint64_t cycles) { device_cycles_ += cycles; }
+  // A copy of `bytes` on the device's timeline: it takes the host link's
+  // time (kCopyBytesPerCycle) unless a kernel runs, which hides it.
+  void add_copy_cycles(uint64_t bytes);
+  bool kernel_in_flight() const { return in_flight_.has_value(); }
   const std::string& last_fault_message() const { return fault_message_; }
 
   // Device printf output (and assert messages) of retired launches waits
@@ -149,6 +171,11 @@ class DeviceState {
   void worker();
   void start_worker_locked();
   void enqueue_locked(Operation op);
+  // The first queued operation that may run now (guide 3.2.5.5), or end().
+  std::deque<Operation>::iterator next_runnable_locked();
+  // Reports `op`'s result to its waiter or as the asynchronous error.
+  void complete_locked(Operation& op, cudaError_t result);
+  bool idle_locked() const { return queue_.empty() && !running_op_ && !in_flight_; }
 
   const int ordinal_;
   const std::string backend_;
@@ -161,6 +188,7 @@ class DeviceState {
   std::condition_variable changed_;
   std::deque<Operation> queue_;
   bool running_op_ = false;
+  std::optional<Operation> in_flight_;  // the kernel running; set and cleared by the worker under mutex_
   bool stopping_ = false;
   std::thread thread_;
   std::unique_ptr<CUstream_st> default_stream_;
@@ -192,6 +220,10 @@ class Runtime {
   // an error rather than a crash.
   bool stream_live(CUstream_st* stream);
   bool event_live(CUevent_st* event);
+  // Whether `event` has completed its record number `wanted`; a destroyed
+  // event counts as complete (a stream wait outlives its event, as in CUDA).
+  // The caller holds the event's device mutex.
+  bool event_reached(CUevent_st* event, uint64_t wanted);
   void add_stream(CUstream_st* stream);
   void add_event(CUevent_st* event);
   void destroy_stream(CUstream_st* stream);

@@ -6,7 +6,9 @@
 // never leaks between them.
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "cuda_runtime.h"
@@ -345,6 +347,51 @@ TEST(Launches, FaultIsStickyUntilReset) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(cudaMalloc(&data, 4), cudaSuccess);
   EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
+// A gate the worker waits at (a host function), so that everything after it
+// is queued before any of it runs: the tests below need that order.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  static void wait(void* self) {
+    Gate& gate = *static_cast<Gate*>(self);
+    std::unique_lock<std::mutex> lock(gate.mutex);
+    gate.opened.wait(lock, [&] { return gate.open; });
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      open = true;
+    }
+    opened.notify_all();
+  }
+};
+
+// Work queued behind a faulting kernel is skipped, but event records still
+// complete: cudaEventSynchronize, cudaEventQuery, cudaStreamWaitEvent and
+// cudaEventDestroy return instead of waiting forever (they hung before).
+TEST(Launches, EventsQueuedBehindAFaultComplete) {
+  cudaStream_t other;
+  cudaEvent_t event;
+  ASSERT_EQ(cudaStreamCreate(&other), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&event), cudaSuccess);
+  Gate gate;
+  ASSERT_EQ(cudaLaunchHostFunc(nullptr, &Gate::wait, &gate), cudaSuccess);
+  int value = 5;
+  void* args[] = {&value};
+  ASSERT_EQ(cudaLaunchKernel(null_writer_kernel(), dim3(1), dim3(1), args, 0, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaEventRecord(event, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaStreamWaitEvent(other, event, 0), cudaSuccess);
+  gate.release();
+  EXPECT_EQ(cudaEventSynchronize(event), cudaErrorIllegalAddress);
+  EXPECT_NE(cudaEventQuery(event), cudaErrorNotReady);
+  EXPECT_EQ(cudaStreamSynchronize(other), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaEventDestroy(event), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 TEST(Launches, ResetInvalidatesStreamsEventsAndAllocations) {
