@@ -120,6 +120,21 @@ TEST(DriverDevice, ProgramsLaunchRegistersThenStarts) {
   EXPECT_EQ(device.read_counters()[KESTREL_CNT_THREAD_INSTRS], (1ull << 32) + 12000);
 }
 
+// A backend that cannot stop mid-launch (Transport's default advance) runs
+// the launch to its end in advance() and says copies cannot overlap.
+TEST(DriverDevice, AdvanceWithoutSlicesRunsTheLaunchToItsEnd) {
+  auto transport = std::make_unique<FakeTransport>();
+  auto state = transport->state();
+  Device device(std::move(transport));
+  EXPECT_FALSE(device.overlaps_copies());
+  EXPECT_FALSE(device.advance(100));  // nothing runs
+  device.launch(LaunchRegs{});
+  EXPECT_EQ(device.state(), RunState::running);
+  EXPECT_FALSE(device.advance(1));
+  EXPECT_EQ(device.state(), RunState::done);
+  EXPECT_EQ(device.read_counters()[KESTREL_CNT_CYCLES], 1000u);
+}
+
 TEST(DriverDevice, DecodesTheFaultRecord) {
   auto transport = std::make_unique<FakeTransport>();
   auto state = transport->state();

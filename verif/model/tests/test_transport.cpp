@@ -138,6 +138,70 @@ TEST(ModelTransport, LaunchThroughRegisters) {
   EXPECT_EQ(saved % 20, 0u);
 }
 
+// advance() runs the launch in slices; the result and every counter are the
+// ones a single wait_idle() gives, and a host write between two slices is
+// seen by the kernel (the copy engine).
+TEST(ModelTransport, AdvanceInSlicesMatchesOneRun) {
+  auto program = [] {
+    // out[global] = global + 1 + out[200] (a word the host may change mid-launch).
+    Assembler a(64);
+    a.csrr(t0, KESTREL_CSR_CTAID_X);
+    a.csrr(t1, KESTREL_CSR_NTID_X);
+    a.mul(t0, t0, t1);
+    a.csrr(t1, KESTREL_CSR_TID_X);
+    a.add(t0, t0, t1);
+    a.lw(t2, a0, 800);
+    a.add(t2, t2, t0);
+    a.addi(t2, t2, 1);
+    a.slli(t3, t0, 2);
+    a.add(t3, t3, a0);
+    a.sw(t2, t3, 0);
+    a.ret();
+    return a;
+  };
+  auto whole = make();
+  load(*whole, program());
+  set_launch(*whole, 10, 20);
+  whole->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  whole->wait_idle();
+  ASSERT_EQ(whole->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+
+  auto sliced = make();
+  EXPECT_TRUE(sliced->overlaps_copies());
+  load(*sliced, program());
+  set_launch(*sliced, 10, 20);
+  sliced->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  int slices = 0;
+  while (sliced->advance(16)) ++slices;
+  EXPECT_GE(slices, 3);
+  ASSERT_EQ(sliced->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  for (int c = 0; c < KESTREL_CNT_COUNT; ++c)
+    EXPECT_EQ(counter(*sliced, static_cast<kestrel_counter>(c)),
+              counter(*whole, static_cast<kestrel_counter>(c)))
+        << c;
+  for (uint32_t i = 0; i < 200; ++i) {
+    uint32_t a = 0, b = 0;
+    whole->read_mem(kData + 4 * i, &a, 4);
+    sliced->read_mem(kData + 4 * i, &b, 4);
+    EXPECT_EQ(a, i + 1);
+    EXPECT_EQ(b, a);
+  }
+
+  // A host write after the first slice reaches the blocks that run later.
+  auto copied = make();
+  load(*copied, program());
+  set_launch(*copied, 10, 20);
+  copied->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  ASSERT_TRUE(copied->advance(16));
+  const uint32_t offset = 1000;
+  copied->write_mem(kData + 800, &offset, 4);
+  while (copied->advance(16)) {
+  }
+  uint32_t last = 0;
+  copied->read_mem(kData + 4 * 199, &last, 4);
+  EXPECT_EQ(last, 199u + 1 + offset);
+}
+
 TEST(ModelTransport, FaultRecordAndRestart) {
   auto t = make();
   Assembler a(64);
