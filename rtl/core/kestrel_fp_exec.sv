@@ -5,15 +5,16 @@
 // warp in Lanes / SfuLanes turns.
 //
 // Throughput: the lane pipeline takes one warp-instruction per cycle
-// (latency `Stages` while the write-back side is free); divsqrt and SFU take
+// (latency `Stages` while its write-back port is free); divsqrt and SFU take
 // one warp at a time each (divsqrt: 1..14 cycles with the default digits per
 // cycle; SFU: Lanes / SfuLanes + 3 cycles), and run beside the lane pipeline.
 //
-// Handshake: valid/ready on both sides.  req_ready_o depends on req_unit_i
-// (the chosen unit must be free), never on req_valid_i.  The three units'
-// results meet in one write-back port by round-robin; a presented response
-// holds still (payload and tag) until taken.  Because of that arbitration the
-// SM releases a destination register at write-back, by the tag.
+// Handshake: valid/ready on every side.  req_ready_o depends on req_unit_i
+// (the chosen unit must be free), never on req_valid_i.  Two write-back
+// ports: `lane_rsp_*` for the lane pipeline (in request order, fixed latency
+// when always taken: the SM reserves its retire slot at issue) and `rsp_*`
+// for divsqrt and the SFU, which meet there by round-robin; a presented
+// response holds still (payload and tag) until taken.
 //
 // Operands and results are flat per-lane vectors (lane l at [l*W +: W]):
 // Yosys 0.23 shrinks arrays of structs.  rm is per lane because each thread
@@ -43,7 +44,13 @@ module kestrel_fp_exec #(
   input  logic [Lanes*32-1:0]              req_c_i,           // rs3 (f)
   input  logic [Lanes*Xlen-1:0]            req_x_i,           // rs1 (x): fmv.w.x, fcvt.s.*
   input  logic [TagW-1:0]                  req_tag_i,
-  // writeback side
+  // writeback side, lane pipeline (in order)
+  output logic                             lane_rsp_valid_o,
+  input  logic                             lane_rsp_ready_i,
+  output logic [Lanes*Xlen-1:0]            lane_rsp_result_o, // f: [31:0], upper bits zero; x: sign-extended
+  output logic [Lanes*5-1:0]               lane_rsp_flags_o,  // fflags to OR into each thread's
+  output logic [TagW-1:0]                  lane_rsp_tag_o,
+  // writeback side, divsqrt and SFU (round-robin)
   output logic                             rsp_valid_o,
   input  logic                             rsp_ready_i,
   output logic [Lanes*Xlen-1:0]            rsp_result_o,      // f: [31:0], upper bits zero; x: sign-extended
@@ -52,10 +59,6 @@ module kestrel_fp_exec #(
 );
   localparam int unsigned Turns = Lanes / SfuLanes;
   localparam int unsigned TurnW = (Turns > 1) ? $clog2(Turns) : 1;
-  // Write-back requesters, in round-robin order.
-  localparam int unsigned SrcLane = 0;
-  localparam int unsigned SrcDivSqrt = 1;
-  localparam int unsigned SrcSfu = 2;
 
   // ---------------------------------------------------------------------------
   // Issue: one valid per unit, the same for every lane of that unit, so the
@@ -82,15 +85,18 @@ module kestrel_fp_exec #(
   end
 
   // ---------------------------------------------------------------------------
-  // Write-back arbitration (declared early: the units' rsp_ready use it).
+  // Write-back: the lane pipeline has its own port; divsqrt and SFU share one
+  // by round-robin (declared early: the units' rsp_ready use it).
   // ---------------------------------------------------------------------------
-  logic [2:0] wb_req;
+  localparam int unsigned SrcDivSqrt = 0;
+  localparam int unsigned SrcSfu = 1;
+  logic [1:0] wb_req;
   logic wb_arb_valid;
-  logic [1:0] wb_arb_index, wb_sel;
-  logic [2:0] wb_arb_grant;
+  logic wb_arb_index, wb_sel;
+  logic [1:0] wb_arb_grant;
   logic wb_take;
   logic wb_locked_q;
-  logic [1:0] wb_locked_index_q;
+  logic wb_locked_index_q;
 
   logic lane_rsp_valid, ds_rsp_valid, sfu_done_q;
   logic [Lanes-1:0] lane_valid_all, ds_valid_all;
@@ -100,11 +106,15 @@ module kestrel_fp_exec #(
   logic [Lanes*32-1:0] sfu_result_q;
 
   assign lane_rsp_valid = lane_valid_all[0];
+  assign lane_rsp_valid_o = lane_rsp_valid;
+  assign lane_rsp_result_o = lane_result;
+  assign lane_rsp_flags_o = lane_flags;
+  assign lane_rsp_tag_o = lane_rsp_tag;
   // A divsqrt warp is done when every lane is: special operands finish early.
   assign ds_rsp_valid = &ds_valid_all;
-  assign wb_req = {sfu_done_q, ds_rsp_valid, lane_rsp_valid};
+  assign wb_req = {sfu_done_q, ds_rsp_valid};
 
-  kestrel_rr_arb #(.N(3)) u_wb_arb (
+  kestrel_rr_arb #(.N(2)) u_wb_arb (
     .clk_i,
     .rst_ni,
     .req_i(wb_req),
@@ -131,30 +141,22 @@ module kestrel_fp_exec #(
   end
 
   always_comb begin
-    rsp_result_o = lane_result;
-    rsp_flags_o = lane_flags;
-    rsp_tag_o = lane_rsp_tag;
-    unique case (wb_sel)
-      2'(SrcDivSqrt): begin
-        rsp_result_o = ds_result;
-        rsp_flags_o = ds_flags;
-        rsp_tag_o = ds_rsp_tag;
+    rsp_result_o = ds_result;
+    rsp_flags_o = ds_flags;
+    rsp_tag_o = ds_rsp_tag;
+    if (wb_sel == 1'(SrcSfu)) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        rsp_result_o[l*Xlen+:Xlen] = Xlen'(sfu_result_q[l*32+:32]);
       end
-      2'(SrcSfu): begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          rsp_result_o[l*Xlen+:Xlen] = Xlen'(sfu_result_q[l*32+:32]);
-        end
-        rsp_flags_o = '0;  // the SFU raises no flags (docs/fpu.md)
-        rsp_tag_o = sfu_tag_q;
-      end
-      default: ;
-    endcase
+      rsp_flags_o = '0;  // the SFU raises no flags (docs/fpu.md)
+      rsp_tag_o = sfu_tag_q;
+    end
   end
 
   logic lane_rsp_ready, ds_rsp_ready, sfu_rsp_taken;
-  assign lane_rsp_ready = wb_take && (wb_sel == 2'(SrcLane));
-  assign ds_rsp_ready = wb_take && (wb_sel == 2'(SrcDivSqrt));
-  assign sfu_rsp_taken = wb_take && (wb_sel == 2'(SrcSfu));
+  assign lane_rsp_ready = lane_rsp_ready_i;
+  assign ds_rsp_ready = wb_take && (wb_sel == 1'(SrcDivSqrt));
+  assign sfu_rsp_taken = wb_take && (wb_sel == 1'(SrcSfu));
 
   // ---------------------------------------------------------------------------
   // Per lane: the FMA pipeline and the divide/square-root unit.

@@ -13,10 +13,16 @@
 // The LSU, the divider and barrier results (written when a barrier releases)
 // take the single writeback/retire slot when stage 3 is empty; issue leaves a
 // bubble for them when needed.  F instructions other than flw/fsw leave the
-// pipe in stage 1 for kestrel_fp_exec (one warp-instruction in flight per SM)
-// and retire from there like divides; rm = 7 is resolved per thread from frm
-// in stage 1 (frm 5..7: illegal instruction, as in the model).  A warp with a memory or divide instruction
-// outstanding issues nothing else until it retires, so every warp retires in
+// pipe in stage 1 for kestrel_fp_exec and retire from there: lane-pipeline
+// operations (FMA, add, compares, conversions, ...) stream at one
+// warp-instruction per cycle, each reserving its retire slot at issue (the
+// lane pipeline has a fixed latency and the first claim on the slot after
+// stage 3); divsqrt and SFU take one warp each and retire like divides.
+// rm = 7 is resolved per thread from frm in stage 1 (frm 5..7: illegal
+// instruction, as in the model).  A warp with a memory, divide, divsqrt or
+// SFU instruction outstanding issues nothing else until it retires; one with
+// lane-pipeline operations outstanding issues only further independent ones
+// (f-register scoreboard), which retire in order.  So every warp retires in
 // issue order (what lock-step needs); other warps keep issuing.
 //
 // Boundary: docs/microarchitecture.md, "SM boundary" (valid/ready block
@@ -379,14 +385,28 @@ module kestrel_sm #(
   logic [31:0] div_pc_q;
   logic [Lanes-1:0] div_mask_q;
   logic [4:0] div_rd_q;
-  // The F instruction in kestrel_fp_exec (one per SM) and the FP state.
-  logic fp_inflight_q, fp_inflight_d;
-  logic fp_drop_q;                               // in flight across a flush: drained, not retired
-  logic [WarpW-1:0] fp_warp_q;
-  logic [31:0] fp_pc_q;
-  logic [Lanes-1:0] fp_mask_q;
-  logic [4:0] fp_rd_q;
-  logic fp_rd_fp_q, fp_xwe_q;
+  // F instructions in kestrel_fp_exec: one warp-instruction per cycle into
+  // the lane pipeline (its records in a FIFO, in order), one in divsqrt, one
+  // in the SFU (a record each; the fp_exec tag says which).
+  // Record: {warp, pc, mask, rd, rd is f, rd is x}.
+  localparam int unsigned FpMetaW = WarpW + 32 + Lanes + 7;
+  localparam int unsigned FplDepth = 2 ** $clog2(FpuStages + 1);  // lane ops between hand-over and write-back
+  localparam int unsigned FplCntW = $clog2(FplDepth) + 1;
+  logic ds_sent_q, ds_sent_d, sfu_sent_q, sfu_sent_d;  // the divsqrt / SFU instruction is out
+  logic ds_drop_q, ds_drop_d, sfu_drop_q, sfu_drop_d;  // ... sent before a flush: drained, not retired
+  logic [FpMetaW-1:0] ds_meta_q, sfu_meta_q;
+  logic ds_busy, sfu_busy;                             // out, or in stage 1
+  logic [FplCntW-1:0] fpl_drop_q, fpl_drop_d;          // lane ops still to drain after a flush
+  // Per warp: lane-pipeline ops issued and not written back, and the f
+  // registers they will write (the f scoreboard; f rs/rd of a further lane
+  // op are checked against it).
+  logic [Warps*FplCntW-1:0] lcnt_q, lcnt_d;
+  logic [Warps*32-1:0] fpend_q, fpend_d;
+  logic [Warps-1:0] fhaz;
+  // Retire-slot reservations of the lane pipeline: bit k is the slot k cycles
+  // from now (an operation issued now is written back 1 + FpuStages cycles on).
+  logic [FpuStages:0] resv_q, resv_d;
+  logic [3:0] resv_near;                               // bits 0..3 of resv_q, zero beyond
   logic [Warps*Lanes*5-1:0] fflags_q, fflags_d;  // per thread
   logic [Warps*Lanes*3-1:0] frm_q, frm_d;
   logic lsu_fp_q;                                // the LSU instruction is flw/fsw
@@ -425,9 +445,39 @@ module kestrel_sm #(
         if (sb_hazard[w]) ready[w] = 1'b0;
         if (wmem[w] && lsu_inflight_q) ready[w] = 1'b0;
         if (wdiv[w] && div_inflight_q) ready[w] = 1'b0;
-        if (wfpx[w] && fp_inflight_q) ready[w] = 1'b0;
+        // With lane ops outstanding only an independent lane op may follow.
+        if (lcnt_q[w*FplCntW +: FplCntW] != '0
+            && (!wfpx[w] || wfp_flat[w*FpDecW + FpDecUnit +: 2] != kestrel_fpu_pkg::FpUnitLane || fhaz[w]))
+          ready[w] = 1'b0;
+        if (wfpx[w]) begin
+          // The unit must be free when stage 1 hands the instruction over.
+          unique case (wfp_flat[w*FpDecW + FpDecUnit +: 2])
+            kestrel_fpu_pkg::FpUnitDivSqrt: if (ds_busy) ready[w] = 1'b0;
+            kestrel_fpu_pkg::FpUnitSfu: if (sfu_busy) ready[w] = 1'b0;
+            default: if (FpuStages < 2 && s1_valid_q) ready[w] = 1'b0;  // would meet stage 3
+          endcase
+        end else if (!wmem[w] && !wdiv[w] && resv_near[3]) begin
+          // Stage 3 three cycles from now belongs to a lane-pipeline result.
+          ready[w] = 1'b0;
+        end
       end
       if (stop_q || fault_valid_q || hold_issue) ready[w] = 1'b0;
+    end
+  end
+
+  // f scoreboard check of each warp's next instruction: f rs1 when read, rs2
+  // for the two-operand operations, rs3 for the fused ones, f rd.
+  always_comb begin
+    for (int unsigned w = 0; w < Warps; w++) begin
+      logic [FpDecW-1:0] f;
+      logic [4:0] op;
+      f = wfp_flat[w*FpDecW +: FpDecW];
+      op = f[FpDecFpuOp +: 5];
+      fhaz[w] = (f[FpDecRs1Re] && fpend_q[w*32 + 32'(f[FpDecRs1 +: 5])])
+             || (op <= kestrel_fpu_pkg::FpuLe && fpend_q[w*32 + 32'(f[FpDecRs2 +: 5])])
+             || (op >= kestrel_fpu_pkg::FpuMadd && op <= kestrel_fpu_pkg::FpuNmadd
+                 && fpend_q[w*32 + 32'(f[FpDecRs3 +: 5])])
+             || (f[FpDecRdWe] && fpend_q[w*32 + 32'(f[FpDecRd +: 5])]);
     end
   end
 
@@ -472,9 +522,10 @@ module kestrel_sm #(
   end
 
   // f registers: read with the x registers at issue (data in stage 1),
-  // written by FP and flw retires.  A warp with an F instruction or flw in
-  // flight issues nothing else until it retires, so f registers need no
-  // scoreboard.
+  // written by FP and flw retires.  A warp with flw, divsqrt or SFU in flight
+  // issues nothing else until it retires; one with lane ops in flight only
+  // lane ops clear of the f scoreboard (fpend_q).  So fflags are final when a
+  // later csrr reads them.
   logic frf_we;
   logic [Lanes*32-1:0] frf_rs1_data, frf_rs2_data, frf_rs3_data, frf_wdata;
   kestrel_fp_regfile #(.Lanes(Lanes), .Warps(Warps)) u_fp_regfile (
@@ -673,18 +724,26 @@ module kestrel_sm #(
     end
   end
 
+  // Two write-back ports: fpl_* the lane pipeline (always taken: its slot is
+  // reserved), fpx_* divsqrt and the SFU.
   logic fpx_req_valid, fpx_req_ready, fpx_rsp_valid, fpx_rsp_ready;
-  logic [RowW-1:0] fpx_result;
-  logic [Lanes*5-1:0] fpx_flags;
-  logic fpx_rsp_tag;
+  logic fpl_rsp_valid, fpl_rsp_ready;
+  logic [RowW-1:0] fpx_result, fpl_result;
+  logic [Lanes*5-1:0] fpx_flags, fpl_flags;
+  logic fpx_rsp_tag, fpl_rsp_tag;
+  logic [1:0] s1_fp_unit;
+  assign s1_fp_unit = s1_fp_q[FpDecUnit +: 2];
   assign fpx_req_valid = s1_valid_q && s1_fpx_q && !s1_rmfault;
+  assign ds_busy = ds_sent_q || (s1_valid_q && s1_fpx_q && s1_fp_unit == kestrel_fpu_pkg::FpUnitDivSqrt);
+  assign sfu_busy = sfu_sent_q || (s1_valid_q && s1_fpx_q && s1_fp_unit == kestrel_fpu_pkg::FpUnitSfu);
+  assign resv_near = 4'(resv_q);
   kestrel_fp_exec #(
     .Xlen(Xlen), .Lanes(Lanes), .SfuLanes(SfuLanes), .Stages(FpuStages), .TagW(1)
   ) u_fp_exec (
     .clk_i, .rst_ni,
     .req_valid_i     (fpx_req_valid),
     .req_ready_o     (fpx_req_ready),
-    .req_unit_i      (s1_fp_q[FpDecUnit +: 2]),
+    .req_unit_i      (s1_fp_unit),
     .req_fpu_op_i    (s1_fp_q[FpDecFpuOp +: 5]),
     .req_divsqrt_op_i(s1_fp_q[FpDecDivSqrt]),
     .req_sfu_op_i    (s1_fp_q[FpDecSfuOp +: 3]),
@@ -693,7 +752,12 @@ module kestrel_sm #(
     .req_b_i         (frf_rs2_data),
     .req_c_i         (frf_rs3_data),
     .req_x_i         (rf_rs1_data),
-    .req_tag_i       (1'b0),
+    .req_tag_i       (s1_fp_unit == kestrel_fpu_pkg::FpUnitSfu),  // long port: which record
+    .lane_rsp_valid_o (fpl_rsp_valid),
+    .lane_rsp_ready_i (fpl_rsp_ready),
+    .lane_rsp_result_o(fpl_result),
+    .lane_rsp_flags_o (fpl_flags),
+    .lane_rsp_tag_o   (fpl_rsp_tag),
     .rsp_valid_o     (fpx_rsp_valid),
     .rsp_ready_i     (fpx_rsp_ready),
     .rsp_result_o    (fpx_result),
@@ -917,21 +981,59 @@ module kestrel_sm #(
   end
 
   logic s3_faulting;
-  logic grant_lsu, grant_div, grant_fp, grant_drain;
+  logic grant_lsu, grant_div, grant_fp, grant_fpl, grant_drain;
+  logic slot_free;
   always_comb begin
     s3_faulting = s3_valid_q && (s3_ffault_q || s3_barfault_q || s3_dec_q.cls == kestrel_pkg::ClassIllegal
                                  || s3_dec_q.cls == kestrel_pkg::ClassTrap);
-    grant_lsu = !s3_valid_q && lsu_rsp_valid;
-    grant_div = !s3_valid_q && !lsu_rsp_valid && div_pending_q;
-    grant_fp = !s3_valid_q && !lsu_rsp_valid && !div_pending_q && fpx_rsp_valid;
-    grant_drain = !s3_valid_q && !lsu_rsp_valid && !div_pending_q && !fpx_rsp_valid && drain_any;
+    // A lane-pipeline result owns its reserved slot: stage 3 is then empty or
+    // faulting (a fault retires nothing), since issue kept stage 3 free there.
+    grant_fpl = fpl_rsp_valid && !(s3_valid_q && !s3_faulting);
+    slot_free = !s3_valid_q && !fpl_rsp_valid;
+    grant_lsu = slot_free && lsu_rsp_valid;
+    grant_div = slot_free && !lsu_rsp_valid && div_pending_q;
+    grant_fp = slot_free && !lsu_rsp_valid && !div_pending_q && fpx_rsp_valid;
+    grant_drain = slot_free && !lsu_rsp_valid && !div_pending_q && !fpx_rsp_valid && drain_any;
     lsu_rsp_ready = grant_lsu;
     fpx_rsp_ready = grant_fp;
-    // Leave a bubble for a waiting unit when none is on its way down the pipe.
+    fpl_rsp_ready = grant_fpl;
+    // Leave a bubble for a waiting unit when the next two slots are taken
+    // (stage 2, stage 1 or reservations); with a 1-stage lane pipeline a new
+    // lane operation could take the second, so hold then already.
     hold_issue = ((lsu_rsp_valid && !grant_lsu) || (div_pending_q && !grant_div) || (fpx_rsp_valid && !grant_fp)
                   || (drain_any && !grant_drain))
-                 && s1_valid_q && s2_valid_q;
+                 && (s2_valid_q || resv_near[1]) && (s1_valid_q || resv_near[2] || FpuStages < 2);
   end
+
+  // The F write-backs: their records, and whether they retire (not drained).
+  logic fpl_meta_valid, fpl_meta_room, fpl_push;
+  logic [FpMetaW-1:0] fpl_meta, fpx_meta, s1_fp_meta;
+  logic [FplCntW-1:0] fpl_count;
+  logic [WarpW-1:0] fpl_warp, fpx_warp;
+  logic [31:0] fpl_pc, fpx_pc;
+  logic [Lanes-1:0] fpl_mask, fpx_mask;
+  logic [4:0] fpl_rd, fpx_rd;
+  logic fpl_rd_fp, fpl_xwe, fpx_rd_fp, fpx_xwe;
+  logic fpl_live, fpx_live;
+  assign s1_fp_meta = {s1_warp_q, s1_pc_q, s1_mask_q, s1_fp_q[FpDecRdWe] ? s1_fp_q[FpDecRd +: 5] : s1_dec_q.rd,
+                       s1_fp_q[FpDecRdWe], s1_dec_q.rd_we};
+  assign fpl_push = fpx_req_valid && fpx_req_ready && s1_fp_unit == kestrel_fpu_pkg::FpUnitLane;
+  kestrel_fifo #(.Width(FpMetaW), .Depth(FplDepth)) u_fpl_meta (
+    .clk_i, .rst_ni,
+    .flush_i    (1'b0),  // lane ops handed over before a flush still come back
+    .in_valid_i (fpl_push),
+    .in_ready_o (fpl_meta_room),  // FplDepth covers every lane op in flight
+    .in_data_i  (s1_fp_meta),
+    .out_valid_o(fpl_meta_valid),
+    .out_ready_i(grant_fpl),
+    .out_data_o (fpl_meta),
+    .count_o    (fpl_count)
+  );
+  assign fpx_meta = fpx_rsp_tag ? sfu_meta_q : ds_meta_q;
+  assign {fpl_warp, fpl_pc, fpl_mask, fpl_rd, fpl_rd_fp, fpl_xwe} = fpl_meta;
+  assign {fpx_warp, fpx_pc, fpx_mask, fpx_rd, fpx_rd_fp, fpx_xwe} = fpx_meta;
+  assign fpl_live = fpl_drop_q == '0;
+  assign fpx_live = fpx_rsp_tag ? !sfu_drop_q : !ds_drop_q;
 
   logic [RowW-1:0] s3_data;
   assign s3_data = (s3_dec_q.cls == kestrel_pkg::ClassMul) ? mul_result : s3_result_q;
@@ -948,7 +1050,16 @@ module kestrel_sm #(
     retire_rd_o = '0;
     retire_rd_data_o = '0;
     retire_rd_fp_o = 1'b0;
-    if (s3_valid_q) begin
+    if (grant_fpl) begin
+      retire_valid_o = fpl_live;
+      retire_warp_o = fpl_warp;
+      retire_pc_o = 64'(fpl_pc);
+      retire_mask_o = fpl_mask;
+      retire_rd_we_o = (fpl_rd_fp || fpl_xwe) && fpl_live;
+      retire_rd_fp_o = fpl_rd_fp;
+      retire_rd_o = fpl_rd;
+      retire_rd_data_o = fpl_result;
+    end else if (s3_valid_q) begin
       retire_valid_o = !s3_faulting;
       retire_warp_o = s3_warp_q;
       retire_pc_o = 64'(s3_pc_q);
@@ -978,13 +1089,13 @@ module kestrel_sm #(
       retire_rd_o = div_rd_q;
       retire_rd_data_o = div_result;
     end else if (grant_fp) begin
-      retire_valid_o = fp_inflight_q && !fp_drop_q;
-      retire_warp_o = fp_warp_q;
-      retire_pc_o = 64'(fp_pc_q);
-      retire_mask_o = fp_mask_q;
-      retire_rd_we_o = (fp_rd_fp_q || fp_xwe_q) && fp_inflight_q && !fp_drop_q;
-      retire_rd_fp_o = fp_rd_fp_q;
-      retire_rd_o = fp_rd_q;
+      retire_valid_o = fpx_live;
+      retire_warp_o = fpx_warp;
+      retire_pc_o = 64'(fpx_pc);
+      retire_mask_o = fpx_mask;
+      retire_rd_we_o = (fpx_rd_fp || fpx_xwe) && fpx_live;
+      retire_rd_fp_o = fpx_rd_fp;
+      retire_rd_o = fpx_rd;
       retire_rd_data_o = fpx_result;
     end else if (grant_drain) begin
       retire_valid_o = 1'b1;
@@ -1029,7 +1140,7 @@ module kestrel_sm #(
   // Lint sinks: outputs and fields this SM does not need.
   logic unused_gs_diverged;
   assign unused_gs_diverged = gs_diverged ^ (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ (^s3_line_q[63:32])
-                            ^ (^s3_dec_q) ^ fpx_rsp_tag ^ s1_fp_q[FpDecRs1Re];
+                            ^ (^s3_dec_q) ^ fpl_rsp_tag ^ resv_near[0] ^ fpl_meta_room;
   kestrel_group_sel #(.Lanes(Lanes)) u_group_sel (
     .pcs_i       (lpc_q[32'(sel_w)*Lanes*32 +: Lanes*32]),
     .eligible_i  (~exited_q[32'(sel_w)*Lanes +: Lanes] & ~waiting_q[32'(sel_w)*Lanes +: Lanes]),
@@ -1146,7 +1257,10 @@ module kestrel_sm #(
     bar_exit_count = bar_arrive_count;
     bar_issue = 1'b0;
     bar_issue_slot = bar_arrive_slot;
-    if (s3_valid_q) begin
+    if (grant_fpl) begin
+      bar_issue = fpl_live;
+      bar_issue_slot = wblk_q[32'(fpl_warp)*WarpW +: WarpW];
+    end else if (s3_valid_q) begin
       bar_issue = active_q[w3] && !s3_faulting;
     end else if (grant_lsu) begin
       bar_issue = lsu_retire_ok;
@@ -1155,8 +1269,8 @@ module kestrel_sm #(
       bar_issue = div_inflight_q;
       bar_issue_slot = wblk_q[32'(div_warp_q)*WarpW +: WarpW];
     end else if (grant_fp) begin
-      bar_issue = fp_inflight_q && !fp_drop_q;
-      bar_issue_slot = wblk_q[32'(fp_warp_q)*WarpW +: WarpW];
+      bar_issue = fpx_live;
+      bar_issue_slot = wblk_q[32'(fpx_warp)*WarpW +: WarpW];
     end
   end
 
@@ -1209,7 +1323,6 @@ module kestrel_sm #(
     lsu_inflight_d = lsu_inflight_q;
     div_inflight_d = div_inflight_q;
     div_pending_d = div_pending_q;
-    fp_inflight_d = fp_inflight_q;
     fflags_d = fflags_q;
     frm_d = frm_q;
     fst_d = fst_q;
@@ -1326,10 +1439,7 @@ module kestrel_sm #(
       if (is_mem(idec.cls) || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
       if (is_mem(idec.cls)) lsu_inflight_d = 1'b1;
       if (idec.cls == kestrel_pkg::ClassDiv) div_inflight_d = 1'b1;
-      if (ifpx) begin
-        long_d[iw] = 1'b1;
-        fp_inflight_d = 1'b1;
-      end
+      if (ifpx && ifp[FpDecUnit +: 2] != kestrel_fpu_pkg::FpUnitLane) long_d[iw] = 1'b1;
       if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
     end
 
@@ -1347,7 +1457,6 @@ module kestrel_sm #(
       if (s1_fpx_q && s1_rmfault) begin
         // Faults in stage 3 like an illegal instruction; nothing went to the FPU.
         stop_d = 1'b1;
-        fp_inflight_d = 1'b0;
       end
       // fflags, frm, fcsr: read above, written here for each active thread
       // (csrrw/csrrs/csrrc, register or immediate operand).
@@ -1447,16 +1556,18 @@ module kestrel_sm #(
     if (grant_drain) begin
       drain_d[32'(drain_w)*Lanes +: Lanes] = drain_q[32'(drain_w)*Lanes +: Lanes] & ~drain_mask;
     end
-    if (grant_fp) begin
-      fp_inflight_d = 1'b0;
-      if (fp_inflight_q && !fp_drop_q) begin
-        long_d[fp_warp_q] = 1'b0;
-        // fflags accrue per thread at write-back.
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (fp_mask_q[l]) begin
-            fflags_d[(32'(fp_warp_q)*Lanes + l)*5 +: 5] = fflags_q[(32'(fp_warp_q)*Lanes + l)*5 +: 5]
-                                                        | fpx_flags[l*5 +: 5];
-          end
+    if ((grant_fpl && fpl_live) || (grant_fp && fpx_live)) begin
+      logic [WarpW-1:0] fw;
+      logic [Lanes*5-1:0] flags;
+      logic [Lanes-1:0] fmask;
+      fw = grant_fpl ? fpl_warp : fpx_warp;
+      flags = grant_fpl ? fpl_flags : fpx_flags;
+      fmask = grant_fpl ? fpl_mask : fpx_mask;
+      if (!grant_fpl) long_d[fw] = 1'b0;
+      // fflags accrue per thread at write-back, in each warp's issue order.
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        if (fmask[l]) begin
+          fflags_d[(32'(fw)*Lanes + l)*5 +: 5] = fflags_q[(32'(fw)*Lanes + l)*5 +: 5] | flags[l*5 +: 5];
         end
       end
     end
@@ -1673,14 +1784,10 @@ module kestrel_sm #(
     end
     fflags_q <= fflags_d;
     frm_q <= frm_d;
-    if (fpx_req_valid && fpx_req_ready) begin
-      fp_warp_q <= s1_warp_q;
-      fp_pc_q <= s1_pc_q;
-      fp_mask_q <= s1_mask_q;
-      fp_rd_q <= s1_fp_q[FpDecRdWe] ? s1_fp_q[FpDecRd +: 5] : s1_dec_q.rd;
-      fp_rd_fp_q <= s1_fp_q[FpDecRdWe];
-      fp_xwe_q <= s1_dec_q.rd_we;
-    end
+    // Records of the divsqrt and SFU instructions handed over (read at
+    // write-back only while ds_sent_q / sfu_sent_q say they are valid).
+    if (fpx_req_valid && fpx_req_ready && s1_fp_unit == kestrel_fpu_pkg::FpUnitDivSqrt) ds_meta_q <= s1_fp_meta;
+    if (fpx_req_valid && fpx_req_ready && s1_fp_unit == kestrel_fpu_pkg::FpUnitSfu) sfu_meta_q <= s1_fp_meta;
     if (div_start) begin
       div_warp_q <= s1_warp_q;
       div_pc_q <= s1_pc_q;
@@ -1689,24 +1796,76 @@ module kestrel_sm #(
     end
   end
 
-  // The F instruction in flight.  One handed to kestrel_fp_exec before a
-  // flush still comes back: it is drained without retiring (fp_drop_q), and
-  // no other F instruction issues until then.
-  logic fp_sent_q, fp_sent_d;
-  assign fp_sent_d = (fp_sent_q || (fpx_req_valid && fpx_req_ready)) && !grant_fp;
+  // F instructions in flight.  Those handed to kestrel_fp_exec before a
+  // flush still come back and are drained without retiring (fpl_drop_q counts
+  // the lane ops, ds_drop_q / sfu_drop_q mark the others).  Reservations run
+  // on across a flush too: the lane pipeline still delivers.  The per-warp
+  // lane-op counts and f scoreboard start again empty (the warps are gone).
+  always_comb begin
+    logic [FplCntW-1:0] in_fifo;
+    in_fifo = fpl_count + FplCntW'(fpl_push) - FplCntW'(grant_fpl);
+    ds_sent_d = ds_sent_q;
+    sfu_sent_d = sfu_sent_q;
+    ds_drop_d = ds_drop_q;
+    sfu_drop_d = sfu_drop_q;
+    fpl_drop_d = fpl_drop_q;
+    lcnt_d = lcnt_q;
+    fpend_d = fpend_q;
+    if (grant_fpl && fpl_drop_q != '0) fpl_drop_d = fpl_drop_q - 1'b1;
+    if (grant_fpl && fpl_live) begin
+      lcnt_d[32'(fpl_warp)*FplCntW +: FplCntW] = lcnt_d[32'(fpl_warp)*FplCntW +: FplCntW] - 1'b1;
+      if (fpl_rd_fp) fpend_d[32'(fpl_warp)*32 + 32'(fpl_rd)] = 1'b0;
+    end
+    if (grant_fp) begin
+      if (fpx_rsp_tag) begin
+        sfu_sent_d = 1'b0;
+        sfu_drop_d = 1'b0;
+      end else begin
+        ds_sent_d = 1'b0;
+        ds_drop_d = 1'b0;
+      end
+    end
+    if (fpx_req_valid && fpx_req_ready) begin
+      if (s1_fp_unit == kestrel_fpu_pkg::FpUnitDivSqrt) ds_sent_d = 1'b1;
+      if (s1_fp_unit == kestrel_fpu_pkg::FpUnitSfu) sfu_sent_d = 1'b1;
+    end
+    // A lane op faulting in stage 1 (rm) never reaches the pipeline.
+    if (s1_valid_q && s1_fpx_q && s1_rmfault && s1_fp_unit == kestrel_fpu_pkg::FpUnitLane) begin
+      lcnt_d[32'(s1_warp_q)*FplCntW +: FplCntW] = lcnt_d[32'(s1_warp_q)*FplCntW +: FplCntW] - 1'b1;
+    end
+    if (issue && ifpx && ifp[FpDecUnit +: 2] == kestrel_fpu_pkg::FpUnitLane) begin
+      lcnt_d[32'(iw)*FplCntW +: FplCntW] = lcnt_d[32'(iw)*FplCntW +: FplCntW] + 1'b1;
+      if (ifp[FpDecRdWe]) fpend_d[32'(iw)*32 + 32'(ifp[FpDecRd +: 5])] = 1'b1;
+    end
+    if (flush) begin
+      fpl_drop_d = in_fifo;
+      ds_drop_d = ds_sent_d;
+      sfu_drop_d = sfu_sent_d;
+      lcnt_d = '0;
+      fpend_d = '0;
+    end
+    resv_d = {1'b0, resv_q[FpuStages:1]};
+    if (issue && ifpx && ifp[FpDecUnit +: 2] == kestrel_fpu_pkg::FpUnitLane) resv_d[FpuStages] = 1'b1;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fp_inflight_q <= 1'b0;
-      fp_sent_q <= 1'b0;
-      fp_drop_q <= 1'b0;
-    end else if (flush) begin
-      fp_inflight_q <= fp_sent_d;
-      fp_sent_q <= fp_sent_d;
-      fp_drop_q <= fp_sent_d;
+      ds_sent_q <= 1'b0;
+      sfu_sent_q <= 1'b0;
+      ds_drop_q <= 1'b0;
+      sfu_drop_q <= 1'b0;
+      fpl_drop_q <= '0;
+      lcnt_q <= '0;
+      fpend_q <= '0;
+      resv_q <= '0;
     end else begin
-      fp_inflight_q <= fp_inflight_d;
-      fp_sent_q <= fp_sent_d;
-      if (grant_fp) fp_drop_q <= 1'b0;
+      ds_sent_q <= ds_sent_d;
+      sfu_sent_q <= sfu_sent_d;
+      ds_drop_q <= ds_drop_d;
+      sfu_drop_q <= sfu_drop_d;
+      fpl_drop_q <= fpl_drop_d;
+      lcnt_q <= lcnt_d;
+      fpend_q <= fpend_d;
+      resv_q <= resv_d;
     end
   end
 
@@ -1752,7 +1911,7 @@ module kestrel_sm #(
   assign fault_valid_o = fault_valid_q;
   assign fault_o = fault_q;
   assign busy_o = (used_q != '0) || disp_busy_q || lsu_inflight_q || !lsu_req_ready || fst_q != FetchIdle
-                  || s1_valid_q || s2_valid_q || s3_valid_q || div_inflight_q || fp_inflight_q;
+                  || s1_valid_q || s2_valid_q || s3_valid_q || div_inflight_q || fpl_count != '0 || ds_sent_q || sfu_sent_q;
 
   always_comb begin
     events_o = '0;
@@ -1782,6 +1941,13 @@ module kestrel_sm #(
   always_comb begin
     if (mem_hold_q) begin
       assert (mem_req_valid_o && mem_req_o == mem_req_prev_q) else $error("kestrel_sm: memory request changed before it was taken");
+    end
+    // Issue kept the F units free and the lane pipeline's slots reserved.
+    if (rst_ni) begin
+      assert (!fpx_req_valid || fpx_req_ready) else $error("kestrel_sm: F unit busy when stage 1 hands over");
+      assert (!fpl_push || fpl_meta_room) else $error("kestrel_sm: lane-op record FIFO full");
+      assert (!fpl_rsp_valid || (resv_q[0] && grant_fpl && fpl_meta_valid))
+      else $error("kestrel_sm: lane-pipeline result without its slot or record");
     end
   end
 `endif

@@ -1,9 +1,10 @@
-// kestrel_fp_exec bench: the SM's FP execute cluster (FMA lanes, divsqrt
-// lanes, SFU lanes fed in turns, one write-back port) against the functional
-// model's FPU and SFU, warp by warp: random units, operations, per-lane
-// rounding modes and operands, random write-back stalls, responses matched by
-// tag (the units finish out of order).  Also: one warp-instruction per cycle
-// into the FMA lanes with latency `Stages`, and the SFU's turn count.
+// kestrel_fp_exec bench: the SM's FP execute cluster (FMA lanes with their
+// own write-back port; divsqrt lanes and SFU lanes fed in turns sharing the
+// other) against the functional model's FPU and SFU, warp by warp: random
+// units, operations, per-lane rounding modes and operands, random write-back
+// stalls on both ports, responses matched by tag (the units finish out of
+// order).  Also: one warp-instruction per cycle into the FMA lanes with
+// latency `Stages`, and the SFU's turn count.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -201,18 +202,22 @@ class FpExecHarness {
     }
   }
 
-  // Compares the response now on the port with `w`; returns the mismatches.
-  unsigned check(const WarpRequest& w, unsigned tag) {
+  // Compares the response now on a port (the lane port when `lane_port`) with
+  // `w`; returns the mismatches.
+  unsigned check(const WarpRequest& w, unsigned tag, bool lane_port) {
     unsigned mismatches = 0;
     auto& d = dut();
     for (unsigned l = 0; l < lanes_; ++l) {
       const Result want = reference(w, w.threads[l], xlen_);
-      const uint64_t got = get_field(d.rsp_result_o, l * xlen_, xlen_);
-      const uint32_t got_flags = uint32_t(get_field(d.rsp_flags_o, l * 5, 5));
+      const uint64_t got = lane_port ? get_field(d.lane_rsp_result_o, l * xlen_, xlen_)
+                                     : get_field(d.rsp_result_o, l * xlen_, xlen_);
+      const uint32_t got_flags =
+          uint32_t(lane_port ? get_field(d.lane_rsp_flags_o, l * 5, 5) : get_field(d.rsp_flags_o, l * 5, 5));
       if (got != want.value || got_flags != want.flags) {
         if (++mismatches <= 10) {
-          ADD_FAILURE() << "tag " << tag << " unit " << w.unit << " op " << w.op << " lane " << l << " rm "
-                        << w.threads[l].rm << " a=" << hex64(w.threads[l].a) << " b=" << hex64(w.threads[l].b)
+          ADD_FAILURE() << "tag " << tag << (lane_port ? " (lane port)" : "") << " unit " << w.unit << " op "
+                        << w.op << " lane " << l << " rm " << w.threads[l].rm
+                        << " a=" << hex64(w.threads[l].a) << " b=" << hex64(w.threads[l].b)
                         << " c=" << hex64(w.threads[l].c) << " x=" << hex64(w.threads[l].x) << ": got "
                         << hex64(got) << " flags " << got_flags << ", want " << hex64(want.value) << " flags "
                         << want.flags;
@@ -270,16 +275,20 @@ void run_random(unsigned lanes, unsigned xlen, unsigned count, unsigned stall_pe
     d.req_valid_i = want_issue;
     h.drive(next, tag);
     d.rsp_ready_i = (rng() % 100) >= stall_percent;
+    d.lane_rsp_ready_i = (rng() % 100) >= stall_percent;
     h.eval();
     const bool issue = want_issue && d.req_ready_o;
-    if (d.rsp_valid_o && d.rsp_ready_i) {
-      const unsigned rtag = d.rsp_tag_o;
+    for (const bool lane_port : {true, false}) {
+      if (lane_port ? !(d.lane_rsp_valid_o && d.lane_rsp_ready_i) : !(d.rsp_valid_o && d.rsp_ready_i))
+        continue;
+      const unsigned rtag = lane_port ? d.lane_rsp_tag_o : d.rsp_tag_o;
       auto it = outstanding.find(rtag);
       if (it == outstanding.end()) {
         ADD_FAILURE() << "response with unknown tag " << rtag << " at cycle " << cycles;
         return;
       }
-      mismatches += h.check(it->second, rtag);
+      EXPECT_EQ(it->second.unit == kUnitLane, lane_port) << "tag " << rtag << " on the wrong port";
+      mismatches += h.check(it->second, rtag, lane_port);
       outstanding.erase(it);
       ++retired;
     }
@@ -313,6 +322,7 @@ TEST(FpExec, LanePipelineOnePerCycle) {
   constexpr unsigned kWarps = 64, kStages = 3;
   std::vector<WarpRequest> warps;
   std::vector<uint64_t> issued_at, answered_at;
+  d.lane_rsp_ready_i = 1;
   d.rsp_ready_i = 1;
   for (uint64_t cycle = 0; answered_at.size() < kWarps && cycle < 200; ++cycle) {
     if (warps.size() < kWarps) {
@@ -325,9 +335,10 @@ TEST(FpExec, LanePipelineOnePerCycle) {
     d.req_valid_i = issued_at.size() < kWarps;
     if (d.req_valid_i) h.drive(warps[issued_at.size()], unsigned(issued_at.size()));
     h.eval();
-    if (d.rsp_valid_o) {
-      EXPECT_EQ(d.rsp_tag_o, answered_at.size()) << "out of order";
-      EXPECT_EQ(h.check(warps[answered_at.size()], d.rsp_tag_o), 0u);
+    EXPECT_FALSE(d.rsp_valid_o) << "lane result on the divsqrt/SFU port";
+    if (d.lane_rsp_valid_o) {
+      EXPECT_EQ(d.lane_rsp_tag_o, answered_at.size()) << "out of order";
+      EXPECT_EQ(h.check(warps[answered_at.size()], d.lane_rsp_tag_o, true), 0u);
       answered_at.push_back(cycle);
     }
     if (d.req_valid_i) {
@@ -352,6 +363,7 @@ TEST(FpExec, SfuWarpInTurns) {
     w = random_warp(rng, 4, 64);
   } while (w.unit != kUnitSfu);
   d.rsp_ready_i = 1;
+  d.lane_rsp_ready_i = 1;
   d.req_valid_i = 1;
   h.drive(w, 7);
   h.eval();
@@ -367,7 +379,8 @@ TEST(FpExec, SfuWarpInTurns) {
   }
   EXPECT_EQ(cycles, 2u + 3u + 1u);
   EXPECT_EQ(d.rsp_tag_o, 7u);
-  EXPECT_EQ(h.check(w, 7), 0u);
+  EXPECT_FALSE(d.lane_rsp_valid_o);
+  EXPECT_EQ(h.check(w, 7, false), 0u);
   h.tick();
   h.eval();
   EXPECT_FALSE(d.rsp_valid_o);
