@@ -596,9 +596,14 @@ TYPED_TEST(SmLockstep, AluBoundIpcWithAllWarpsBusy) {
 // Straight code, if/else on data bits (divergent), bounded loops with per-thread
 // trip counts, loads and stores of every width to a shared scratch area and to
 // shared memory, barriers of every kind (also inside divergent code: exits and
-// bounded loops guarantee they complete), rare early exits.  Every program
-// ends by storing its data registers; lock-step compares each retire and the
-// final memory.
+// bounded loops guarantee they complete), rare early exits, and the F
+// extension: every lane-pipeline operation with static and dynamic rounding
+// modes (frm rewritten per thread along the way), conversions both ways,
+// moves, compares, fclass, fdiv/fsqrt, kx.sfu, flw/fsw, fflags/fcsr reads
+// and writes, on operands seeded with special values (zeros, infinities,
+// NaNs, subnormals).  Every program ends by storing its data registers and
+// f0..f7; lock-step compares each retire (x and f writes) and the final
+// memory.
 class RandomProgram {
  public:
   RandomProgram(unsigned xlen, uint32_t seed) : xlen_(xlen), rng_(seed), a_(xlen) {}
@@ -628,6 +633,24 @@ class RandomProgram {
     a_.j("clear");
     a_.bind("cleared");
     a_.kx_bar_sync();
+    // f0..f9: per-thread values, special patterns, conversions.
+    for (unsigned i = 0; i < 10; ++i) {
+      static const uint32_t kSpecial[] = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                          0x7F800001u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu, 0x3F800000u,
+                                          0x4B000000u, 0xCF000000u, 0x00800000u, 0x3EAAAAABu};
+      switch (rng_() % 3) {
+        case 0:
+          a_.fcvt_s_w(f(i), data_reg(), kRne);
+          break;
+        case 1:
+          a_.li(t0, static_cast<int32_t>(kSpecial[rng_() % 14]));
+          a_.fmv_w_x(f(i), t0);
+          break;
+        default:
+          a_.fmv_w_x(f(i), data_reg());  // raw bits of a data register
+          break;
+      }
+    }
     body(0, 14 + rng_() % 16);
     // results: 8 registers at a0 + 4096 + 64 * global thread id
     a_.csrr(t5, KESTREL_CSR_NTID_X);
@@ -644,6 +667,13 @@ class RandomProgram {
       else
         a_.sw(regs[i], t5, static_cast<int32_t>(8 * i));
     }
+    // f0..f7 at a0 + 0x8000 + 32 * global thread id.
+    a_.sub(t5, t5, a0);
+    a_.srli(t5, t5, 1);
+    a_.add(t5, t5, a0);
+    a_.li(t6, 0x8000 - 2048);
+    a_.add(t5, t5, t6);
+    for (unsigned i = 0; i < 8; ++i) a_.fsw(f(i), t5, static_cast<int32_t>(4 * i));
     a_.ret();
     return a_;
   }
@@ -771,6 +801,153 @@ class RandomProgram {
     }
   }
 
+  FReg fdata() { return f(rng_() % 10); }
+  // A rounding mode: one of the five static ones or dynamic (frm).
+  Rm rm() {
+    static const Rm modes[] = {kRne, kRtz, kRdn, kRup, kRmm, kDyn, kDyn};
+    return modes[rng_() % 7];
+  }
+
+  void fp() {
+    const FReg d = fdata(), x = fdata(), y = fdata(), z = fdata();
+    const Reg xd = dest_reg();
+    switch (rng_() % 24) {
+      case 0:
+        a_.fadd(d, x, y, rm());
+        break;
+      case 1:
+        a_.fsub(d, x, y, rm());
+        break;
+      case 2:
+        a_.fmul(d, x, y, rm());
+        break;
+      case 3:
+        a_.fmadd(d, x, y, z, rm());
+        break;
+      case 4:
+        a_.fmsub(d, x, y, z, rm());
+        break;
+      case 5:
+        a_.fnmsub(d, x, y, z, rm());
+        break;
+      case 6:
+        a_.fnmadd(d, x, y, z, rm());
+        break;
+      case 7:
+        rng_() % 2 ? a_.fmin(d, x, y) : a_.fmax(d, x, y);
+        break;
+      case 8:
+        switch (rng_() % 3) {
+          case 0:
+            a_.fsgnj(d, x, y);
+            break;
+          case 1:
+            a_.fsgnjn(d, x, y);
+            break;
+          default:
+            a_.fsgnjx(d, x, y);
+            break;
+        }
+        break;
+      case 9:
+        switch (rng_() % 3) {
+          case 0:
+            a_.feq(xd, x, y);
+            break;
+          case 1:
+            a_.flt(xd, x, y);
+            break;
+          default:
+            a_.fle(xd, x, y);
+            break;
+        }
+        break;
+      case 10:
+        rng_() % 2 ? a_.fclass(xd, x) : a_.fmv_x_w(xd, x);
+        break;
+      case 11:
+        a_.fmv_w_x(d, data_reg());
+        break;
+      case 12:
+        switch (rng_() % (xlen_ == 64 ? 4 : 2)) {
+          case 0:
+            a_.fcvt_w_s(xd, x, rm());
+            break;
+          case 1:
+            a_.fcvt_wu_s(xd, x, rm());
+            break;
+          case 2:
+            a_.fcvt_l_s(xd, x, rm());
+            break;
+          default:
+            a_.fcvt_lu_s(xd, x, rm());
+            break;
+        }
+        break;
+      case 13:
+        switch (rng_() % (xlen_ == 64 ? 4 : 2)) {
+          case 0:
+            a_.fcvt_s_w(d, data_reg(), rm());
+            break;
+          case 1:
+            a_.fcvt_s_wu(d, data_reg(), rm());
+            break;
+          case 2:
+            a_.fcvt_s_l(d, data_reg(), rm());
+            break;
+          default:
+            a_.fcvt_s_lu(d, data_reg(), rm());
+            break;
+        }
+        break;
+      case 14:
+        a_.fdiv(d, x, y, rm());
+        break;
+      case 15:
+        a_.fsqrt(d, x, rm());
+        break;
+      case 16:
+        // kx.sfu rcp, rsqrt, ex2, lg2, sin, cos
+        a_.r_type(KESTREL_OPC_SIMT, KESTREL_F3_SFU, KESTREL_F7_SFU_RCP + rng_() % 6, d.n, x.n, 0);
+        break;
+      case 17:
+      case 18: {
+        // flw / fsw on the scratch area or shared memory
+        const bool shared = rng_() % 3 == 0;
+        a_.andi(t6, data_reg(), 0x3F0);
+        if (shared) a_.andi(t6, t6, 0xF0);
+        a_.add(t6, t6, shared ? t2 : a0);
+        const int32_t off = static_cast<int32_t>(4 * (rng_() % 4));
+        if (rng_() % 2)
+          a_.fsw(x, t6, off);
+        else
+          a_.flw(d, t6, off);
+        break;
+      }
+      case 19:
+        // frm per thread from data (0..3), or RMM for all
+        if (rng_() % 2) {
+          a_.andi(t0, data_reg(), 3);
+          a_.csrrw(rng_() % 2 ? xd : zero, 0x002, t0);
+        } else {
+          a_.csrrwi(zero, 0x002, 4);
+        }
+        break;
+      case 20:
+        a_.csrr(xd, rng_() % 2 ? 0x001 : 0x003);  // fflags / fcsr
+        break;
+      case 21:
+        a_.csrrci(xd, 0x001, rng_() % 32);  // clear some flags
+        break;
+      default:
+        // a short dependent chain: back-to-back lane ops of one warp
+        a_.fmadd(d, x, y, z, rm());
+        a_.fmul(x, d, d, rm());
+        a_.fadd(d, d, x, rm());
+        break;
+    }
+  }
+
   void barrier() {
     switch (rng_() % 4) {
       case 0:
@@ -791,8 +968,10 @@ class RandomProgram {
   void body(unsigned depth, unsigned items) {
     for (unsigned i = 0; i < items; ++i) {
       const unsigned pick = rng_() % 100;
-      if (pick < 45) {
+      if (pick < 32) {
         alu();
+      } else if (pick < 45) {
+        fp();
       } else if (pick < 65) {
         memory();
       } else if (pick < 73) {
