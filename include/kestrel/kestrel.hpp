@@ -76,6 +76,14 @@ class Device {
   // Waits for every launch; a fault throws Error(KESTREL_ERROR_LAUNCH_FAULT or
   // KESTREL_ERROR_TIMEOUT) whose message describes it (details in fault()).
   void synchronize() const { detail::check(kestrel_synchronize(handle_), handle_); }
+  // Runs the launch in flight for about `cycles` cycles (0: a default slice);
+  // true while it still runs.  Copies made between calls with the
+  // kestrel_memcpy_*_concurrent functions overlap the kernel.
+  bool advance(uint64_t cycles = 0) const {
+    int running = 0;
+    detail::check(kestrel_launch_advance(handle_, cycles, &running), handle_);
+    return running != 0;
+  }
   kestrel_fault_info fault() const {
     kestrel_fault_info fault{};
     detail::check(kestrel_get_fault(handle_, &fault), handle_);

@@ -158,7 +158,8 @@ TEST_P(CudaKernels, ConcurrentCopiesOverlapTheRunningKernel) {
   const int flag = 9;
   ASSERT_EQ(kestrel_memcpy_htod_concurrent(d, state.ptr() + sizeof(int), &flag, sizeof flag),
             KESTREL_SUCCESS);
-  while (running != 0) ASSERT_EQ(kestrel_launch_advance(d, 0, &running), KESTREL_SUCCESS);
+  while (device_.advance()) {
+  }
   EXPECT_EQ(kestrel_launch_advance(d, 0, &running), KESTREL_SUCCESS);
   EXPECT_EQ(running, 0);
   device_.synchronize();
