@@ -1,12 +1,15 @@
 # kestrel_rtl_model(<name> TOP <module> [PARAMS <name=value>...] [EXTRA <bench .sv files>...]
-#                   [ARGS <verilator args>...])
+#                   [ARGS <verilator args>...] [TRACE_FST] [NO_ASSERT] [EXCLUDE_FROM_ALL])
 # Builds the Verilated model of one Kestrel RTL module as a static library
 # <name> (class V<name>), from every file under rtl/.  Link it into a bench
-# or a backend like any library.
+# or a backend like any library.  TRACE_FST builds it with FST waveform
+# support (--trace-fst; slower, links zlib); NO_ASSERT leaves the RTL's
+# assertions out (--assert off: faster); EXCLUDE_FROM_ALL builds it only
+# when something that needs it is built (the benches' models).
 set(KESTREL_RTL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "Kestrel RTL sources")
 
 function(kestrel_rtl_model name)
-  cmake_parse_arguments(ARG "" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
+  cmake_parse_arguments(ARG "TRACE_FST;NO_ASSERT;EXCLUDE_FROM_ALL" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
   file(GLOB rtl_units CONFIGURE_DEPENDS
     ${KESTREL_RTL_DIR}/prim/*.sv ${KESTREL_RTL_DIR}/fpu/*.sv ${KESTREL_RTL_DIR}/core/*.sv
     ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv)
@@ -16,12 +19,24 @@ function(kestrel_rtl_model name)
   foreach(kv ${ARG_PARAMS})
     list(APPEND params -G${kv})
   endforeach()
-  add_library(${name} STATIC)
-  verilate(${name}
+  set(assert --assert)
+  if(ARG_NO_ASSERT)
+    set(assert)
+  endif()
+  set(trace)
+  if(ARG_TRACE_FST)
+    set(trace TRACE_FST)
+  endif()
+  if(ARG_EXCLUDE_FROM_ALL)
+    add_library(${name} STATIC EXCLUDE_FROM_ALL)
+  else()
+    add_library(${name} STATIC)
+  endif()
+  verilate(${name} ${trace}
     SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${rtl_units} ${ARG_EXTRA}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
-    VERILATOR_ARGS -Wall -Wno-fatal --assert -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS})
+    VERILATOR_ARGS -Wall -Wno-fatal ${assert} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS})
   # Verilator's generated C++ is not ours to clean up: it is compiled without
   # the project's -Werror set (kestrel_target_warnings) on purpose.
   target_compile_options(${name} PRIVATE -w)

@@ -2,11 +2,18 @@
 // 1 SM), each compared with the functional model behind the same Transport
 // interface: identification registers, DRAM bounds, START validation, a
 // hand-assembled kernel that writes every thread's global index, and a
-// kernel that stores to an unmapped page (ILLEGAL_ADDRESS fault record).
+// kernel that stores to an unmapped page (ILLEGAL_ADDRESS fault record);
+// lock-step mode on both kernels and its report of an injected mismatch; FST
+// tracing (a valid file, a window) or its refusal in a build without it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "kestrel/abi.h"
@@ -148,6 +155,96 @@ TEST(Rtlsim, UnmappedStoreFaultsLikeModel) {
     EXPECT_EQ(rtl->read_reg(reg), model->read_reg(reg)) << "fault register " << reg;
   }
   EXPECT_EQ(rtl->read_reg(KESTREL_REG_FAULT_KIND), unsigned{KESTREL_FAULT_ILLEGAL_ADDRESS});
+}
+
+TEST(Rtlsim, LockstepChecksKernelsAndFaults) {
+  kestrel::BackendConfig config = small_config();
+  config.lockstep = true;
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
+  const std::vector<uint32_t> code = index_kernel();
+  launch(*rtl, code, kOut, 5, 7);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  // A fault record is compared too (and the device stays usable).
+  launch(*rtl, code, KESTREL_GLOBAL_BASE + 0x20000, 2, 4);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_FAULT);
+  launch(*rtl, code, kOut, 3, 4);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+}
+
+// A fault injected into the checker's input (one flipped bit in the 5th
+// register write) must stop the launch with a readable diff.
+TEST(Rtlsim, LockstepReportsAMismatch) {
+  kestrel::BackendConfig config = small_config();
+  config.lockstep = true;
+  ASSERT_EQ(setenv("KESTREL_LOCKSTEP_INJECT", "5", 1), 0);
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
+  unsetenv("KESTREL_LOCKSTEP_INJECT");
+  const std::vector<uint32_t> code = index_kernel();
+  try {
+    launch(*rtl, code, kOut, 5, 7);
+    FAIL() << "lock-step did not report the injected mismatch";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_IO);
+    const std::string text = e.what();
+    EXPECT_NE(text.find("lock-step mismatch"), std::string::npos) << text;
+    EXPECT_NE(text.find("rtl 0x"), std::string::npos) << text;
+    EXPECT_NE(text.find("model 0x"), std::string::npos) << text;
+  }
+  // The launch was aborted; the next one runs (and is checked) normally.
+  EXPECT_NE(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_RUNNING);
+  launch(*rtl, code, kOut, 5, 7);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  std::vector<uint32_t> got(35);
+  rtl->read_mem(kOut, got.data(), got.size() * 4);
+  for (uint32_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], i);
+}
+
+std::vector<unsigned char> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(Rtlsim, TracesToFst) {
+  kestrel::BackendConfig config = small_config();
+  const std::string dir = ::testing::TempDir();
+  config.trace_path = dir + "kestrel_rtlsim_full.fst";
+  if (!kestrel::rtlsim::trace_built()) {
+    try {
+      kestrel::rtlsim::make_rtlsim_transport(config);
+      FAIL() << "a build without tracing accepted trace_path";
+    } catch (const kestrel::Error& e) {
+      EXPECT_EQ(e.status(), KESTREL_ERROR_NOT_SUPPORTED);
+    }
+    GTEST_SKIP() << "built without -DKESTREL_RTLSIM_TRACE=ON";
+  }
+  const std::vector<uint32_t> code = index_kernel();
+  {
+    auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
+    launch(*rtl, code, kOut, 5, 7);
+  }
+  kestrel::BackendConfig windowed = config;
+  windowed.trace_path = dir + "kestrel_rtlsim_window.fst";
+  windowed.trace_window = "100:200";
+  {
+    auto rtl = kestrel::rtlsim::make_rtlsim_transport(windowed);
+    launch(*rtl, code, kOut, 5, 7);
+  }
+  const std::vector<unsigned char> full = file_bytes(config.trace_path);
+  const std::vector<unsigned char> window = file_bytes(windowed.trace_path);
+  // An FST file opens with its header block: type 0 (FST_BL_HDR), then the
+  // block's length, 329 bytes, as a big-endian 64-bit number.
+  for (const auto* bytes : {&full, &window}) {
+    ASSERT_GT(bytes->size(), 329u + 9);
+    EXPECT_EQ((*bytes)[0], 0);
+    uint64_t length = 0;
+    for (int i = 1; i <= 8; ++i) length = (length << 8) | (*bytes)[i];
+    EXPECT_EQ(length, 329u);
+  }
+  EXPECT_LT(window.size(), full.size());
+  std::remove(config.trace_path.c_str());
+  std::remove(windowed.trace_path.c_str());
+  config.trace_window = "20:10";
+  EXPECT_THROW(kestrel::rtlsim::make_rtlsim_transport(config), kestrel::Error);
 }
 
 }  // namespace

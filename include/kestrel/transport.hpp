@@ -16,14 +16,16 @@ namespace kestrel {
 // Parameters a backend is built with.  A backend reports the values it really
 // uses through the CONFIG registers; these are requests.
 struct BackendConfig {
-  unsigned xlen = 64;            // 64 (default, host-compatible layout) or 32
+  unsigned xlen = 64;  // 64 (default, host-compatible layout) or 32
   unsigned num_sms = 2;
   unsigned warps_per_sm = 8;
   unsigned lanes_per_warp = 32;  // 32 by default; 4 and 8 are supported
   uint64_t mem_bytes = 256ull << 20;
   uint32_t shared_bytes_per_sm = 64 * 1024;
   uint32_t max_threads_per_block = 1024;
-  std::string trace_path;        // backend specific (RTL: FST waveform)
+  std::string trace_path;    // backend specific (RTL: FST waveform; KESTREL_TRACE)
+  std::string trace_window;  // RTL: "start:end" cycles traced (KESTREL_TRACE_WINDOW)
+  bool lockstep = false;     // RTL: check against the functional model (KESTREL_LOCKSTEP=1)
 };
 
 class Transport {

@@ -160,6 +160,14 @@ bool Checker::retire(const RtlRetire& rtl) {
     return fail(where + "the RTL wrote " + (rtl.rd_fp ? "f" : "x") + std::to_string(rtl.rd) + " for lanes " +
                 hex(rtl.mask) + ", the model for " + hex(own_lanes));
   }
+  if (skip_values && rtl.rd_we && !rtl.rd_fp) {
+    // The model continues with the RTL's cycle count, so that values computed
+    // from it (clock64() differences, timed loops) agree afterwards.
+    for (uint32_t lane = 0; lane < lanes_; ++lane) {
+      if ((own_lanes >> lane) & 1u) gpu_.set_xreg(rtl.sm, rtl.warp_slot, lane, rtl.rd, rtl.rd_data[lane]);
+    }
+    ++cycle_reads_;
+  }
   return true;
 }
 

@@ -12,7 +12,8 @@
 //   records").  The checker keeps the model's writes until the RTL's
 //   barrier-result record for that warp arrives.
 // * cycle/time CSR reads: the model counts issued instructions, the RTL clock
-//   cycles; those values are not compared.
+//   cycles; those values are not compared, and the model takes the RTL's
+//   value into its register so that what is computed from it agrees.
 //
 // Used by the SM bench (verif/rtl/) and meant for the rtlsim backend's
 // lock-step mode.  Mismatches are reported as readable text, never thrown.
@@ -61,6 +62,8 @@ class Checker {
   uint64_t barrier_records() const { return barrier_records_; }
   // Model-visible instructions compared (retires minus barrier-result records).
   uint64_t compared() const { return retired_ - barrier_records_; }
+  // Cycle/time CSR reads whose RTL value the model took over.
+  uint64_t cycle_reads() const { return cycle_reads_; }
 
  private:
   struct PendingWrite {
@@ -84,6 +87,7 @@ class Checker {
   bool model_faulted_ = false;
   uint64_t retired_ = 0;
   uint64_t barrier_records_ = 0;
+  uint64_t cycle_reads_ = 0;
   std::string error_;
 };
 

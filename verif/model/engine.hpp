@@ -31,6 +31,7 @@ class Engine {
   virtual Retire step(uint32_t sm, uint32_t warp_slot) = 0;
   virtual bool warp_resident(uint32_t sm, uint32_t warp_slot) const = 0;
   virtual uint64_t xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const = 0;
+  virtual void set_xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg, uint64_t value) = 0;
   virtual uint32_t freg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const = 0;
   virtual uint32_t fcsr(uint32_t sm, uint32_t warp_slot, uint32_t lane) const = 0;
   virtual uint64_t thread_pc(uint32_t sm, uint32_t warp_slot, uint32_t lane, bool* exited) const = 0;

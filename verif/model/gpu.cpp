@@ -29,6 +29,9 @@ bool Gpu::warp_resident(uint32_t sm, uint32_t warp_slot) const {
 uint64_t Gpu::xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const {
   return engine_->xreg(sm, warp_slot, lane, reg);
 }
+void Gpu::set_xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg, uint64_t value) {
+  engine_->set_xreg(sm, warp_slot, lane, reg, value);
+}
 uint32_t Gpu::freg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const {
   return engine_->freg(sm, warp_slot, lane, reg);
 }

@@ -372,6 +372,11 @@ class Machine final : public Engine {
     if (reg >= 32) throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no such x register");
     return w.x[reg * lanes_ + lane];
   }
+  void set_xreg(uint32_t sm_id, uint32_t slot, uint32_t lane, unsigned reg, uint64_t value) override {
+    warp_at(sm_id, slot, lane);  // checks the slot
+    if (reg >= 32) throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no such x register");
+    if (reg != 0) sms_[sm_id].warps[slot].x[reg * lanes_ + lane] = static_cast<X>(value);
+  }
   uint32_t freg(uint32_t sm_id, uint32_t slot, uint32_t lane, unsigned reg) const override {
     const Warp& w = warp_at(sm_id, slot, lane);
     if (reg >= 32) throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no such f register");

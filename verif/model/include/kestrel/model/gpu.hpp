@@ -152,6 +152,9 @@ class Gpu {
   // Architectural state of one thread slot, for comparisons.
   uint64_t xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const;
   uint32_t freg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const;
+  // Overwrites an x register (x0 stays zero): lock-step gives the model the
+  // RTL's value of a read that legitimately differs (cycle and time CSRs).
+  void set_xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg, uint64_t value);
   uint32_t fcsr(uint32_t sm, uint32_t warp_slot, uint32_t lane) const;
   // The next PC of a live thread; threads that exited report exited = true.
   uint64_t thread_pc(uint32_t sm, uint32_t warp_slot, uint32_t lane, bool* exited) const;

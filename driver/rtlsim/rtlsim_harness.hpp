@@ -1,0 +1,612 @@
+// The rtlsim harness: one class, templated on the Verilated kestrel_gpu of a
+// preset, that owns the model and its VerilatedContext, drives the host
+// register port, answers the external memory port from a C++ DRAM model of
+// configurable latency and bandwidth, and on request
+//
+// * runs the functional model beside the RTL in lock-step (verif/lockstep):
+//   every block dispatch and every retired warp-instruction the RTL reports
+//   on its lock-step taps is checked against the model, and at the end of a
+//   launch the fault record (or the model's completion) and device DRAM; the
+//   first mismatch aborts the launch and wait_idle() throws it as text;
+// * writes an FST waveform of the whole run or of a cycle window (only in a
+//   build with KESTREL_RTLSIM_TRACE, which Verilates the presets with
+//   --trace-fst).
+//
+// Host DRAM accesses (write_mem/read_mem) go to the DRAM model directly,
+// between clock cycles, so a copy made between two advance() calls overlaps
+// the running kernel as a board's copy engine would (docs/host-interface.md).
+// Private to driver/rtlsim and the rtlsim benches.
+#pragma once
+
+#include <verilated.h>
+#ifdef KESTREL_RTLSIM_TRACE
+#include <verilated_fst_c.h>
+#endif
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kestrel/abi.h"
+#include "kestrel/error.hpp"
+#include "kestrel/host_regs.h"
+#include "kestrel/model/gpu.hpp"
+#include "kestrel/transport.hpp"
+#include "lockstep.hpp"
+
+namespace kestrel::rtlsim::detail {
+
+constexpr uint64_t kPageTableCapacity = 256ull << 20;  // kestrel_gpu MemBytes
+constexpr uint32_t kSharedBytesPerSm = 64 * 1024;      // kestrel_gpu SharedBytes
+constexpr uint32_t kLineBytes = 64;
+constexpr uint32_t kLocalWindow = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
+// The model's barrier watchdog for the RTL's kestrel_pkg::BarrierWatchdogLog2
+// (24): the RTL starts counting with the retire after the first arrival, the
+// model counts the arrival too.
+constexpr uint64_t kBarrierWatchdog = (uint64_t{1} << 24) + 1;
+
+// kestrel_pkg::mem_req_t and mem_rsp_t field positions (LSB first).
+constexpr unsigned kReqTag = 0, kReqWdata = 8, kReqBe = 520, kReqAddr = 584, kReqWrite = 616, kReqKind = 617;
+constexpr unsigned kRspTag = 0, kRspFault = 8, kRspRdata = 12;
+
+inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
+  uint64_t value = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    value |= uint64_t{(words[bit / 32] >> (bit % 32)) & 1u} << i;
+  }
+  return value;
+}
+
+// A field of a Verilated port of any width: CData/SData/IData/QData or VlWide.
+template <typename T>
+uint64_t port_bits(const T& port, unsigned lsb, unsigned width) {
+  if constexpr (std::is_integral_v<T>) {
+    const uint64_t value = static_cast<uint64_t>(port) >> lsb;
+    return width >= 64 ? value : value & ((uint64_t{1} << width) - 1);
+  } else {
+    return get_bits(port.data(), lsb, width);
+  }
+}
+
+// Writes `count` bytes into the bit field that starts at bit `lsb`.
+inline void put_bytes(uint32_t* words, unsigned lsb, const uint8_t* bytes, unsigned count) {
+  for (unsigned b = 0; b < count; ++b) {
+    for (unsigned i = 0; i < 8; ++i) {
+      const unsigned bit = lsb + 8 * b + i;
+      const uint32_t mask = 1u << (bit % 32);
+      if ((bytes[b] >> i) & 1u) {
+        words[bit / 32] |= mask;
+      } else {
+        words[bit / 32] &= ~mask;
+      }
+    }
+  }
+}
+
+inline std::string hex(uint64_t v) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+// What a harness is asked to do beyond the BackendConfig geometry: memory
+// timing, lock-step, tracing (options_from() fills it from the config and the
+// environment).
+struct Options {
+  uint64_t latency = 20;             // KESTREL_RTLSIM_MEM_LATENCY
+  uint64_t interval = 1;             // KESTREL_RTLSIM_MEM_INTERVAL
+  uint64_t max_cycles = 50'000'000;  // KESTREL_RTLSIM_MAX_CYCLES
+  bool lockstep = false;             // BackendConfig::lockstep or KESTREL_LOCKSTEP=1
+  std::string trace_path;            // BackendConfig::trace_path or KESTREL_TRACE
+  uint64_t trace_start = 0;          // first cycle dumped
+  uint64_t trace_end = UINT64_MAX;   // first cycle no longer dumped
+  // Test hook (KESTREL_LOCKSTEP_INJECT=n): the n-th retire record that writes
+  // a register reaches the checker with one bit of its first active lane
+  // flipped, a fault injected into the checker's input to prove that a
+  // mismatch is caught and reported.  0: none.
+  uint64_t inject = 0;
+};
+
+// Options from the config and the environment (rtlsim_transport.cpp); throws
+// kestrel::Error for a malformed variable or a trace request in a build
+// without tracing.
+Options options_from(const BackendConfig& config);
+// Throws kestrel::Error for a DRAM or shared-memory size the RTL cannot have.
+void check_config(const BackendConfig& config);
+
+template <typename Model>
+class Harness final : public Transport {
+ public:
+  Harness(const BackendConfig& config, const Options& options)
+      : config_(config),
+        options_(options),
+        context_(std::make_unique<VerilatedContext>()),
+        dram_(config.mem_bytes, 0) {
+    context_->randReset(0);
+#ifdef KESTREL_RTLSIM_TRACE
+    if (!options_.trace_path.empty()) context_->traceEverOn(true);
+#endif
+    model_ = std::make_unique<Model>(context_.get(), "kestrel_gpu");
+#ifdef KESTREL_RTLSIM_TRACE
+    if (!options_.trace_path.empty()) {
+      trace_ = std::make_unique<VerilatedFstC>();
+      model_->trace(trace_.get(), 99);
+      trace_->open(options_.trace_path.c_str());
+      if (!trace_->isOpen()) {
+        throw Error(KESTREL_ERROR_IO, "rtlsim: cannot open the trace file '" + options_.trace_path + "'");
+      }
+    }
+#endif
+    if (options_.lockstep) shadow_ = std::make_unique<Shadow>(config);
+    model_->dram_kb_i = static_cast<uint32_t>(config.mem_bytes / 1024);
+    model_->reg_req_valid_i = 0;
+    model_->reg_rsp_ready_i = 1;
+    model_->mem_req_ready_i = 0;
+    model_->mem_rsp_valid_i = 0;
+    model_->clk_i = 0;
+    model_->rst_ni = 0;
+    model_->eval();
+    model_->rst_ni = 1;
+    model_->eval();
+    // The page table's clearing pass runs after reset; register requests wait
+    // for it (req_ready), so nothing else is needed here.
+  }
+  ~Harness() override {
+#ifdef KESTREL_RTLSIM_TRACE
+    if (trace_) trace_->close();
+#endif
+    model_->final();
+  }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  std::string name() const override { return "rtlsim"; }
+
+  uint32_t read_reg(uint32_t offset) override {
+    check_offset(offset);
+    model_->reg_req_valid_i = 1;
+    model_->reg_req_i = (uint64_t{offset & 0xFFF} << 32);
+    wait_request_taken();
+    for (uint64_t guard = 0; guard < kRegisterGuard; ++guard) {
+      settle();
+      const bool answered = model_->reg_rsp_valid_o;
+      const uint32_t value = model_->reg_rsp_rdata_o;
+      rise();
+      if (answered) return value;
+    }
+    throw Error(KESTREL_ERROR_IO, "rtlsim: register " + hex(offset) + " read got no response");
+  }
+
+  void write_reg(uint32_t offset, uint32_t value) override {
+    check_offset(offset);
+    const bool start = offset == KESTREL_REG_CONTROL && (value & KESTREL_CTRL_START) != 0;
+    const bool abort = offset == KESTREL_REG_CONTROL && (value & KESTREL_CTRL_ABORT) != 0;
+    if (start && !abort) {
+      validate_launch();
+      launch_cycles_ = 0;
+    }
+    if (shadow_) {
+      if (shadow_->active && (start || abort)) finish_lockstep(abort);
+      shadow_->mirror_reg(offset, value);
+    }
+    model_->reg_req_valid_i = 1;
+    model_->reg_req_i = (uint64_t{1} << 44) | (uint64_t{offset & 0xFFF} << 32) | value;
+    wait_request_taken();
+    if (shadow_ && start && !abort) shadow_->start();
+  }
+
+  void write_mem(uint64_t addr, const void* src, size_t bytes) override {
+    if (src == nullptr && bytes != 0)
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: write_mem from a null pointer");
+    std::memcpy(dram_at(addr, bytes), src, bytes);
+    if (shadow_) shadow_->gpu.write_mem(addr, src, bytes);
+  }
+  void read_mem(uint64_t addr, void* dst, size_t bytes) override {
+    if (dst == nullptr && bytes != 0)
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: read_mem into a null pointer");
+    std::memcpy(dst, dram_at(addr, bytes), bytes);
+  }
+
+  void wait_idle() override {
+    while (model_->running_o) {
+      launch_cycle();
+      if (shadow_ && !shadow_->checker_ok()) break;
+    }
+    if (shadow_ && shadow_->active) finish_lockstep(false);
+  }
+
+  // Host DRAM accesses between two calls land between clock cycles, so a
+  // copy can overlap the kernel (docs/host-interface.md).
+  bool overlaps_copies() const override { return true; }
+
+  bool advance(uint64_t cycles) override {
+    for (uint64_t i = 0; i < cycles && model_->running_o; ++i) {
+      launch_cycle();
+      if (shadow_ && !shadow_->checker_ok()) break;
+    }
+    const bool mismatch = shadow_ && !shadow_->checker_ok();
+    if (shadow_ && shadow_->active && (mismatch || !model_->running_o)) finish_lockstep(false);
+    return model_->running_o;
+  }
+
+  // ---- for tests and benches ----
+  uint64_t cycles() const { return now_; }
+  // Lock-step statistics of the launches so far: instructions compared.
+  uint64_t lockstep_compared() const { return shadow_ ? shadow_->compared : 0; }
+
+ private:
+  static constexpr uint64_t kRegisterGuard = 1u << 20;  // cycles a register access may wait
+  static constexpr uint32_t kDescFirst = KESTREL_REG_ENTRY_LO;
+  static constexpr uint32_t kDescLast = KESTREL_REG_WATCHDOG;
+
+  // The functional model that runs beside the RTL: it sees the same DRAM
+  // writes, page mappings and launch registers, and is stepped warp by warp in
+  // the RTL's retire order.
+  struct Shadow {
+    explicit Shadow(const BackendConfig& c) : gpu(model_config(c)) { desc.fill(0); }
+
+    static model::Config model_config(const BackendConfig& c) {
+      model::Config m;
+      m.xlen = c.xlen;
+      m.num_sms = c.num_sms;
+      m.warps_per_sm = c.warps_per_sm;
+      m.lanes_per_warp = c.lanes_per_warp;
+      m.mem_bytes = c.mem_bytes;
+      m.shared_bytes_per_sm = c.shared_bytes_per_sm;
+      m.max_threads_per_block = c.max_threads_per_block;
+      m.barrier_watchdog = kBarrierWatchdog;
+      return m;
+    }
+
+    void mirror_reg(uint32_t offset, uint32_t value) {
+      if (offset >= kDescFirst && offset <= kDescLast) {
+        desc[(offset - kDescFirst) / 4] = value;
+      } else if (offset == KESTREL_REG_MAP_ADDR) {
+        map_addr = value;
+      } else if (offset == KESTREL_REG_MAP_PAGES) {
+        map_pages = value;
+      } else if (offset == KESTREL_REG_MAP_PERMS) {
+        // The RTL page table ignores a range outside DRAM the same way the
+        // model refuses it; only a mapping both accept matters afterwards.
+        try {
+          gpu.map_pages(map_addr, map_pages, value);
+        } catch (const Error&) {
+        }
+      }
+    }
+    uint32_t reg(uint32_t offset) const { return desc[(offset - kDescFirst) / 4]; }
+    uint64_t reg64(uint32_t lo) const { return reg(lo) | (uint64_t{reg(lo + 4)} << 32); }
+
+    void start() {
+      model::LaunchDesc d;
+      d.entry_pc = reg64(KESTREL_REG_ENTRY_LO);
+      d.exit_pc = reg64(KESTREL_REG_EXIT_LO);
+      d.gp = reg64(KESTREL_REG_GP_LO);
+      d.param_addr = reg64(KESTREL_REG_PARAM_LO);
+      d.grid = model::Dim3{reg(KESTREL_REG_GRID_X), reg(KESTREL_REG_GRID_Y), reg(KESTREL_REG_GRID_Z)};
+      d.block = model::Dim3{reg(KESTREL_REG_BLOCK_X), reg(KESTREL_REG_BLOCK_Y), reg(KESTREL_REG_BLOCK_Z)};
+      d.shared_base = reg(KESTREL_REG_SHARED_BASE);
+      d.shared_static = reg(KESTREL_REG_SHARED_STATIC);
+      d.shared_dyn = reg(KESTREL_REG_SHARED_DYN);
+      d.stack_bytes = reg(KESTREL_REG_STACK_BYTES);
+      d.local_backing = reg(KESTREL_REG_LOCAL_BACKING);
+      // The instruction budget is the RTL's (perf counters); the model's own
+      // would stop a warp step at a different point.
+      d.instruction_budget = 0;
+      budget = reg(KESTREL_REG_WATCHDOG);
+      gpu.start(d, model::Dispatch::kManual);
+      checker = std::make_unique<lockstep::Checker>(gpu, d);
+      active = true;
+      error.clear();
+    }
+    bool checker_ok() const { return error.empty() && (!checker || checker->ok()); }
+
+    model::Gpu gpu;
+    std::unique_ptr<lockstep::Checker> checker;
+    std::array<uint32_t, (kDescLast - kDescFirst) / 4 + 1> desc{};
+    uint32_t map_addr = 0;
+    uint32_t map_pages = 0;
+    uint32_t budget = 0;
+    bool active = false;       // a launch is being checked
+    uint64_t writes_seen = 0;  // register-writing retire records, for Options::inject
+    uint64_t compared = 0;
+    std::string error;  // a mismatch found outside the checker (DRAM)
+  };
+
+  // One cycle of the launch in progress, which may last
+  // KESTREL_RTLSIM_MAX_CYCLES cycles from its START, however many
+  // wait_idle/advance calls it takes.
+  void launch_cycle() {
+    if (launch_cycles_++ >= options_.max_cycles) {
+      throw Error(KESTREL_ERROR_TIMEOUT, "rtlsim: the launch still runs after " +
+                                             std::to_string(options_.max_cycles) +
+                                             " cycles (KESTREL_RTLSIM_MAX_CYCLES)");
+    }
+    cycle();
+  }
+
+  static void check_offset(uint32_t offset) {
+    if (offset % 4 != 0 || offset >= 0x1000) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE,
+                  "rtlsim: register offset " + hex(offset) + " is not a word of the 4 KiB register map");
+    }
+  }
+
+  uint8_t* dram_at(uint64_t addr, size_t bytes) {
+    if (addr < KESTREL_GLOBAL_BASE || addr - KESTREL_GLOBAL_BASE > dram_.size() ||
+        bytes > dram_.size() - (addr - KESTREL_GLOBAL_BASE)) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: DRAM access " + hex(addr) + " + " +
+                                                   std::to_string(bytes) + " is outside device DRAM");
+    }
+    return dram_.data() + (addr - KESTREL_GLOBAL_BASE);
+  }
+
+  // Holds the request until the register port takes it.
+  void wait_request_taken() {
+    for (uint64_t guard = 0; guard < kRegisterGuard; ++guard) {
+      settle();
+      const bool taken = model_->reg_req_ready_o;
+      rise();
+      if (taken) {
+        model_->reg_req_valid_i = 0;
+        return;
+      }
+    }
+    model_->reg_req_valid_i = 0;
+    throw Error(KESTREL_ERROR_IO, "rtlsim: the register port did not take a request");
+  }
+
+  // The checks the functional model makes at START (verif/model/machine.cpp),
+  // so that both backends refuse the same launches the same way.
+  void validate_launch() {
+    if (model_->running_o) throw Error(KESTREL_ERROR_INVALID_CONFIG, "rtlsim: a launch is running");
+    auto refuse = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_CONFIG, "rtlsim: " + why); };
+    const uint64_t gx = read_reg(KESTREL_REG_GRID_X), gy = read_reg(KESTREL_REG_GRID_Y),
+                   gz = read_reg(KESTREL_REG_GRID_Z);
+    const uint64_t bx = read_reg(KESTREL_REG_BLOCK_X), by = read_reg(KESTREL_REG_BLOCK_Y),
+                   bz = read_reg(KESTREL_REG_BLOCK_Z);
+    if (gx == 0 || gy == 0 || gz == 0) refuse("grid dimensions must be non-zero");
+    if (gy > 0xFFFF || gz > 0xFFFF) refuse("grid y and z must be below 65536");
+    const uint64_t threads = bx * by * bz;
+    if (threads == 0) refuse("block dimensions must be non-zero");
+    const uint64_t max_threads = read_reg(KESTREL_REG_CONFIG1) >> 16;
+    if (threads > max_threads) refuse("block has more threads than the device maximum");
+    const uint64_t warps = (threads + config_.lanes_per_warp - 1) / config_.lanes_per_warp;
+    if (warps > config_.warps_per_sm) refuse("block needs more warps than an SM has");
+    const uint64_t shared = uint64_t{read_reg(KESTREL_REG_SHARED_STATIC)} + read_reg(KESTREL_REG_SHARED_DYN);
+    if (shared > kSharedBytesPerSm) refuse("block needs more shared memory than an SM has");
+    const uint64_t shared_base = read_reg(KESTREL_REG_SHARED_BASE);
+    if (shared_base != 0 && shared_base + kSharedBytesPerSm > (1ull << 32)) {
+      refuse("shared window does not fit in 32 bits");
+    }
+    if (read_reg(KESTREL_REG_STACK_BYTES) > kLocalWindow) refuse("stack_bytes exceeds the local window");
+  }
+
+  // ---- lock-step --------------------------------------------------------------
+
+  // Called between settle() and rise(): the taps show this cycle's dispatch and
+  // retires, which take effect at the coming edge.
+  void sample_taps() {
+    Shadow& s = *shadow_;
+    if (!s.active || !s.checker->ok()) return;
+    lockstep::Checker& checker = *s.checker;
+    if (model_->disp_valid_o) {
+      const uint32_t sm = static_cast<uint32_t>(port_bits(model_->disp_sm_o, 0, 8));
+      const uint64_t slots_bits = port_bits(model_->disp_slots_o, 0, config_.warps_per_sm);
+      std::vector<uint32_t> slots;
+      for (uint32_t w = 0; w < config_.warps_per_sm; ++w)
+        if ((slots_bits >> w) & 1u) slots.push_back(w);
+      checker.place_block(static_cast<uint32_t>(port_bits(model_->disp_linear_o, 0, 64)), sm, slots);
+    }
+    const unsigned lanes = config_.lanes_per_warp;
+    const unsigned xlen = config_.xlen;
+    const unsigned warp_bits = config_.warps_per_sm > 1 ? ceil_log2(config_.warps_per_sm) : 1;
+    for (uint32_t sm = 0; sm < config_.num_sms && checker.ok(); ++sm) {
+      if (port_bits(model_->retire_valid_o, sm, 1) == 0) continue;
+      lockstep::RtlRetire r;
+      r.sm = sm;
+      r.warp_slot = static_cast<uint32_t>(port_bits(model_->retire_warp_o, sm * warp_bits, warp_bits));
+      r.pc = port_bits(model_->retire_pc_o, sm * 64, 64);
+      r.mask = static_cast<uint32_t>(port_bits(model_->retire_mask_o, sm * lanes, lanes));
+      r.rd_we = port_bits(model_->retire_rd_we_o, sm, 1) != 0;
+      r.rd_fp = port_bits(model_->retire_rd_fp_o, sm, 1) != 0;
+      r.rd = static_cast<uint8_t>(port_bits(model_->retire_rd_o, sm * 5, 5));
+      r.rd_data.resize(lanes);
+      if (r.rd_we) {
+        for (unsigned lane = 0; lane < lanes; ++lane)
+          r.rd_data[lane] = port_bits(model_->retire_rd_data_o, (sm * lanes + lane) * xlen, xlen);
+        if (++s.writes_seen == options_.inject && r.mask != 0) {
+          unsigned lane = 0;
+          while (((r.mask >> lane) & 1u) == 0) ++lane;
+          r.rd_data[lane] ^= 1;  // the checker must see this as a wrong value
+        }
+      }
+      checker.retire(r);
+    }
+  }
+
+  static unsigned ceil_log2(unsigned v) {
+    unsigned bits = 0;
+    while ((1u << bits) < v) ++bits;
+    return bits;
+  }
+
+  // The end of a checked launch: compare the fault record or the model's
+  // completion, then DRAM; abort the RTL's launch on a mismatch and throw the
+  // difference.  `aborted`: the host aborted the launch (nothing to compare).
+  void finish_lockstep(bool aborted) {
+    Shadow& s = *shadow_;
+    s.active = false;  // the register reads below must not sample the taps
+    lockstep::Checker& checker = *s.checker;
+    if (aborted) {
+      s.gpu.abort();
+      return;
+    }
+    if (checker.ok() && s.error.empty() && !model_->running_o) {
+      const uint32_t status = read_reg(KESTREL_REG_STATUS);
+      if (status == KESTREL_STATUS_FAULT) {
+        model::Fault f;
+        f.kind = static_cast<kestrel_fault_kind>(read_reg(KESTREL_REG_FAULT_KIND));
+        f.pc = read_reg(KESTREL_REG_FAULT_PC_LO) | (uint64_t{read_reg(KESTREL_REG_FAULT_PC_HI)} << 32);
+        f.addr = read_reg(KESTREL_REG_FAULT_ADDR_LO) | (uint64_t{read_reg(KESTREL_REG_FAULT_ADDR_HI)} << 32);
+        f.block = model::Dim3{read_reg(KESTREL_REG_FAULT_BLOCK_X), read_reg(KESTREL_REG_FAULT_BLOCK_Y),
+                              read_reg(KESTREL_REG_FAULT_BLOCK_Z)};
+        f.thread = model::Dim3{read_reg(KESTREL_REG_FAULT_THREAD_X), read_reg(KESTREL_REG_FAULT_THREAD_Y),
+                               read_reg(KESTREL_REG_FAULT_THREAD_Z)};
+        f.sm = read_reg(KESTREL_REG_FAULT_SM);
+        f.warp = read_reg(KESTREL_REG_FAULT_WARP);
+        f.info = read_reg(KESTREL_REG_FAULT_INFO);
+        // A watchdog TIMEOUT names no thread: the budget is counted by the
+        // RTL's counters only (the model ran without one).
+        if (f.kind != KESTREL_FAULT_TIMEOUT) checker.fault(f);
+      } else {
+        checker.finish();
+        if (checker.ok()) compare_dram();
+      }
+    }
+    s.compared += checker.compared();
+    if (checker.ok() && s.error.empty()) return;
+    const std::string diff = checker.ok() ? s.error : checker.error();
+    if (model_->running_o) {
+      // Stop the RTL's launch so that the device stays usable.
+      model_->reg_req_valid_i = 1;
+      model_->reg_req_i = (uint64_t{1} << 44) | (uint64_t{KESTREL_REG_CONTROL} << 32) | KESTREL_CTRL_ABORT;
+      wait_request_taken();
+      for (uint64_t guard = 0; guard < kRegisterGuard && model_->running_o; ++guard) cycle();
+    }
+    s.gpu.abort();
+    const std::string message = "rtlsim lock-step mismatch (RTL vs functional model) after " +
+                                std::to_string(checker.compared()) + " instructions at cycle " +
+                                std::to_string(now_) + ": " + diff;
+    std::fprintf(stderr, "kestrel: %s\n", message.c_str());
+    throw Error(KESTREL_ERROR_IO, message);
+  }
+
+  // Device DRAM must be the same on both sides after a launch without fault
+  // (stores write no register, so the retire records do not show them).
+  void compare_dram() {
+    Shadow& s = *shadow_;
+    constexpr size_t kChunk = 64 * 1024;
+    std::vector<uint8_t> model_bytes(kChunk);
+    for (size_t at = 0; at < dram_.size(); at += kChunk) {
+      const size_t n = std::min(kChunk, dram_.size() - at);
+      s.gpu.read_mem(KESTREL_GLOBAL_BASE + at, model_bytes.data(), n);
+      if (std::memcmp(model_bytes.data(), dram_.data() + at, n) == 0) continue;
+      size_t i = 0;
+      while (model_bytes[i] == dram_[at + i]) ++i;
+      s.error = "device DRAM differs at " + hex(KESTREL_GLOBAL_BASE + at + i) + ": rtl " +
+                hex(dram_[at + i]) + " model " + hex(model_bytes[i]);
+      return;
+    }
+  }
+
+  // ---- clocking ---------------------------------------------------------------
+
+  // One clock cycle: settle() drives the memory model's side of the port and
+  // evaluates the low half with the caller's inputs, so that handshakes can be
+  // sampled; rise() takes the memory handshakes and clocks the rising edge.
+  void cycle() {
+    settle();
+    rise();
+  }
+
+  void settle() {
+    model_->clk_i = 0;
+    drive_memory();
+    model_->eval();
+    dump(2 * now_);
+  }
+
+  void rise() {
+    if (shadow_) sample_taps();
+    sample_memory();
+    model_->clk_i = 1;
+    model_->eval();
+    dump(2 * now_ + 1);
+    context_->timeInc(1);
+    ++now_;
+  }
+
+  void dump(uint64_t time) {
+#ifdef KESTREL_RTLSIM_TRACE
+    if (trace_ && now_ >= options_.trace_start && now_ < options_.trace_end) trace_->dump(time);
+#else
+    (void)time;
+#endif
+  }
+
+  void drive_memory() {
+    const bool room = queue_.size() < kMaxQueued;
+    model_->mem_req_ready_i = room && now_ >= next_accept_;
+    const bool respond = !queue_.empty() && queue_.front().ready_at <= now_;
+    model_->mem_rsp_valid_i = respond;
+    if (respond) {
+      const Pending& p = queue_.front();
+      uint32_t* words = model_->mem_rsp_i.data();
+      std::memset(words, 0, sizeof(uint32_t) * ((kRspRdata + 8 * kLineBytes + 31) / 32));
+      words[0] = p.tag | (uint32_t{p.fault} << kRspFault);
+      put_bytes(words, kRspRdata, p.rdata, kLineBytes);
+    }
+  }
+
+  void sample_memory() {
+    if (model_->mem_rsp_valid_i && model_->mem_rsp_ready_o) queue_.pop_front();
+    if (model_->mem_req_valid_o && model_->mem_req_ready_i) {
+      const uint32_t* words = model_->mem_req_o.data();
+      const uint32_t addr = static_cast<uint32_t>(get_bits(words, kReqAddr, 32));
+      const unsigned kind = static_cast<unsigned>(get_bits(words, kReqKind, 2));
+      const bool write = kind == 1 || (kind == 3 && get_bits(words, kReqWrite, 1) != 0);
+      Pending p{};
+      p.ready_at = now_ + options_.latency;
+      p.tag = static_cast<uint8_t>(get_bits(words, kReqTag, 8));
+      // The page check keeps requests inside DRAM; a request outside it means
+      // the RTL let one through, which the response reports as a fault.
+      const uint64_t offset = uint64_t{addr} - KESTREL_GLOBAL_BASE;
+      if (addr < KESTREL_GLOBAL_BASE || offset + kLineBytes > dram_.size() || addr % kLineBytes != 0) {
+        p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
+      } else if (write) {
+        const uint64_t be = get_bits(words, kReqBe, 64);
+        for (unsigned i = 0; i < kLineBytes; ++i) {
+          if ((be >> i) & 1u) dram_[offset + i] = static_cast<uint8_t>(get_bits(words, kReqWdata + 8 * i, 8));
+        }
+      } else {
+        // Data is taken when the request is accepted: the memory is in order,
+        // so this is what a read behind every earlier write sees.
+        std::memcpy(p.rdata, dram_.data() + offset, kLineBytes);
+      }
+      queue_.push_back(p);
+      next_accept_ = now_ + options_.interval;
+    }
+  }
+
+  struct Pending {
+    uint64_t ready_at;
+    uint8_t tag;
+    uint8_t fault;
+    uint8_t rdata[kLineBytes];
+  };
+  static constexpr size_t kMaxQueued = 64;
+
+  BackendConfig config_;
+  Options options_;
+  std::unique_ptr<VerilatedContext> context_;
+  std::unique_ptr<Model> model_;
+#ifdef KESTREL_RTLSIM_TRACE
+  std::unique_ptr<VerilatedFstC> trace_;
+#endif
+  std::unique_ptr<Shadow> shadow_;
+  std::vector<uint8_t> dram_;
+  std::deque<Pending> queue_;
+  uint64_t now_ = 0;
+  uint64_t launch_cycles_ = 0;  // cycles simulated for the launch in progress
+  uint64_t next_accept_ = 0;
+};
+
+}  // namespace kestrel::rtlsim::detail
