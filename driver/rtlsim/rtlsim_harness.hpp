@@ -199,14 +199,30 @@ class Harness final : public Transport {
     model_->reg_req_valid_i = 1;
     model_->reg_req_i = (uint64_t{1} << 44) | (uint64_t{offset & 0xFFF} << 32) | value;
     wait_request_taken();
-    if (shadow_ && start && !abort) shadow_->start();
+    if (shadow_ && start && !abort) {
+      if (shadow_->resync) {
+        shadow_->gpu.write_mem(KESTREL_GLOBAL_BASE, dram_.data(), dram_.size());
+        shadow_->resync = false;
+      }
+      shadow_->start();
+    }
   }
 
   void write_mem(uint64_t addr, const void* src, size_t bytes) override {
     if (src == nullptr && bytes != 0)
       throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: write_mem from a null pointer");
     std::memcpy(dram_at(addr, bytes), src, bytes);
-    if (shadow_) shadow_->gpu.write_mem(addr, src, bytes);
+    if (shadow_ && shadow_->active && model_->running_o) {
+      // A copy that overlaps the kernel (advance()) reaches the RTL's loads
+      // at the cycle it is made but the model's at their retire, so the
+      // launch cannot be compared from here on: it runs unchecked, and the
+      // model takes all of DRAM from the RTL before the next launch.
+      shadow_->active = false;
+      shadow_->gpu.abort();
+      shadow_->resync = true;
+      ++shadow_->unchecked;
+    }
+    if (shadow_ && !shadow_->resync) shadow_->gpu.write_mem(addr, src, bytes);
   }
   void read_mem(uint64_t addr, void* dst, size_t bytes) override {
     if (dst == nullptr && bytes != 0)
@@ -316,6 +332,8 @@ class Harness final : public Transport {
     uint32_t budget = 0;
     bool active = false;       // a launch is being checked
     uint64_t writes_seen = 0;  // register-writing retire records, for Options::inject
+    bool resync = false;       // DRAM changed under an unchecked launch: copy it at the next START
+    uint64_t unchecked = 0;    // launches left unchecked (host writes during the launch)
     uint64_t compared = 0;
     std::string error;  // a mismatch found outside the checker (DRAM)
   };

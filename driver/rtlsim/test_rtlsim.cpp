@@ -199,6 +199,29 @@ TEST(Rtlsim, LockstepReportsAMismatch) {
   for (uint32_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], i);
 }
 
+// A copy that overlaps a running launch (advance()) leaves that launch
+// unchecked; the model takes DRAM from the RTL and the next launch is
+// checked again.
+TEST(Rtlsim, LockstepSurvivesACopyDuringALaunch) {
+  kestrel::BackendConfig config = small_config();
+  config.lockstep = true;
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
+  const std::vector<uint32_t> code = index_kernel();
+  launch(*rtl, code, kOut, 1, 4);  // maps the pages
+  const uint32_t marker = 0x5A5A5A5A;
+  rtl->write_reg(KESTREL_REG_GRID_X, 6);
+  rtl->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  ASSERT_TRUE(rtl->advance(10));
+  rtl->write_mem(kOut + 0x1000, &marker, 4);
+  rtl->wait_idle();
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  launch(*rtl, code, kOut, 5, 7);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  uint32_t got = 0;
+  rtl->read_mem(kOut + 0x1000, &got, 4);
+  EXPECT_EQ(got, marker);
+}
+
 std::vector<unsigned char> file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<unsigned char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
