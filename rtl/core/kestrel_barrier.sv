@@ -5,8 +5,10 @@
 // the slot and the reduction results (count of arrivals with a non-zero
 // operand, and the number of arrivals) are held until the next completion, so
 // released threads can read them as they pass (see the SM's pass step).
-// The watchdog faults a slot whose barrier stays incomplete while the block
-// issues 2^WatchdogLog2 warp-instructions.  All updates take effect in one
+// The watchdog faults a slot whose barrier stays incomplete, or whose threads
+// stay in warp-synchronous waits (held_i, docs/isa.md section 6.1), while the
+// block issues 2^WatchdogLog2 warp-instructions; progress_i (a warp-
+// synchronous wait ended) restarts it, as a barrier completion does.  All updates take effect in one
 // cycle; arrivals, exits and issues of several warps of one block may
 // coincide.
 module kestrel_barrier #(
@@ -34,6 +36,9 @@ module kestrel_barrier #(
   // a warp-instruction issued by a warp of this slot (watchdog)
   input  logic                     issue_i,
   input  logic [SlotW-1:0]         issue_slot_i,
+  // warp-synchronous waits: some thread of the slot waits; one ended
+  input  logic [Slots-1:0]         held_i,
+  input  logic [Slots-1:0]         progress_i,
   // results
   output logic [Slots-1:0]         release_o,
   output logic [Slots*CountW-1:0]  result_nonzero_o,   // per slot, of the last completed barrier
@@ -100,7 +105,9 @@ module kestrel_barrier #(
           arrived_q[s*CountW +: CountW] <= arrived_d[s*CountW +: CountW];
           nonzero_q[s*CountW +: CountW] <= nonzero_d[s*CountW +: CountW];
           if (start_i && start_slot_i == SlotW'(s)) watchdog_q[s] <= '0;
-          else if (issue_i && issue_slot_i == SlotW'(s) && arrived_q[s*CountW +: CountW] != '0 && !deadlock_o[s])
+          else if (progress_i[s]) watchdog_q[s] <= '0;
+          else if (issue_i && issue_slot_i == SlotW'(s) && (arrived_q[s*CountW +: CountW] != '0 || held_i[s])
+                   && !deadlock_o[s])
             watchdog_q[s] <= watchdog_q[s] + 1'b1;
         end
       end

@@ -2,13 +2,14 @@
 // combinational.  Accepts exactly the encodings the functional model's
 // decoder accepts for RV64I/RV32I, M, Zicsr (reads of the CSRs of docs/isa.md
 // section 3) and the SIMT control instructions (exit, barriers, trap,
-// fences), and F with kx.sfu through kestrel_fp_decoder: flw/fsw as loads and
+// fences, kx.nanosleep), the warp-synchronous instructions (custom-0
+// funct3 1..3 as ClassWarp; funct7 keeps the shuffle mode in bits 1:0 and
+// its rs3 in bits 6:2), and F with kx.sfu through kestrel_fp_decoder: flw/fsw as loads and
 // stores, the other F instructions as ClassAlu with fpx_o set (the SM sends
 // them to kestrel_fp_exec; fp_o carries their fields), and the FP CSRs
 // (fflags, frm, fcsr: read and written per thread).  Everything else is
 // ClassIllegal.  Not yet in the SM, so reported illegal here: A, the CUDA
-// atomics (custom-1), the warp-synchronous instructions and kx.nanosleep
-// (issue 6), and writes of every other CSR (all are read-only).
+// atomics (custom-1), and writes of every other CSR (all are read-only).
 //
 // In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
 // rs1_re clear for f operands), so the x scoreboard and register read work
@@ -266,11 +267,27 @@ module kestrel_decoder #(
               dec_o.rs2_re = 1'b1;
               dec_o.rs2 = 5'd12;  // a2: the assert line
             end
+            kestrel_pkg::SimtNanosleep: begin
+              legal = 1'b1;
+              dec_o.cls = kestrel_pkg::ClassWarp;
+              dec_o.rs1_re = 1'b1;
+            end
             kestrel_pkg::SimtFenceBlock, kestrel_pkg::SimtFenceDevice, kestrel_pkg::SimtFenceSystem: begin
               legal = 1'b1;
             end
             default: legal = 1'b0;
           endcase
+        end else if (funct3 == 3'd1 || funct3 == 3'd2 || funct3 == 3'd3) begin
+          // Votes and kx.syncwarp (funct7 0..4), shuffles (R4: any funct7),
+          // match (0..3) and reduce (8..15); rs2 is the membermask or the
+          // shuffle control word.
+          legal = (funct3 == 3'd1) ? (funct7 <= kestrel_pkg::SimtSyncwarp)
+                : (funct3 == 3'd2) ? 1'b1
+                : (funct7 <= 7'd3 || (funct7 >= 7'd8 && funct7 <= 7'd15));
+          dec_o.cls = kestrel_pkg::ClassWarp;
+          dec_o.rs1_re = !(funct3 == 3'd1 && funct7 == kestrel_pkg::SimtSyncwarp);
+          dec_o.rs2_re = 1'b1;
+          dec_o.rd_we = !(funct3 == 3'd1 && funct7 == kestrel_pkg::SimtSyncwarp);
         end
       end
       default: legal = 1'b0;

@@ -25,6 +25,16 @@
 // (f-register scoreboard), which retire in order.  So every warp retires in
 // issue order (what lock-step needs); other warps keep issuing.
 //
+// Warp-synchronous instructions (docs/isa.md section 6.1) are control
+// instructions: votes, shuffles, match and reduce read every lane's
+// membermask in stage 1, where kestrel_warp_conv finds the complete classes
+// among the issuing lanes and those parked at the same PC, the lanes of
+// incomplete classes park (held, not eligible) and the complete ones go
+// through kestrel_warp_xbar and retire in stage 3 (a fully parked issue
+// retires nothing).  kx.syncwarp waiters are released in stage 3 (its own
+// retire or an exit); kx.nanosleep puts the issuing lanes to sleep for the
+// requested time (per warp: the latest wake-up of its sleepers wins).
+//
 // Boundary: docs/microarchitecture.md, "SM boundary" (valid/ready block
 // dispatch and memory port, kestrel_pkg payloads).
 module kestrel_sm #(
@@ -41,6 +51,8 @@ module kestrel_sm #(
   // turns) and the FMA pipeline depth (docs/fpu.md).
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   parameter int unsigned FpuStages = 3,
+  // SM clock (kHz): kx.nanosleep converts nanoseconds to cycles with it.
+  parameter int unsigned ClockKhz = 100_000,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
 ) (
   input  logic                     clk_i,
@@ -108,6 +120,17 @@ module kestrel_sm #(
   logic [Warps*Lanes-1:0] exited_q, exited_d;
   logic [Warps*Lanes-1:0] waiting_q, waiting_d;  // at a block barrier
   logic [Warps*Lanes-1:0] drain_q, drain_d;      // barrier result still to write
+  // Warp-synchronous waits: held = parked at a collective (PC at it) or past
+  // a kx.syncwarp waiting for its mask (swait, with that mask in smask).
+  logic [Warps*Lanes-1:0] held_q, held_d;
+  logic [Warps*Lanes-1:0] swait_q, swait_d;
+  logic [Warps*Lanes*Lanes-1:0] smask_q, smask_d;
+  // kx.nanosleep: sleeping lanes and, per warp, the time left in units of
+  // ns * kHz (a cycle takes 10^6 of them).
+  localparam int unsigned SleepW = 48;
+  localparam logic [SleepW-1:0] SleepPerCycle = SleepW'(1_000_000);
+  logic [Warps*Lanes-1:0] sleep_q, sleep_d;
+  logic [Warps*SleepW-1:0] sleep_left_q, sleep_left_d;
   logic [Warps*Lanes*5-1:0] bar_rd_q, bar_rd_d;
   logic [Warps*Lanes*2-1:0] bar_kind_q, bar_kind_d;
   logic [Warps-1:0] grp_valid_q, grp_valid_d;
@@ -220,8 +243,8 @@ module kestrel_sm #(
   // ===========================================================================
   logic rf_ren;
   logic [WarpW-1:0] rf_rwarp;
-  logic [4:0] rf_rs1, rf_rs2;
-  logic [RowW-1:0] rf_rs1_data, rf_rs2_data;
+  logic [4:0] rf_rs1, rf_rs2, rf_rs3;
+  logic [RowW-1:0] rf_rs1_data, rf_rs2_data, rf_rs3_data;
   logic rf_we;
   logic [WarpW-1:0] rf_wwarp;
   logic [4:0] rf_rd;
@@ -240,8 +263,10 @@ module kestrel_sm #(
     .rwarp_i      (rf_rwarp),
     .rs1_i        (rf_rs1),
     .rs2_i        (rf_rs2),
+    .rs3_i        (rf_rs3),
     .rs1_data_o   (rf_rs1_data),
     .rs2_data_o   (rf_rs2_data),
+    .rs3_data_o   (rf_rs3_data),
     .we_i         (rf_we),
     .wwarp_i      (rf_wwarp),
     .rd_i         (rf_rd),
@@ -263,6 +288,7 @@ module kestrel_sm #(
 `endif
   logic [Warps*DecW-1:0] wdec_flat;
   logic [Warps-1:0] wmem, wdiv;  // the warp's next instruction goes to the LSU / divider
+  logic [Warps-1:0] wshfl;       // ... is a shuffle (reads rs3, which the scoreboard does not check)
   // F fields per warp (kestrel_decoder fp_o) and the FP-execute flag.
   localparam int unsigned FpDecW = 38;
   localparam int unsigned FpDecLoad = 37;
@@ -282,7 +308,7 @@ module kestrel_sm #(
   logic [Warps-1:0] wfpx;
   logic [Warps*18-1:0] sb_check;
   logic [Warps-1:0] sb_hazard;
-  logic [Warps-1:0] unused_sb_busy;
+  logic [Warps-1:0] sb_busy;
 
   for (genvar g = 0; g < Warps; g++) begin : gen_warp_decode
     logic [31:0] pc;
@@ -301,6 +327,7 @@ module kestrel_sm #(
       .fp_o   (wfp_flat[g*FpDecW +: FpDecW])
     );
     assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0 : wregs;
+    assign wshfl[g] = wword[g][6:0] == kestrel_pkg::OpSimt && wword[g][14:12] == 3'd2;
   end
 
 
@@ -324,7 +351,7 @@ module kestrel_sm #(
     .clear_i     (sb_clear),
     .clear_warp_i(sb_clear_warp),
     .clear_rd_i  (sb_clear_rd),
-    .busy_o      (unused_sb_busy)
+    .busy_o      (sb_busy)
   );
 
   // ===========================================================================
@@ -335,6 +362,7 @@ module kestrel_sm #(
   logic [CountW-1:0] bar_arrive_count, bar_arrive_nonzero, bar_exit_count;
   logic [Warps-1:0] bar_release, bar_waiting, bar_deadlock;
   logic [Warps*CountW-1:0] bar_res_nonzero, bar_res_arrived;
+  logic [Warps-1:0] slot_held, slot_progress;
 
   kestrel_barrier #(.Slots(Warps), .WatchdogLog2(BarrierWatchdogLog2)) u_barrier (
     .clk_i, .rst_ni,
@@ -351,6 +379,8 @@ module kestrel_sm #(
     .exit_count_i    (bar_exit_count),
     .issue_i         (bar_issue),
     .issue_slot_i    (bar_issue_slot),
+    .held_i          (slot_held),
+    .progress_i      (slot_progress),
     .release_o       (bar_release),
     .result_nonzero_o(bar_res_nonzero),
     .result_arrived_o(bar_res_arrived),
@@ -377,6 +407,9 @@ module kestrel_sm #(
   logic [63:0] s2_code_q, s3_code_q;             // trap code (rs1), later the assert line (a2)
   logic [63:0] s2_line_q, s3_line_q;
   logic [63:0] s3_a1_q;
+  logic s3_faulting;
+  logic s1_coll;                                 // stage 1 holds a vote, shuffle, match or reduce
+  logic [RowW-1:0] xbar_result;
 
   logic lsu_inflight_q, lsu_inflight_d;
   logic div_inflight_q, div_inflight_d;
@@ -430,7 +463,12 @@ module kestrel_sm #(
   function automatic logic is_control(input kestrel_pkg::exec_class_e c);
     is_control = (c == kestrel_pkg::ClassBranch) || (c == kestrel_pkg::ClassJal) || (c == kestrel_pkg::ClassJalr)
               || (c == kestrel_pkg::ClassExit) || (c == kestrel_pkg::ClassBarrier) || (c == kestrel_pkg::ClassTrap)
-              || (c == kestrel_pkg::ClassIllegal);
+              || (c == kestrel_pkg::ClassIllegal) || (c == kestrel_pkg::ClassWarp);
+  endfunction
+  // Votes, shuffles, match and reduce: wait for their membermask, retire the
+  // complete classes (kx.syncwarp and kx.nanosleep are ClassWarp too).
+  function automatic logic is_coll(input kestrel_pkg::exec_class_e c, input logic [2:0] f3, input logic [6:0] f7);
+    is_coll = (c == kestrel_pkg::ClassWarp) && f3 != 3'd0 && !(f3 == 3'd1 && f7 == kestrel_pkg::SimtSyncwarp);
   endfunction
   function automatic logic is_mem(input kestrel_pkg::exec_class_e c);
     is_mem = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore);
@@ -460,6 +498,7 @@ module kestrel_sm #(
           // Stage 3 three cycles from now belongs to a lane-pipeline result.
           ready[w] = 1'b0;
         end
+        if (wshfl[w] && sb_busy[w]) ready[w] = 1'b0;
       end
       if (stop_q || fault_valid_q || hold_issue) ready[w] = 1'b0;
     end
@@ -516,6 +555,7 @@ module kestrel_sm #(
     rf_rwarp = trap_a1_read ? s1_warp_q : iw;
     rf_rs1 = trap_a1_read ? 5'd11 : idec.rs1;
     rf_rs2 = trap_a1_read ? 5'd0 : idec.rs2;
+    rf_rs3 = (idec.cls == kestrel_pkg::ClassWarp && idec.funct3 == 3'd2) ? idec.funct7[6:2] : 5'd0;
     sb_set = issue && idec.rd_we && idec.cls != kestrel_pkg::ClassBarrier;
     sb_set_warp = iw;
     sb_set_rd = idec.rd;
@@ -693,6 +733,9 @@ module kestrel_sm #(
       unique case (s1_dec_q.cls)
         kestrel_pkg::ClassJal, kestrel_pkg::ClassJalr: s1_result[l*Xlen +: Xlen] = link;
         kestrel_pkg::ClassCsr: s1_result[l*Xlen +: Xlen] = s1_csr[l*Xlen +: Xlen];
+        // kx.syncwarp carries its membermasks to stage 3.
+        kestrel_pkg::ClassWarp: s1_result[l*Xlen +: Xlen] = s1_coll ? xbar_result[l*Xlen +: Xlen]
+                                                                     : rf_rs2_data[l*Xlen +: Xlen];
         default: s1_result[l*Xlen +: Xlen] = s1_alu[l*Xlen +: Xlen];
       endcase
       if (s1_mask_q[l] && rs1v != '0 && s1_dec_q.cls == kestrel_pkg::ClassBarrier
@@ -702,6 +745,99 @@ module kestrel_sm #(
       end
     end
   end
+
+  // ===========================================================================
+  // Stage 1: warp-synchronous instructions (docs/isa.md section 6.1)
+  // ===========================================================================
+  // Each lane's membermask (rs3 for shuffles, else rs2; bits of lanes this
+  // warp lacks dropped).  An issuing lane outside its own mask is an illegal
+  // instruction (lowest such lane).  The lanes parked at this PC earlier join
+  // the issuing ones; the complete classes (s1_ready) execute.
+  logic s1_sync, s1_sleep;
+  logic [Lanes*Lanes-1:0] s1_masks, s1_members;
+  logic [Lanes-1:0] s1_live, s1_parked, s1_here, s1_ready;
+  logic s1_wsfault;
+  logic [LaneW-1:0] s1_wsfault_lane;
+  always_comb begin
+    logic [RowW-1:0] row;
+    s1_coll = s1_valid_q && !s1_ffault_q && is_coll(s1_dec_q.cls, s1_dec_q.funct3, s1_dec_q.funct7);
+    s1_sync = s1_valid_q && !s1_ffault_q && s1_dec_q.cls == kestrel_pkg::ClassWarp && s1_dec_q.funct3 == 3'd1
+              && s1_dec_q.funct7 == kestrel_pkg::SimtSyncwarp;
+    s1_sleep = s1_valid_q && !s1_ffault_q && s1_dec_q.cls == kestrel_pkg::ClassWarp && s1_dec_q.funct3 == 3'd0;
+    row = (s1_dec_q.funct3 == 3'd2) ? rf_rs3_data : rf_rs2_data;
+    s1_live = ~exited_q[32'(s1_warp_q)*Lanes +: Lanes];
+    s1_wsfault = 1'b0;
+    s1_wsfault_lane = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      s1_masks[l*Lanes +: Lanes] = row[l*Xlen +: Lanes];
+      s1_members[l*Lanes +: Lanes] = row[l*Xlen +: Lanes] & s1_live;
+      s1_parked[l] = held_q[32'(s1_warp_q)*Lanes + 32'(l)] && !swait_q[32'(s1_warp_q)*Lanes + 32'(l)]
+                     && lpc_q[(32'(s1_warp_q)*Lanes + 32'(l))*32 +: 32] == s1_pc_q;
+      if ((s1_coll || s1_sync) && s1_mask_q[l] && !row[l*Xlen + l]) begin
+        s1_wsfault = 1'b1;
+        s1_wsfault_lane = LaneW'(l);
+      end
+    end
+    s1_here = s1_mask_q | s1_parked;
+  end
+
+  kestrel_warp_conv #(.Lanes(Lanes)) u_conv_s1 (
+    .here_i (s1_here),
+    .masks_i(s1_masks),
+    .live_i (s1_live),
+    .ready_o(s1_ready)
+  );
+
+  kestrel_warp_xbar #(.Xlen(Xlen), .Lanes(Lanes)) u_warp_xbar (
+    .funct3_i (s1_dec_q.funct3[1:0]),
+    .funct7_i (s1_dec_q.funct7[3:0]),
+    .active_i (s1_ready),
+    .members_i(s1_members),
+    .value_i  (rf_rs1_data),
+    .control_i(rf_rs2_data),
+    .result_o (xbar_result)
+  );
+
+  // kx.nanosleep: the longest request of the issuing lanes (at most
+  // KESTREL_NANOSLEEP_MAX_NS) in units of ns * kHz.
+  localparam logic [31:0] NanosleepMaxNs = 32'd1_000_000;
+  logic [SleepW-1:0] s1_sleep_amount;
+  always_comb begin
+    logic [31:0] ns, longest;
+    longest = '0;
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      ns = rf_rs1_data[l*Xlen +: 32];
+      if (ns > NanosleepMaxNs) ns = NanosleepMaxNs;
+      if (s1_mask_q[l] && ns > longest) longest = ns;
+    end
+    s1_sleep_amount = SleepW'(longest) * SleepW'(ClockKhz);
+  end
+
+  // ===========================================================================
+  // Stage 3: kx.syncwarp waiters of the retiring warp after its syncwarp or
+  // exit: released when every live lane of their mask waits with that mask.
+  // ===========================================================================
+  logic s3_sync, s3_exit;
+  logic [Lanes-1:0] s3_swait, s3_live, s3_release;
+  logic [Lanes*Lanes-1:0] s3_smask;
+  always_comb begin
+    s3_sync = s3_valid_q && !s3_faulting && active_q[s3_warp_q] && s3_dec_q.cls == kestrel_pkg::ClassWarp
+              && s3_dec_q.funct3 == 3'd1 && s3_dec_q.funct7 == kestrel_pkg::SimtSyncwarp;
+    s3_exit = s3_valid_q && !s3_faulting && active_q[s3_warp_q] && s3_dec_q.cls == kestrel_pkg::ClassExit;
+    s3_swait = swait_q[32'(s3_warp_q)*Lanes +: Lanes] | (s3_sync ? s3_mask_q : '0);
+    s3_live = ~(exited_q[32'(s3_warp_q)*Lanes +: Lanes] | (s3_exit ? s3_mask_q : '0));
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      s3_smask[l*Lanes +: Lanes] = (s3_sync && s3_mask_q[l]) ? s3_result_q[l*Xlen +: Lanes]
+                                                            : smask_q[(32'(s3_warp_q)*Lanes + l)*Lanes +: Lanes];
+    end
+  end
+
+  kestrel_warp_conv #(.Lanes(Lanes)) u_conv_s3 (
+    .here_i (s3_swait),
+    .masks_i(s3_smask),
+    .live_i (s3_live),
+    .ready_o(s3_release)
+  );
 
   // F: rounding modes resolved per thread (rm = 7 takes the thread's frm);
   // an active thread whose frm holds 5..7 makes the instruction illegal, at
@@ -980,7 +1116,6 @@ module kestrel_sm #(
     else drain_value = Xlen'(nz != '0);
   end
 
-  logic s3_faulting;
   logic grant_lsu, grant_div, grant_fp, grant_fpl, grant_drain;
   logic slot_free;
   always_comb begin
@@ -1060,7 +1195,9 @@ module kestrel_sm #(
       retire_rd_o = fpl_rd;
       retire_rd_data_o = fpl_result;
     end else if (s3_valid_q) begin
-      retire_valid_o = !s3_faulting;
+      // A collective whose lanes all parked goes down the pipe with no lanes
+      // (it clears its scoreboard entry) and retires nothing.
+      retire_valid_o = !s3_faulting && s3_mask_q != '0;
       retire_warp_o = s3_warp_q;
       retire_pc_o = 64'(s3_pc_q);
       retire_mask_o = s3_mask_q;
@@ -1143,7 +1280,8 @@ module kestrel_sm #(
                             ^ (^s3_dec_q) ^ fpl_rsp_tag ^ resv_near[0] ^ fpl_meta_room;
   kestrel_group_sel #(.Lanes(Lanes)) u_group_sel (
     .pcs_i       (lpc_q[32'(sel_w)*Lanes*32 +: Lanes*32]),
-    .eligible_i  (~exited_q[32'(sel_w)*Lanes +: Lanes] & ~waiting_q[32'(sel_w)*Lanes +: Lanes]),
+    .eligible_i  (~exited_q[32'(sel_w)*Lanes +: Lanes] & ~waiting_q[32'(sel_w)*Lanes +: Lanes]
+                  & ~held_q[32'(sel_w)*Lanes +: Lanes] & ~sleep_q[32'(sel_w)*Lanes +: Lanes]),
     .fair_count_i(fair_q[32'(sel_w)*FairW +: FairW]),
     .rr_pc_i     (rr_q[32'(sel_w)*32 +: 32]),
     .valid_o     (gs_valid),
@@ -1162,24 +1300,52 @@ module kestrel_sm #(
   logic [WarpW-1:0] dl_warp;
   logic [LaneW-1:0] dl_lane;
   logic [31:0] dl_pc;
+  // Warp-synchronous deadlock (docs/isa.md section 6.1): threads wait on
+  // each other inside a warp and nothing of the SM can run any more (no
+  // eligible or sleeping lane, nothing in flight, no block arriving): the
+  // fault is raised at once instead of after the watchdog.
+  logic sync_dead;
   always_comb begin
+    logic runnable;
+    slot_held = '0;
+    runnable = 1'b0;
+    for (int unsigned w = 0; w < Warps; w++) begin
+      if (active_q[w] && held_q[w*Lanes +: Lanes] != '0) slot_held[wblk_q[w*WarpW +: WarpW]] = 1'b1;
+      if (active_q[w] && (~exited_q[w*Lanes +: Lanes] & ~waiting_q[w*Lanes +: Lanes] & ~held_q[w*Lanes +: Lanes]) != '0)
+        runnable = 1'b1;
+      if (active_q[w] && (ctrl_q[w] || long_q[w])) runnable = 1'b1;
+    end
+    sync_dead = (slot_held & bres_q) != '0 && !runnable && !s1_valid_q && !s2_valid_q && !s3_valid_q
+                && !disp_busy_q && !blk_take && !drain_any && !lsu_inflight_q && !div_inflight_q && fpl_count == '0
+                && !ds_sent_q && !sfu_sent_q;
+  end
+
+  always_comb begin
+    logic [Warps-1:0] stuck_slots;
     dl_any = 1'b0;
     dl_slot = '0;
+    stuck_slots = sync_dead ? (slot_held & bres_q) : (bar_deadlock & bres_q);
     for (int s = Warps - 1; s >= 0; s--) begin
-      if (bar_deadlock[s] && bres_q[s]) begin
+      if (stuck_slots[s]) begin
         dl_any = 1'b1;
         dl_slot = WarpW'(s);
       end
     end
-    // The lowest waiting thread of the block: warps of a block hold ascending
-    // slots in warp order.
+    // The lowest waiting thread of the block (at a barrier, a kx.syncwarp or
+    // parked at a collective): warps of a block hold ascending slots in warp
+    // order.  Parked lanes sit at the collective's PC, the others past theirs.
     dl_warp = '0;
     for (int w = Warps - 1; w >= 0; w--) begin
-      if (active_q[w] && wblk_q[w*WarpW +: WarpW] == dl_slot && waiting_q[w*Lanes +: Lanes] != '0) dl_warp = WarpW'(w);
+      if (active_q[w] && wblk_q[w*WarpW +: WarpW] == dl_slot
+          && (waiting_q[w*Lanes +: Lanes] | held_q[w*Lanes +: Lanes]) != '0) dl_warp = WarpW'(w);
     end
     dl_lane = '0;
-    for (int l = Lanes - 1; l >= 0; l--) if (waiting_q[32'(dl_warp)*Lanes + 32'(l)]) dl_lane = LaneW'(l);
-    dl_pc = lpc_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*32 +: 32] - 32'd4;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      if (waiting_q[32'(dl_warp)*Lanes + 32'(l)] || held_q[32'(dl_warp)*Lanes + 32'(l)]) dl_lane = LaneW'(l);
+    end
+    dl_pc = lpc_q[(32'(dl_warp)*Lanes + 32'(dl_lane))*32 +: 32];
+    if (waiting_q[32'(dl_warp)*Lanes + 32'(dl_lane)] || swait_q[32'(dl_warp)*Lanes + 32'(dl_lane)])
+      dl_pc = dl_pc - 32'd4;
   end
 
   // Fault records of the three sources, built every cycle; the first one of
@@ -1261,7 +1427,7 @@ module kestrel_sm #(
       bar_issue = fpl_live;
       bar_issue_slot = wblk_q[32'(fpl_warp)*WarpW +: WarpW];
     end else if (s3_valid_q) begin
-      bar_issue = active_q[w3] && !s3_faulting;
+      bar_issue = active_q[w3] && !s3_faulting && s3_mask_q != '0;
     end else if (grant_lsu) begin
       bar_issue = lsu_retire_ok;
       bar_issue_slot = wblk_q[32'(lsu_rsp_warp)*WarpW +: WarpW];
@@ -1292,6 +1458,12 @@ module kestrel_sm #(
     exited_d = exited_q;
     waiting_d = waiting_q;
     drain_d = drain_q;
+    held_d = held_q;
+    swait_d = swait_q;
+    smask_d = smask_q;
+    sleep_d = sleep_q;
+    sleep_left_d = sleep_left_q;
+    slot_progress = '0;
     bar_rd_d = bar_rd_q;
     bar_kind_d = bar_kind_q;
     grp_valid_d = grp_valid_q;
@@ -1356,6 +1528,10 @@ module kestrel_sm #(
         for (int unsigned l = 0; l < Lanes; l++) lpc_d[(32'(disp_warp)*Lanes + l)*32 +: 32] = launch_i.entry_pc[31:0];
         waiting_d[32'(disp_warp)*Lanes +: Lanes] = '0;
         drain_d[32'(disp_warp)*Lanes +: Lanes] = '0;
+        held_d[32'(disp_warp)*Lanes +: Lanes] = '0;
+        swait_d[32'(disp_warp)*Lanes +: Lanes] = '0;
+        sleep_d[32'(disp_warp)*Lanes +: Lanes] = '0;
+        sleep_left_d[32'(disp_warp)*SleepW +: SleepW] = '0;
         grp_valid_d[disp_warp] = 1'b0;
         resel_d[disp_warp] = 1'b1;
         ctrl_d[disp_warp] = 1'b0;
@@ -1416,10 +1592,13 @@ module kestrel_sm #(
     if (issue) begin
       fair_d[32'(iw)*FairW +: FairW] = grp_fair_q[32'(iw)*FairW +: FairW];
       rr_d[32'(iw)*32 +: 32] = grp_rr_q[32'(iw)*32 +: 32];
+      // A collective counts for the lanes that execute it (stage 1).
       for (int unsigned l = 0; l < Lanes; l++) begin
-        if (imask[l]) instret_d[(32'(iw)*Lanes + l)*64 +: 64] = instret_q[(32'(iw)*Lanes + l)*64 +: 64] + 64'd1;
+        if (imask[l] && !is_coll(idec.cls, idec.funct3, idec.funct7))
+          instret_d[(32'(iw)*Lanes + l)*64 +: 64] = instret_q[(32'(iw)*Lanes + l)*64 +: 64] + 64'd1;
       end
-      elig = ~exited_q[32'(iw)*Lanes +: Lanes] & ~waiting_q[32'(iw)*Lanes +: Lanes];
+      elig = ~exited_q[32'(iw)*Lanes +: Lanes] & ~waiting_q[32'(iw)*Lanes +: Lanes]
+           & ~held_q[32'(iw)*Lanes +: Lanes] & ~sleep_q[32'(iw)*Lanes +: Lanes];
       if (is_control(idec.cls)) begin
         grp_valid_d[iw] = 1'b0;
         ctrl_d[iw] = 1'b1;
@@ -1443,6 +1622,20 @@ module kestrel_sm #(
       if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
     end
 
+    // ---- kx.nanosleep: sleepers wake when their warp's time has run out ---------
+    for (int unsigned w = 0; w < Warps; w++) begin
+      if (sleep_q[w*Lanes +: Lanes] != '0) begin
+        if (sleep_left_q[w*SleepW +: SleepW] <= SleepPerCycle) begin
+          sleep_d[w*Lanes +: Lanes] = '0;
+          sleep_left_d[w*SleepW +: SleepW] = '0;
+          grp_valid_d[w] = 1'b0;
+          resel_d[w] = 1'b1;
+        end else begin
+          sleep_left_d[w*SleepW +: SleepW] = sleep_left_q[w*SleepW +: SleepW] - SleepPerCycle;
+        end
+      end
+    end
+
     // ---- stage 1: branch resolution -------------------------------------------
     if (s1_valid_q) begin
       if (s1_dec_q.cls == kestrel_pkg::ClassBranch || s1_dec_q.cls == kestrel_pkg::ClassJal
@@ -1453,7 +1646,36 @@ module kestrel_sm #(
         ctrl_d[s1_warp_q] = 1'b0;
         resel_d[s1_warp_q] = 1'b1;
       end
-      if (s1_barfault) stop_d = 1'b1;
+      if (s1_barfault || s1_wsfault) stop_d = 1'b1;
+      // Votes, shuffles, match, reduce: the complete classes move on, the
+      // other issuing lanes park; previously parked lanes that complete end
+      // their wait (the watchdog restarts).
+      if (s1_sleep) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (s1_mask_q[l]) lpc_d[(32'(s1_warp_q)*Lanes + l)*32 +: 32] = s1_pc_q + 32'd4;
+        end
+        if (s1_sleep_amount != '0) begin
+          if (sleep_d[32'(s1_warp_q)*Lanes +: Lanes] == '0
+              || sleep_left_d[32'(s1_warp_q)*SleepW +: SleepW] < s1_sleep_amount)
+            sleep_left_d[32'(s1_warp_q)*SleepW +: SleepW] = s1_sleep_amount;
+          sleep_d[32'(s1_warp_q)*Lanes +: Lanes] = sleep_d[32'(s1_warp_q)*Lanes +: Lanes] | s1_mask_q;
+        end
+        ctrl_d[s1_warp_q] = 1'b0;
+        resel_d[s1_warp_q] = 1'b1;
+      end
+      if (s1_coll && !s1_wsfault) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (s1_ready[l]) begin
+            lpc_d[(32'(s1_warp_q)*Lanes + l)*32 +: 32] = s1_pc_q + 32'd4;
+            instret_d[(32'(s1_warp_q)*Lanes + l)*64 +: 64] = instret_q[(32'(s1_warp_q)*Lanes + l)*64 +: 64] + 64'd1;
+          end
+        end
+        held_d[32'(s1_warp_q)*Lanes +: Lanes] = (held_q[32'(s1_warp_q)*Lanes +: Lanes] | s1_mask_q) & ~s1_ready;
+        if ((held_q[32'(s1_warp_q)*Lanes +: Lanes] & s1_ready) != '0)
+          slot_progress[wblk_q[32'(s1_warp_q)*WarpW +: WarpW]] = 1'b1;
+        ctrl_d[s1_warp_q] = 1'b0;
+        resel_d[s1_warp_q] = 1'b1;
+      end
       if (s1_fpx_q && s1_rmfault) begin
         // Faults in stage 3 like an illegal instruction; nothing went to the FPU.
         stop_d = 1'b1;
@@ -1531,6 +1753,30 @@ module kestrel_sm #(
         waiting_d[32'(w3)*Lanes +: Lanes] = waiting_q[32'(w3)*Lanes +: Lanes] | s3_mask_q;
         ctrl_d[w3] = 1'b0;
         resel_d[w3] = 1'b1;
+      end else if (s3_sync) begin
+        // kx.syncwarp: like a block barrier, the lanes retire it and wait at
+        // the next PC for their membermask.
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (s3_mask_q[l]) lpc_d[(32'(w3)*Lanes + l)*32 +: 32] = s3_pc_q + 32'd4;
+        end
+        smask_d[32'(w3)*Lanes*Lanes +: Lanes*Lanes] = s3_smask;
+        held_d[32'(w3)*Lanes +: Lanes] = held_d[32'(w3)*Lanes +: Lanes] | s3_mask_q;
+        ctrl_d[w3] = 1'b0;
+        resel_d[w3] = 1'b1;
+      end
+      // An exit may complete a membermask: parked lanes try again (they
+      // re-park at once if their mask still waits); syncwarp waiters whose
+      // mask is complete go on.
+      if (s3_sync || s3_exit) begin
+        logic [Lanes-1:0] parked;
+        parked = s3_exit ? (held_q[32'(w3)*Lanes +: Lanes] & ~swait_q[32'(w3)*Lanes +: Lanes]) : '0;
+        held_d[32'(w3)*Lanes +: Lanes] = held_d[32'(w3)*Lanes +: Lanes] & ~parked & ~s3_release;
+        swait_d[32'(w3)*Lanes +: Lanes] = s3_swait & ~s3_release;
+        if ((parked | s3_release) != '0) begin
+          slot_progress[slot3] = 1'b1;
+          grp_valid_d[w3] = 1'b0;
+          resel_d[w3] = 1'b1;
+        end
       end
     end
 
@@ -1613,6 +1859,10 @@ module kestrel_sm #(
       exited_q <= '0;
       waiting_q <= '0;
       drain_q <= '0;
+      held_q <= '0;
+      swait_q <= '0;
+      sleep_q <= '0;
+      sleep_left_q <= '0;
       grp_valid_q <= '0;
       resel_q <= '0;
       ctrl_q <= '0;
@@ -1649,6 +1899,10 @@ module kestrel_sm #(
       exited_q <= '0;
       waiting_q <= '0;
       drain_q <= '0;
+      held_q <= '0;
+      swait_q <= '0;
+      sleep_q <= '0;
+      sleep_left_q <= '0;
       grp_valid_q <= '0;
       resel_q <= '0;
       ctrl_q <= '0;
@@ -1685,6 +1939,10 @@ module kestrel_sm #(
       exited_q <= exited_d;
       waiting_q <= waiting_d;
       drain_q <= drain_d;
+      held_q <= held_d;
+      swait_q <= swait_d;
+      sleep_q <= sleep_d;
+      sleep_left_q <= sleep_left_d;
       grp_valid_q <= grp_valid_d;
       resel_q <= resel_d;
       ctrl_q <= ctrl_d;
@@ -1728,6 +1986,7 @@ module kestrel_sm #(
     lpc_q <= lpc_d;
     bar_rd_q <= bar_rd_d;
     bar_kind_q <= bar_kind_d;
+    smask_q <= smask_d;  // read only for lanes in swait_q
     grp_pc_q <= grp_pc_d;
     grp_mask_q <= grp_mask_d;
     grp_fair_q <= grp_fair_d;
@@ -1754,14 +2013,15 @@ module kestrel_sm #(
     s1_fp_q <= ifp;
     s2_warp_q <= s1_warp_q;
     s2_pc_q <= s1_pc_q;
-    s2_mask_q <= s1_mask_q;
+    s2_mask_q <= (s1_coll && !s1_wsfault) ? s1_ready : s1_mask_q;
     s2_dec_q <= s1_dec_q;
     s2_word_q <= s1_word_q;
     s2_ffault_q <= s1_ffault_q;
     s2_result_q <= s1_result;
     s2_nonzero_q <= s1_nonzero;
-    s2_barfault_q <= s1_barfault || (s1_fpx_q && s1_rmfault);
-    s2_flane_q <= s1_barfault ? s1_barfault_lane : (s1_fpx_q && s1_rmfault) ? s1_rmfault_lane : s1_low;
+    s2_barfault_q <= s1_barfault || (s1_fpx_q && s1_rmfault) || s1_wsfault;
+    s2_flane_q <= s1_barfault ? s1_barfault_lane : (s1_fpx_q && s1_rmfault) ? s1_rmfault_lane
+                : s1_wsfault ? s1_wsfault_lane : s1_low;
     s2_code_q <= 64'(rf_rs1_data[32'(s1_low)*Xlen +: Xlen]);
     s2_line_q <= 64'(rf_rs2_data[32'(s1_low)*Xlen +: Xlen]);
     s3_warp_q <= s2_warp_q;

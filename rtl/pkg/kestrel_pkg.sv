@@ -114,6 +114,8 @@ package kestrel_pkg;
   localparam logic [6:0] SimtBarAnd = 7'h03;
   localparam logic [6:0] SimtBarOr = 7'h04;
   localparam logic [6:0] SimtTrap = 7'h08;
+  localparam logic [6:0] SimtNanosleep = 7'h09;
+  localparam logic [6:0] SimtSyncwarp = 7'h04;   // funct3 1
   localparam logic [6:0] SimtFenceBlock = 7'h10;
   localparam logic [6:0] SimtFenceDevice = 7'h11;
   localparam logic [6:0] SimtFenceSystem = 7'h12;
@@ -203,7 +205,8 @@ package kestrel_pkg;
     ClassExit = 4'd9,
     ClassBarrier = 4'd10,
     ClassTrap = 4'd11,
-    ClassIllegal = 4'd12
+    ClassIllegal = 4'd12,
+    ClassWarp = 4'd13     // warp-synchronous (custom-0 funct3 1..3) and kx.nanosleep
   } exec_class_e;
 
   // Memory access size (funct3[1:0] of LOAD/STORE) and sign.

@@ -105,7 +105,8 @@ module kestrel_gpu #(
       .Xlen(Xlen),
       .Lanes(Lanes),
       .Warps(Warps),
-      .SharedBytes(SharedBytes)
+      .SharedBytes(SharedBytes),
+      .ClockKhz(ClockKhz)
     ) u_sm (
       .clk_i,
       .rst_ni,

@@ -360,6 +360,10 @@ class Machine final : public Engine {
     retire.warp_slot = slot;
     run_warp(sm_id, slot, 1, &retire);
     if (state_ == LaunchState::kRunning && blocks_done_ == total_blocks_) finish();
+    // Lock-step asks a warp that issues nothing only for a fault: a
+    // warp-synchronous deadlock the RTL raised because nothing could run
+    // (docs/isa.md section 6.1), which run() reports the same way.
+    if (!retire.issued && state_ == LaunchState::kRunning && !any_warp_can_issue()) report_warp_sync_deadlock();
     return retire;
   }
 
@@ -680,6 +684,15 @@ class Machine final : public Engine {
       raise(KESTREL_FAULT_BARRIER_DEADLOCK, sm_id, w, lane, pc, 0);
       return;
     }
+  }
+
+  bool any_warp_can_issue() const {
+    for (const Sm& sm : sms_) {
+      for (const Warp& w : sm.warps) {
+        if (w.resident && (has_eligible(w) || w.sleeping != 0)) return true;
+      }
+    }
+    return false;
   }
 
   // No warp anywhere can issue, yet threads wait on each other inside a warp

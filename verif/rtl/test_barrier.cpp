@@ -1,6 +1,7 @@
 // Barrier unit bench: thread counting across warps of a block, exits that
 // release a barrier, the __syncthreads_count/and/or reductions, independent
-// slots, and the deadlock watchdog (2^4 issues in this configuration).
+// slots, and the deadlock watchdog (2^4 issues in this configuration), also
+// over warp-synchronous waits (held_i) and restarted by progress_i.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -24,6 +25,7 @@ class RtlBarrier : public ::testing::Test {
     bench->exit_i = 0;
     bench->issue_i = 0;
     bench->flush_i = 0;
+    bench->progress_i = 0;
   }
   void start(unsigned slot, unsigned threads) {
     bench->start_i = 1;
@@ -127,6 +129,31 @@ TEST_F(RtlBarrier, WatchdogReportsDeadlock) {
   bench.tick();
   EXPECT_EQ(bench->deadlock_o, 2u);
   idle();
+}
+
+TEST_F(RtlBarrier, WatchdogCountsWarpSyncWaitsAndRestartsOnProgress) {
+  // No barrier arrivals: threads of slot 2 wait inside a warp (held_i).
+  start(2, 64);
+  bench->held_i = 1u << 2;
+  for (int i = 0; i < 10; ++i) {
+    bench->issue_i = 1;
+    bench->issue_slot_i = 2;
+    bench.tick();
+  }
+  EXPECT_EQ(bench->deadlock_o, 0u);
+  bench->issue_i = 0;
+  bench->progress_i = 1u << 2;  // a wait ended: the count restarts
+  bench.tick();
+  bench->progress_i = 0;
+  for (int i = 0; i < (1 << 4) - 1; ++i) {
+    bench->issue_i = 1;
+    bench.tick();
+    ASSERT_EQ(bench->deadlock_o, 0u) << "after " << i + 1 << " issues";
+  }
+  bench.tick();
+  EXPECT_EQ(bench->deadlock_o, 1u << 2);
+  idle();
+  bench->held_i = 0;
 }
 
 TEST_F(RtlBarrier, WatchdogIdleWithoutWaiters) {

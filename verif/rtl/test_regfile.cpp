@@ -61,11 +61,12 @@ TEST(RtlRegfile, MatchesReferenceWithStartValues) {
     bench->rd_i = rd;
     bench->wmask_i = mask;
     const bool ren = rng() % 4 != 0;
-    const unsigned rw = rng() % kWarps, rs1 = rng() % 12, rs2 = rng() % 12;
+    const unsigned rw = rng() % kWarps, rs1 = rng() % 12, rs2 = rng() % 12, rs3 = rng() % 12;
     bench->ren_i = ren;
     bench->rwarp_i = rw;
     bench->rs1_i = rs1;
     bench->rs2_i = rs2;
+    bench->rs3_i = rs3;
     const bool launch = rng() % 500 == 0;
     const unsigned lw = rng() % kWarps;
     bench->launch_i = launch;
@@ -82,6 +83,9 @@ TEST(RtlRegfile, MatchesReferenceWithStartValues) {
             << "cycle " << cycle << " warp " << rw << " x" << rs1 << " lane " << l;
         ASSERT_EQ(b, before.read(rw, rs2, l))
             << "cycle " << cycle << " warp " << rw << " x" << rs2 << " lane " << l;
+        const uint64_t c = uint64_t(bench->rs3_data_o[2 * l]) | uint64_t(bench->rs3_data_o[2 * l + 1]) << 32;
+        ASSERT_EQ(c, before.read(rw, rs3, l))
+            << "cycle " << cycle << " warp " << rw << " x" << rs3 << " lane " << l;
       }
     }
     if (we && rd != 0)

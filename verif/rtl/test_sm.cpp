@@ -596,14 +596,16 @@ TYPED_TEST(SmLockstep, AluBoundIpcWithAllWarpsBusy) {
 // Straight code, if/else on data bits (divergent), bounded loops with per-thread
 // trip counts, loads and stores of every width to a shared scratch area and to
 // shared memory, barriers of every kind (also inside divergent code: exits and
-// bounded loops guarantee they complete), rare early exits, and the F
+// bounded loops guarantee they complete), rare early exits, the F
 // extension: every lane-pipeline operation with static and dynamic rounding
 // modes (frm rewritten per thread along the way), conversions both ways,
 // moves, compares, fclass, fdiv/fsqrt, kx.sfu, flw/fsw, fflags/fcsr reads
 // and writes, on operands seeded with special values (zeros, infinities,
-// NaNs, subnormals).  Every program ends by storing its data registers and
-// f0..f7; lock-step compares each retire (x and f writes) and the final
-// memory.
+// NaNs, subnormals), and warp-synchronous instructions (vote, shuffle, match,
+// reduce) over the lanes converged at that point (__activemask(), or its
+// parity halves) with random operands and shuffle control words.  Every
+// program ends by storing its data registers and f0..f7; lock-step compares
+// each retire (x and f writes) and the final memory.
 class RandomProgram {
  public:
   RandomProgram(unsigned xlen, uint32_t seed) : xlen_(xlen), rng_(seed), a_(xlen) {}
@@ -1005,9 +1007,40 @@ class RandomProgram {
         a_.bne(t0, zero, stay);
         a_.kx_exit();
         a_.bind(stay);
-      } else {
+      } else if (pick < 98) {
         a_.csrr(dest_reg(), 0xC02);  // instret
+      } else {
+        collective();
       }
+    }
+  }
+
+  // A collective over the converged lanes: the mask is read right before it
+  // (no label in between, so the same lanes arrive), all of them or the half
+  // of them with this lane's parity; each class is complete at once.
+  void collective() {
+    a_.csrr(t0, KESTREL_CSR_ACTIVEMASK);
+    if (rng_() % 2) {
+      a_.csrr(t1, KESTREL_CSR_LANEID);
+      a_.andi(t1, t1, 1);
+      a_.li(t6, 0x55555555);
+      a_.sll(t6, t6, t1);
+      a_.and_(t0, t0, t6);
+    }
+    const Reg d = dest_reg(), v = data_reg();
+    switch (rng_() % 4) {
+      case 0:
+        a_.r_type(KESTREL_OPC_SIMT, KESTREL_F3_VOTE, rng_() % 4, d, v, t0);
+        break;
+      case 1:
+        a_.kx_shfl(rng_() % 4, d, v, data_reg(), t0);
+        break;
+      case 2:
+        a_.kx_match(rng_() % 4, d, v, t0);
+        break;
+      default:
+        a_.kx_reduce(KESTREL_F7_REDUCE_ADD + rng_() % 8, d, v, t0);
+        break;
     }
   }
 
