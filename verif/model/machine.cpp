@@ -363,7 +363,8 @@ class Machine final : public Engine {
     // Lock-step asks a warp that issues nothing only for a fault: a
     // warp-synchronous deadlock the RTL raised because nothing could run
     // (docs/isa.md section 6.1), which run() reports the same way.
-    if (!retire.issued && state_ == LaunchState::kRunning && !any_warp_can_issue()) report_warp_sync_deadlock();
+    if (!retire.issued && state_ == LaunchState::kRunning && !any_warp_can_issue())
+      report_warp_sync_deadlock();
     return retire;
   }
 

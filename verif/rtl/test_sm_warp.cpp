@@ -154,11 +154,11 @@ TYPED_TEST(SmWarpLockstep, VotesMatchAndReductionsWithFullAndParityMasks) {
   const uint64_t all = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
   const uint64_t odd = 0xAAAAAAAAu & all;
   const uint64_t sext_odd = this->xlen() == 64 && (odd >> 31) ? (odd | 0xFFFFFFFF00000000ull) : odd;
-  EXPECT_EQ(this->result(0, 0), 0u);         // __all_sync: even lanes vote 0
-  EXPECT_EQ(this->result(0, 1), 1u);         // __any_sync
-  EXPECT_EQ(this->result(0, 2), 0u);         // __uni_sync
-  EXPECT_EQ(this->result(1, 3), sext_odd);   // __ballot_sync
-  EXPECT_EQ(this->result(1, 6), 1u);         // uni inside the odd class
+  EXPECT_EQ(this->result(0, 0), 0u);        // __all_sync: even lanes vote 0
+  EXPECT_EQ(this->result(0, 1), 1u);        // __any_sync
+  EXPECT_EQ(this->result(0, 2), 0u);        // __uni_sync
+  EXPECT_EQ(this->result(1, 3), sext_odd);  // __ballot_sync
+  EXPECT_EQ(this->result(1, 6), 1u);        // uni inside the odd class
 }
 
 TYPED_TEST(SmWarpLockstep, ShufflesOfEveryModeWidthAndDelta) {
