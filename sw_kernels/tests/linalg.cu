@@ -44,3 +44,24 @@ __global__ void frsqrt(const float* x, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = __frsqrt_rn(x[i]);
 }
+
+// FMA throughput: eight independent fmaf chains per thread, unrolled twice,
+// `iterations` times; one block per SM filling every warp slot.
+__global__ void fma_chains(float* out, float a, float b, int iterations) {
+  float c0 = threadIdx.x, c1 = c0 + 1.0f, c2 = c0 + 2.0f, c3 = c0 + 3.0f;
+  float c4 = c0 + 4.0f, c5 = c0 + 5.0f, c6 = c0 + 6.0f, c7 = c0 + 7.0f;
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      c0 = fmaf(c0, a, b);
+      c1 = fmaf(c1, a, b);
+      c2 = fmaf(c2, a, b);
+      c3 = fmaf(c3, a, b);
+      c4 = fmaf(c4, a, b);
+      c5 = fmaf(c5, a, b);
+      c6 = fmaf(c6, a, b);
+      c7 = fmaf(c7, a, b);
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = ((c0 + c1) + (c2 + c3)) + ((c4 + c5) + (c6 + c7));
+}
