@@ -5,7 +5,7 @@
 // parities; 1/sqrt(4^k x) = 2^-k / sqrt(x) covers the other binades), every
 // subnormal, a million random bit patterns, and the special values (guide
 // appendix D.2, Table 9: IEEE-compliant).  KESTREL_FRSQRT_ALL=1 checks all
-// 2^31 non-negative floats (about a minute).
+// 2^31 non-negative floats (minutes).
 #include <gtest/gtest.h>
 
 #include <cmath>
