@@ -8,8 +8,10 @@
 // stores, the other F instructions as ClassAlu with fpx_o set (the SM sends
 // them to kestrel_fp_exec; fp_o carries their fields), and the FP CSRs
 // (fflags, frm, fcsr: read and written per thread).  Everything else is
-// ClassIllegal.  Not yet in the SM, so reported illegal here: A, the CUDA
-// atomics (custom-1), and writes of every other CSR (all are read-only).
+// ClassIllegal.  The A extension's AMOs (.w, and .d on RV64) and custom-1's
+// kx.amoinc.w/kx.amodec.w are ClassAtomic (the LSU performs them).  Not yet in
+// the SM, so reported illegal here: LR/SC, kx.amocas, kx.amofadd.s and RV32's
+// register-pair atomics, and writes of every other CSR (all are read-only).
 //
 // In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
 // rs1_re clear for f operands), so the x scoreboard and register read work
@@ -159,6 +161,29 @@ module kestrel_decoder #(
         dec_o.imm = imm_s;
         dec_o.rs1_re = 1'b1;
         dec_o.rs2_re = 1'b1;
+      end
+      kestrel_pkg::OpAmo, kestrel_pkg::OpAtomic: begin
+        // AMOs (A, section 1) and custom-1's inc/dec (section 2.2): address
+        // rs1 (the ALU adds a zero immediate), operand rs2, old value to rd.
+        // funct3 2 is a word, 3 a doubleword (A's .d on RV64 only).  Not yet
+        // in the RTL, so illegal here: LR/SC, CAS, float add and RV32's
+        // register-pair forms.
+        dec_o.cls = kestrel_pkg::ClassAtomic;
+        dec_o.src_b_imm = 1'b1;
+        dec_o.imm = '0;
+        dec_o.rd_we = 1'b1;
+        dec_o.rs1_re = 1'b1;
+        dec_o.rs2_re = 1'b1;
+        if (opcode == kestrel_pkg::OpAmo) begin
+          unique case (funct7[6:2])
+            kestrel_pkg::AmoAdd, kestrel_pkg::AmoSwap, kestrel_pkg::AmoXor, kestrel_pkg::AmoOr, kestrel_pkg::AmoAnd,
+            kestrel_pkg::AmoMin, kestrel_pkg::AmoMax, kestrel_pkg::AmoMinu, kestrel_pkg::AmoMaxu:
+              legal = (funct3 == 3'd2) || (Rv64 && funct3 == 3'd3);
+            default: legal = 1'b0;
+          endcase
+        end else begin
+          legal = (funct3 == 3'd2) && (funct7[6:2] == kestrel_pkg::AmoInc || funct7[6:2] == kestrel_pkg::AmoDec);
+        end
       end
       kestrel_pkg::OpImm: begin
         dec_o.src_b_imm = 1'b1;
@@ -319,7 +344,8 @@ module kestrel_decoder #(
     if (dec_o.rd == 5'd0) dec_o.rd_we = 1'b0;
     if (!dec_o.rd_we) dec_o.rd = 5'd0;
     regs_o = {dec_o.rd_we, dec_o.rd, dec_o.rs1_re, dec_o.rs1, dec_o.rs2_re, dec_o.rs2};
-    mem_o = (dec_o.cls == kestrel_pkg::ClassLoad) || (dec_o.cls == kestrel_pkg::ClassStore);
+    mem_o = (dec_o.cls == kestrel_pkg::ClassLoad) || (dec_o.cls == kestrel_pkg::ClassStore)
+            || (dec_o.cls == kestrel_pkg::ClassAtomic);
     div_o = (dec_o.cls == kestrel_pkg::ClassDiv);
     fpx_o = fp_legal && !fp_load && !fp_store;
     fp_o = {fp_load, fp_store, fp_unit, fp_fpu_op, fp_divsqrt_op, fp_sfu_op, fp_rm, fp_rd_we && fp_rd_fp, fp_rd,

@@ -10,14 +10,33 @@
 // (LOCAL_BOUNDS past stack_bytes), else global memory, whose page check the
 // memory side answers per line (ILLEGAL_ADDRESS, WRITE_PROTECT).
 //
-// Coalescing: each cycle the lowest pending lane picks a line; every pending
-// lane with the same target and line joins it.  Shared memory (SM-local RAM,
-// one line per cycle, synchronous read) is served here; global and local
-// lines become requests on the memory port, up to OutstandingLines in
+// Coalescing: each cycle the lowest pending lane picks a target.  Global and
+// local memory: every pending lane with the same target and line joins it and
+// the line becomes a request on the memory port, up to OutstandingLines in
 // flight, answered in order.  Requests are issued in lowest-lane order, so
 // the first failing response belongs to the lowest lane that can fail the
 // page check; lanes above a lane that failed its own checks are never sent.
 // Overlapping stores of one instruction: the highest lane's bytes win.
+//
+// Shared memory (docs/isa.md section 2.3, guide G.3.3/G.5.3) is Lanes banks
+// of 32-bit words, word w of the SM's shared RAM in bank w mod Lanes, each
+// bank one synchronous-read RAM.  A pass serves, in every bank at once, the
+// word the bank's lowest pending lane wants, and every pending lane on that
+// word (a broadcast for reads; for writes each byte takes the highest lane's
+// value); so an access takes exactly as many passes, one per cycle, as the
+// largest number of distinct words one bank must deliver.  A 64-bit access
+// uses an even/odd bank pair, served together.  Atomics: a bank serves one
+// lane per pass (lanes on one word go one after another in lane order, each
+// getting its own old value); an atomic pass takes two cycles, the read and
+// then the modify-write through one kestrel_amo_alu per bank.
+//
+// Atomics on global and local memory go one lane per request, in lane order,
+// as a mem_req_t with `amo` set; the memory side (kestrel_mem_atomic) does the
+// read-modify-write and answers with the old line.
+//
+// Events, at the completion without a fault: shared_access (the instruction
+// touched shared memory), shared_passes (the passes it took) and atomics (its
+// active lanes, for an atomic) - the model's counters 13-15.
 module kestrel_lsu #(
   parameter int unsigned Xlen = 64,
   parameter int unsigned Lanes = 32,
@@ -41,6 +60,8 @@ module kestrel_lsu #(
   input  logic [WarpW-1:0]            req_warp_i,
   input  logic [4:0]                  req_rd_i,
   input  logic                        req_store_i,
+  input  logic                        req_amo_i,         // atomic: old value to rd, like a load
+  input  logic [4:0]                  req_amo_op_i,      // its funct5 (kestrel_pkg::Amo*)
   input  kestrel_pkg::mem_size_e      req_size_i,
   input  logic                        req_unsigned_i,
   input  logic [Lanes-1:0]            req_mask_i,
@@ -59,6 +80,10 @@ module kestrel_lsu #(
   output kestrel_pkg::fault_kind_e    rsp_fault_o,
   output logic [LaneW-1:0]            rsp_fault_lane_o,
   output logic [Xlen-1:0]             rsp_fault_addr_o,
+  // counter events (one cycle, at the completion handshake)
+  output logic                        ev_shared_access_o,
+  output logic [6:0]                  ev_shared_passes_o,
+  output logic [6:0]                  ev_atomics_o,
   // global memory side
   output logic                        mem_req_valid_o,
   input  logic                        mem_req_ready_i,
@@ -70,8 +95,8 @@ module kestrel_lsu #(
   localparam int unsigned LineBytes = kestrel_pkg::LineBytes;
   localparam int unsigned LineBits = kestrel_pkg::LineBits;
   localparam int unsigned OffW = kestrel_pkg::LineOffW;
-  localparam int unsigned SharedLines = SharedBytes / LineBytes;
-  localparam int unsigned SharedIdxW = $clog2(SharedLines);
+  localparam int unsigned BankRows = SharedBytes / (4 * Lanes);
+  localparam int unsigned RowW = (BankRows > 1) ? $clog2(BankRows) : 1;
 
   typedef enum logic [1:0] {TargetShared, TargetLocal, TargetGlobal} target_e;
 
@@ -79,7 +104,8 @@ module kestrel_lsu #(
   logic busy_q, done_q;
   logic [WarpW-1:0] warp_q;
   logic [4:0] rd_q;
-  logic store_q, unsigned_q;
+  logic store_q, unsigned_q, amo_q;
+  logic [4:0] amo_op_q;
   kestrel_pkg::mem_size_e size_q;
   logic [Lanes-1:0] mask_q;
   logic [Lanes*Xlen-1:0] addr_q, wdata_q, data_q;
@@ -88,6 +114,7 @@ module kestrel_lsu #(
   logic [Lanes-1:0] pending_q;
   kestrel_pkg::fault_kind_e page_fault_q;
   logic [LaneW-1:0] page_fault_lane_q;
+  logic [6:0] passes_q;
 
   // ---- per-lane classification (from the registered instruction) -----------
   logic [Lanes-1:0] lane_fault;
@@ -147,7 +174,7 @@ module kestrel_lsu #(
   logic [Lanes-1:0] pending_eff;
   assign pending_eff = pending_q & below_class;
 
-  // ---- line selection ---------------------------------------------------------
+  // ---- line selection (global and local memory) ------------------------------
   logic lead_valid;
   logic [LaneW-1:0] lead;
   logic [Lanes-1:0] lead_onehot, group;
@@ -165,9 +192,10 @@ module kestrel_lsu #(
   always_comb begin
     lead_target = lane_target[lead];
     line_addr = {lane_phys[lead][31:OffW], {OffW{1'b0}}};
+    // An atomic goes alone: one lane per request, in lane order.
     for (int unsigned l = 0; l < Lanes; l++) begin
       group[l] = pending_eff[l] && lane_target[l] == lead_target
-                 && lane_phys[l][31:OffW] == line_addr[31:OffW];
+                 && lane_phys[l][31:OffW] == line_addr[31:OffW] && (!amo_q || lead_onehot[l]);
     end
     if (lead_onehot == '0) group = '0;  // no pending lane: nothing selected
     // Store bytes, built per line byte: byte j takes the highest lane of the
@@ -189,33 +217,163 @@ module kestrel_lsu #(
     end
   end
 
-  // ---- shared memory: one line per cycle, synchronous read ------------------
-  // Unreset RAM (block RAM); contents are undefined at block start by the ISA.
-  logic [LineBits-1:0] shared_ram [SharedLines];
-  logic [LineBits-1:0] shared_rdata_q;
-  logic shared_rd_q;
-  logic [Lanes-1:0] shared_group_q;
-  logic [SharedIdxW-1:0] shared_idx;
-  logic shared_go, mem_go;
-  assign shared_idx = line_addr[OffW +: SharedIdxW];
+  // ---- shared memory banks ------------------------------------------------------
+  // Lane l's word of the SM's shared RAM: bank (its low word's bank, even for
+  // a 64-bit access) and row.  Block regions start at multiples of 8 bytes,
+  // so the physical banks are the window's banks rotated by a constant: the
+  // same conflicts, pair alignment and pass counts as the model's window
+  // banks.
+  logic [LaneW-1:0] lane_bank [Lanes];
+  logic [RowW-1:0] lane_row [Lanes];
+  logic [Lanes-1:0] sh_pend, served;
+  logic [Lanes-1:0] sel_valid;
+  logic [Lanes*RowW-1:0] sel_row;
+  logic [Lanes*LaneW-1:0] sel_lane;
+  logic dword;
+  assign dword = (size_q == kestrel_pkg::SizeDouble);
+
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      lane_bank[l] = lane_phys[l][2 +: LaneW];
+      lane_row[l] = lane_phys[l][2 + LaneW +: RowW];
+      sh_pend[l] = pending_eff[l] && lane_target[l] == TargetShared;
+    end
+    // Each bank's lowest pending lane picks the word (row) the bank delivers.
+    sel_valid = '0;
+    sel_row = '0;
+    sel_lane = '0;
+    for (int unsigned b = 0; b < Lanes; b++) begin
+      for (int l = int'(Lanes) - 1; l >= 0; l--) begin
+        if (sh_pend[l] && lane_bank[l] == LaneW'(b)) begin
+          sel_valid[b] = 1'b1;
+          sel_row[b*RowW +: RowW] = lane_row[l];
+          sel_lane[b*LaneW +: LaneW] = LaneW'(l);
+        end
+      end
+    end
+    // Served this pass: every pending lane on its bank's word; for an atomic
+    // only the bank's lowest lane.
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      served[l] = sh_pend[l] && lane_row[l] == sel_row[32'(lane_bank[l])*RowW +: RowW]
+                  && (!amo_q || sel_lane[32'(lane_bank[l])*LaneW +: LaneW] == LaneW'(l));
+    end
+  end
 
   // ---- outstanding global/local lines -----------------------------------------
   logic outq_push_ready, outq_valid;
   logic [Lanes-1:0] outq_mask;
   logic [$clog2(OutstandingLines):0] outq_count;
-  logic issuing;
+  logic issuing, shared_go, mem_go;
+  logic shared_rd_q, rmw_q;
+  logic [Lanes-1:0] served_q;
 
-  assign issuing = busy_q && !done_q && lead_valid && page_fault_q == kestrel_pkg::FaultNone;
+  // No new pass or request while an atomic pass writes its banks back.
+  assign issuing = busy_q && !done_q && lead_valid && page_fault_q == kestrel_pkg::FaultNone && !rmw_q;
   assign shared_go = issuing && lead_target == TargetShared;
   assign mem_go = issuing && lead_target != TargetShared && outq_push_ready;
 
+  // Bank ports: a pass reads every bank it uses (and writes the store bytes);
+  // an atomic pass's second cycle writes the new values.
+  logic [Lanes-1:0] bank_en, bank_rd;
+  logic [Lanes*4-1:0] bank_be;
+  logic [Lanes*RowW-1:0] bank_addr;
+  logic [Lanes*32-1:0] bank_wdata, bank_rdata_q;
+  logic [Lanes-1:0] rmw_on_q;
+  logic [Lanes*RowW-1:0] rmw_row_q;
+  logic [Lanes*LaneW-1:0] rmw_lane_q;
+  logic [Lanes*64-1:0] amo_new;
+
+  for (genvar b = 0; b < Lanes; b++) begin : gen_amo_alu
+    // A 64-bit atomic uses the pair's even bank's lane and both words.
+    localparam int unsigned Even = b & ~1;
+    logic [LaneW-1:0] owner;
+    logic [63:0] old_v, operand;
+    always_comb begin
+      owner = rmw_lane_q[(dword ? Even : b)*LaneW +: LaneW];
+      old_v = dword ? {bank_rdata_q[(Even + 1)*32 +: 32], bank_rdata_q[Even*32 +: 32]}
+                    : {32'd0, bank_rdata_q[b*32 +: 32]};
+      operand = 64'(wdata_q[32'(owner)*Xlen +: Xlen]);
+    end
+    kestrel_amo_alu u_amo_alu (
+      .op_i     (amo_op_q),
+      .dword_i  (dword),
+      .old_i    (old_v),
+      .operand_i(operand),
+      .new_o    (amo_new[b*64 +: 64])
+    );
+  end
+
+  logic covers;
+  logic [2:0] src_byte;
+  always_comb begin
+    covers = 1'b0;
+    src_byte = '0;
+    bank_en = '0;
+    bank_rd = '0;
+    bank_be = '0;
+    bank_addr = '0;
+    bank_wdata = '0;
+    for (int unsigned b = 0; b < Lanes; b++) begin
+      // A 64-bit access's odd bank follows its even bank.
+      int unsigned home;
+      home = (dword && b[0]) ? b - 1 : b;
+      if (rmw_q) begin
+        bank_en[b] = rmw_on_q[b];
+        bank_addr[b*RowW +: RowW] = rmw_row_q[b*RowW +: RowW];
+        bank_be[b*4 +: 4] = 4'hF;
+        bank_wdata[b*32 +: 32] = (dword && b[0]) ? amo_new[b*64 + 32 +: 32] : amo_new[b*64 +: 32];
+      end else if (shared_go) begin
+        bank_en[b] = sel_valid[home];
+        bank_rd[b] = !store_q;
+        bank_addr[b*RowW +: RowW] = sel_row[home*RowW +: RowW];
+        if (store_q) begin
+          // Each byte takes the highest served lane that covers it.
+          for (int unsigned l = 0; l < Lanes; l++) begin
+            for (int unsigned k = 0; k < 4; k++) begin
+              covers = 1'b0;
+              src_byte = '0;
+              if (dword) begin
+                covers = (lane_bank[l] >> 1) == (LaneW'(b) >> 1);
+                src_byte = 3'(b[0] * 4 + k);
+              end else begin
+                covers = lane_bank[l] == LaneW'(b) && 3'(k) >= {1'b0, lane_phys[l][1:0]}
+                         && 3'(k) < {1'b0, lane_phys[l][1:0]} + size_bytes[2:0];
+                src_byte = 3'(k) - {1'b0, lane_phys[l][1:0]};
+              end
+              if (served[l] && covers) begin
+                bank_be[b*4 + k] = 1'b1;
+                bank_wdata[b*32 + k*8 +: 8] = wdata_q[l*Xlen + 32'(src_byte)*8 +: 8];
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+
+  // The banks: unreset RAM (block RAM), contents undefined at block start by
+  // the ISA; a synchronous read port and a byte-enabled write port.
+  for (genvar b = 0; b < Lanes; b++) begin : gen_bank
+    logic [31:0] ram [BankRows];
+    always_ff @(posedge clk_i) begin
+      if (bank_en[b]) begin
+        for (int unsigned k = 0; k < 4; k++) begin
+          if (bank_be[b*4 + k]) ram[bank_addr[b*RowW +: RowW]][k*8 +: 8] <= bank_wdata[b*32 + k*8 +: 8];
+        end
+        if (bank_rd[b]) bank_rdata_q[b*32 +: 32] <= ram[bank_addr[b*RowW +: RowW]];
+      end
+    end
+  end
+
   assign mem_req_valid_o = mem_go;
   always_comb begin
+    mem_req_o.amo.valid = amo_q;
+    mem_req_o.amo.op = amo_op_q;
     mem_req_o.kind = (lead_target == TargetLocal) ? kestrel_pkg::MemLocal
-                   : store_q ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
-    mem_req_o.write = store_q;
+                   : (store_q || amo_q) ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
+    mem_req_o.write = store_q || amo_q;
     mem_req_o.addr = line_addr;
-    mem_req_o.be = store_q ? line_be : '0;
+    mem_req_o.be = (store_q || amo_q) ? line_be : '0;
     mem_req_o.wdata = line_wdata;
     mem_req_o.tag = '0;
   end
@@ -236,30 +394,40 @@ module kestrel_lsu #(
   assign unused_rsp_tag = mem_rsp_i.tag;
 
   // ---- load data extraction ---------------------------------------------------
-  // Load data: the lane's aligned 8-byte word of the line, then its bytes.
-  function automatic logic [Xlen-1:0] extract(input logic [LineBits-1:0] line, input logic [OffW-1:0] off,
-                                              input kestrel_pkg::mem_size_e size, input logic is_unsigned);
-    logic [63:0] dword, raw;
-    dword = line[32'(off[OffW-1:3]) * 64 +: 64];
-    raw = dword >> (32'(off[2:0]) * 8);
+  // On RV32 the upper half of `raw` is never used (no 64-bit loads).
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [Xlen-1:0] extend(input logic [63:0] raw, input kestrel_pkg::mem_size_e size,
+                                             input logic is_unsigned);
+  /* verilator lint_on UNUSEDSIGNAL */
     unique case (size)
-      kestrel_pkg::SizeByte: extract = is_unsigned ? Xlen'(raw[7:0]) : Xlen'({{56{raw[7]}}, raw[7:0]});
-      kestrel_pkg::SizeHalf: extract = is_unsigned ? Xlen'(raw[15:0]) : Xlen'({{48{raw[15]}}, raw[15:0]});
-      kestrel_pkg::SizeWord: extract = is_unsigned ? Xlen'(raw[31:0]) : Xlen'({{32{raw[31]}}, raw[31:0]});
-      default:               extract = Xlen'(raw);
+      kestrel_pkg::SizeByte: extend = is_unsigned ? Xlen'(raw[7:0]) : Xlen'({{56{raw[7]}}, raw[7:0]});
+      kestrel_pkg::SizeHalf: extend = is_unsigned ? Xlen'(raw[15:0]) : Xlen'({{48{raw[15]}}, raw[15:0]});
+      kestrel_pkg::SizeWord: extend = is_unsigned ? Xlen'(raw[31:0]) : Xlen'({{32{raw[31]}}, raw[31:0]});
+      default:               extend = Xlen'(raw);
     endcase
+  endfunction
+  // Global data: the lane's aligned 8-byte word of the line, then its bytes.
+  function automatic logic [63:0] line_bytes(input logic [LineBits-1:0] line, input logic [OffW-1:0] off);
+    logic [63:0] dw;
+    dw = line[32'(off[OffW-1:3]) * 64 +: 64];
+    line_bytes = dw >> (32'(off[2:0]) * 8);
   endfunction
 
   logic [Lanes*Xlen-1:0] data_d;
   logic rsp_take;
+  logic [63:0] pair;
   always_comb begin
+    pair = '0;
     data_d = data_q;
     rsp_take = mem_rsp_valid_i && outq_valid;
     for (int unsigned l = 0; l < Lanes; l++) begin
-      if (shared_rd_q && shared_group_q[l])
-        data_d[l*Xlen +: Xlen] = extract(shared_rdata_q, lane_phys[l][OffW-1:0], size_q, unsigned_q);
+      // Shared data: the lane's bank word (and the odd bank's for 64 bits).
+      pair = {dword ? bank_rdata_q[32'(lane_bank[l]) * 32 + 32 +: 32] : 32'd0,
+              bank_rdata_q[32'(lane_bank[l])*32 +: 32]};
+      if (shared_rd_q && served_q[l])
+        data_d[l*Xlen +: Xlen] = extend(pair >> (32'(lane_phys[l][1:0]) * 8), size_q, unsigned_q);
       if (rsp_take && outq_mask[l])
-        data_d[l*Xlen +: Xlen] = extract(mem_rsp_i.rdata, lane_phys[l][OffW-1:0], size_q, unsigned_q);
+        data_d[l*Xlen +: Xlen] = extend(line_bytes(mem_rsp_i.rdata, lane_phys[l][OffW-1:0]), size_q, unsigned_q);
     end
   end
 
@@ -278,7 +446,7 @@ module kestrel_lsu #(
   logic finished;
   assign req_ready_o = !busy_q;
   assign finished = busy_q && !done_q && (pending_eff == '0 || page_fault_q != kestrel_pkg::FaultNone)
-                    && outq_count == '0 && !shared_rd_q;
+                    && outq_count == '0 && !shared_rd_q && !rmw_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -288,22 +456,34 @@ module kestrel_lsu #(
       page_fault_q <= kestrel_pkg::FaultNone;
       page_fault_lane_q <= '0;
       shared_rd_q <= 1'b0;
+      rmw_q <= 1'b0;
+      passes_q <= '0;
     end else if (flush_i) begin
       busy_q <= 1'b0;
       done_q <= 1'b0;
       pending_q <= '0;
       page_fault_q <= kestrel_pkg::FaultNone;
       shared_rd_q <= 1'b0;
+      rmw_q <= 1'b0;
+      passes_q <= '0;
     end else begin
       shared_rd_q <= shared_go && !store_q;
+      rmw_q <= shared_go && amo_q;
       if (req_valid_i && req_ready_o) begin
         busy_q <= 1'b1;
         done_q <= 1'b0;
         pending_q <= req_mask_i;  // trimmed below the first failing lane next cycle
         page_fault_q <= kestrel_pkg::FaultNone;
+        passes_q <= '0;
       end else if (busy_q) begin
-        if (shared_go || (mem_go && mem_req_ready_i)) pending_q <= pending_eff & ~group;
-        else pending_q <= pending_eff;
+        if (shared_go) begin
+          pending_q <= pending_eff & ~served;
+          passes_q <= passes_q + 7'd1;
+        end else if (mem_go && mem_req_ready_i) begin
+          pending_q <= pending_eff & ~group;
+        end else begin
+          pending_q <= pending_eff;
+        end
         if (rsp_take && mem_rsp_i.fault != kestrel_pkg::FaultNone && page_fault_q == kestrel_pkg::FaultNone) begin
           page_fault_q <= mem_rsp_i.fault;
           page_fault_lane_q <= rsp_lead;
@@ -323,6 +503,8 @@ module kestrel_lsu #(
       warp_q <= req_warp_i;
       rd_q <= req_rd_i;
       store_q <= req_store_i;
+      amo_q <= req_amo_i;
+      amo_op_q <= req_amo_op_i;
       unsigned_q <= req_unsigned_i;
       size_q <= req_size_i;
       mask_q <= req_mask_i;
@@ -334,19 +516,20 @@ module kestrel_lsu #(
     end else begin
       data_q <= data_d;
     end
-    shared_group_q <= group;
+    served_q <= served;
     if (shared_go) begin
-      if (store_q) begin
-        for (int unsigned b = 0; b < LineBytes; b++) begin
-          if (line_be[b]) shared_ram[shared_idx][b*8 +: 8] <= line_wdata[b*8 +: 8];
-        end
-      end else begin
-        shared_rdata_q <= shared_ram[shared_idx];
+      for (int unsigned b = 0; b < Lanes; b++) begin
+        int unsigned home;
+        home = (dword && b[0]) ? b - 1 : b;
+        rmw_on_q[b] <= sel_valid[home];
+        rmw_row_q[b*RowW +: RowW] <= sel_row[home*RowW +: RowW];
       end
+      rmw_lane_q <= sel_lane;
     end
   end
 
   // ---- completion -----------------------------------------------------------------
+  logic [6:0] active_lanes;
   always_comb begin
     rsp_valid_o = done_q;
     rsp_warp_o = warp_q;
@@ -364,5 +547,17 @@ module kestrel_lsu #(
       rsp_fault_lane_o = class_lane;
     end
     rsp_fault_addr_o = addr_q[rsp_fault_lane_o*Xlen +: Xlen];
+    // Counter events of a completion without a fault (a faulting instruction
+    // counts nothing, as in the model).
+    active_lanes = '0;
+    for (int unsigned l = 0; l < Lanes; l++) active_lanes = active_lanes + 7'(mask_q[l]);
+    ev_shared_access_o = 1'b0;
+    ev_shared_passes_o = '0;
+    ev_atomics_o = '0;
+    if (done_q && rsp_ready_i && rsp_fault_o == kestrel_pkg::FaultNone) begin
+      ev_shared_access_o = passes_q != '0;
+      ev_shared_passes_o = passes_q;
+      ev_atomics_o = amo_q ? active_lanes : '0;
+    end
   end
 endmodule

@@ -471,7 +471,7 @@ module kestrel_sm #(
     is_coll = (c == kestrel_pkg::ClassWarp) && f3 != 3'd0 && !(f3 == 3'd1 && f7 == kestrel_pkg::SimtSyncwarp);
   endfunction
   function automatic logic is_mem(input kestrel_pkg::exec_class_e c);
-    is_mem = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore);
+    is_mem = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore) || (c == kestrel_pkg::ClassAtomic);
   endfunction
 
   always_comb begin
@@ -955,6 +955,8 @@ module kestrel_sm #(
   logic lsu_mem_req_valid, lsu_mem_req_ready, lsu_mem_rsp_valid, lsu_mem_rsp_ready;
   kestrel_pkg::mem_req_t lsu_mem_req;
   logic [31:0] lsu_pc_q;
+  logic lsu_ev_shared_access;
+  logic [6:0] lsu_ev_shared_passes, lsu_ev_atomics;
 
   assign lsu_req_valid = s1_valid_q && is_mem(s1_dec_q.cls);
   // fsw stores f rs2 (the low 32 bits of each lane's data are stored).
@@ -987,6 +989,8 @@ module kestrel_sm #(
     .req_warp_i       (s1_warp_q),
     .req_rd_i         (s1_fp_q[FpDecLoad] ? s1_fp_q[FpDecRd +: 5] : s1_dec_q.rd),
     .req_store_i      (s1_dec_q.cls == kestrel_pkg::ClassStore),
+    .req_amo_i        (s1_dec_q.cls == kestrel_pkg::ClassAtomic),
+    .req_amo_op_i     (s1_dec_q.funct7[6:2]),
     .req_size_i       (s1_mem_size),
     .req_unsigned_i   (s1_dec_q.funct3[2]),
     .req_mask_i       (s1_mask_q),
@@ -1007,6 +1011,9 @@ module kestrel_sm #(
     .mem_req_valid_o  (lsu_mem_req_valid),
     .mem_req_ready_i  (lsu_mem_req_ready),
     .mem_req_o        (lsu_mem_req),
+    .ev_shared_access_o(lsu_ev_shared_access),
+    .ev_shared_passes_o(lsu_ev_shared_passes),
+    .ev_atomics_o     (lsu_ev_atomics),
     .mem_rsp_valid_i  (lsu_mem_rsp_valid),
     .mem_rsp_ready_o  (lsu_mem_rsp_ready),
     .mem_rsp_i        (mem_rsp_i)
@@ -2177,8 +2184,9 @@ module kestrel_sm #(
     events_o = '0;
     events_o.issued = issue;
     for (int unsigned l = 0; l < Lanes; l++) events_o.threads = events_o.threads + 7'(imask[l] && issue);
-    events_o.load = issue && idec.cls == kestrel_pkg::ClassLoad;
-    events_o.store = issue && idec.cls == kestrel_pkg::ClassStore;
+    // An atomic counts as a load and a store, as in the model.
+    events_o.load = issue && (idec.cls == kestrel_pkg::ClassLoad || idec.cls == kestrel_pkg::ClassAtomic);
+    events_o.store = issue && (idec.cls == kestrel_pkg::ClassStore || idec.cls == kestrel_pkg::ClassAtomic);
     events_o.barrier_release = |(bar_release & used_q);
     events_o.diverged = issue && imask != ~exited_q[32'(iw)*Lanes +: Lanes];
     events_o.stall_idle = !issue && active_q == '0;
@@ -2187,6 +2195,9 @@ module kestrel_sm #(
     events_o.stall_barrier = !issue && waiting_q != '0;
     events_o.block_done = blk_done;
     events_o.mem_request = mem_req_valid_o && mem_req_ready_i;
+    events_o.shared_access = lsu_ev_shared_access;
+    events_o.shared_passes = lsu_ev_shared_passes;
+    events_o.atomics = lsu_ev_atomics;
   end
 
 `ifndef SYNTHESIS

@@ -107,6 +107,7 @@ package kestrel_pkg;
   localparam logic [6:0] OpJal = 7'h6F;
   localparam logic [6:0] OpSystem = 7'h73;
   localparam logic [6:0] OpSimt = 7'h0B;
+  localparam logic [6:0] OpAtomic = 7'h2B;  // custom-1: CUDA atomics
 
   localparam logic [6:0] SimtExit = 7'h00;
   localparam logic [6:0] SimtBarSync = 7'h01;
@@ -206,7 +207,8 @@ package kestrel_pkg;
     ClassBarrier = 4'd10,
     ClassTrap = 4'd11,
     ClassIllegal = 4'd12,
-    ClassWarp = 4'd13     // warp-synchronous (custom-0 funct3 1..3) and kx.nanosleep
+    ClassWarp = 4'd13,    // warp-synchronous (custom-0 funct3 1..3) and kx.nanosleep
+    ClassAtomic = 4'd14   // A-extension AMO or custom-1 atomic: the LSU, old value to rd
   } exec_class_e;
 
   // Memory access size (funct3[1:0] of LOAD/STORE) and sign.
@@ -251,7 +253,34 @@ package kestrel_pkg;
     MemLocal = 2'd3       // local-memory backing, read or write: no page check
   } mem_kind_e;
 
+  // An atomic read-modify-write of one naturally aligned 4- or 8-byte word
+  // (docs/isa.md section 2.2), performed at the memory side
+  // (kestrel_mem_atomic): `be` marks the word, `wdata` holds the operand at
+  // the word's place, the response's `rdata` the line before the operation.
+  // `op` is the AMO funct5 (A's add/swap/xor/or/and/min/max/minu/maxu,
+  // custom-1's inc/dec).  kind is MemWrite (the page needs W) or MemLocal.
   typedef struct packed {
+    logic valid;
+    logic [4:0] op;
+  } mem_amo_t;
+
+  // AMO funct5 values (docs/isa.md sections 1 and 2.2).
+  localparam logic [4:0] AmoAdd = 5'h00;
+  localparam logic [4:0] AmoSwap = 5'h01;
+  localparam logic [4:0] AmoXor = 5'h04;
+  localparam logic [4:0] AmoCas = 5'h05;
+  localparam logic [4:0] AmoInc = 5'h06;
+  localparam logic [4:0] AmoDec = 5'h07;
+  localparam logic [4:0] AmoOr = 5'h08;
+  localparam logic [4:0] AmoFadd = 5'h09;
+  localparam logic [4:0] AmoAnd = 5'h0C;
+  localparam logic [4:0] AmoMin = 5'h10;
+  localparam logic [4:0] AmoMax = 5'h14;
+  localparam logic [4:0] AmoMinu = 5'h18;
+  localparam logic [4:0] AmoMaxu = 5'h1C;
+
+  typedef struct packed {
+    mem_amo_t amo;               // most significant: the older fields keep their bit positions
     mem_kind_e kind;
     logic write;                 // MemLocal: read or write
     logic [AddrW-1:0] addr;      // line aligned
@@ -330,6 +359,9 @@ package kestrel_pkg;
     logic stall_idle;
     logic block_done;
     logic mem_request;
+    logic shared_access;     // a warp instruction that touched shared memory completed
+    logic [6:0] shared_passes;  // the bank passes it took
+    logic [6:0] atomics;     // thread-level atomics it performed
   } sm_events_t;
 
 endpackage

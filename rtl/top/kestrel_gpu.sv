@@ -25,10 +25,10 @@ module kestrel_gpu #(
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
-  localparam int unsigned ReqW = 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
+  localparam int unsigned ReqW = 6 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
                                  + kestrel_pkg::LineBits + kestrel_pkg::MemTagW,
   localparam int unsigned RspW = kestrel_pkg::LineBits + 4 + kestrel_pkg::MemTagW,
-  localparam int unsigned EventsW = 18,
+  localparam int unsigned EventsW = 33,
   localparam int unsigned FaultW = 4 + 64 + 64 + (32 + 16 + 16) + 30 + 8 + 8 + 32
 ) (
   input  logic                          clk_i,
@@ -265,6 +265,9 @@ module kestrel_gpu #(
   logic [31:0] map_addr, map_pages;
   logic [2:0] map_perms;
   logic mem_req_taken;
+  logic xbar_req_valid, xbar_req_ready, xbar_rsp_valid, xbar_rsp_ready;
+  kestrel_pkg::mem_req_t xbar_req;
+  kestrel_pkg::mem_rsp_t xbar_rsp;
 
   kestrel_mem_xbar #(.NumSms(NumSms), .Outstanding(MemOutstanding)) u_xbar (
     .clk_i,
@@ -278,13 +281,32 @@ module kestrel_gpu #(
     .chk_kind_o(chk_kind),
     .chk_addr_o(chk_addr),
     .chk_fault_i(chk_fault),
+    .ext_req_valid_o(xbar_req_valid),
+    .ext_req_ready_i(xbar_req_ready),
+    .ext_req_o(xbar_req),
+    .ext_rsp_valid_i(xbar_rsp_valid),
+    .ext_rsp_ready_o(xbar_rsp_ready),
+    .ext_rsp_i(xbar_rsp),
+    .req_taken_o(mem_req_taken)
+  );
+
+  // Global and local atomics are performed here, after the page check and
+  // before the DRAM port (docs/microarchitecture.md, "Atomics").
+  kestrel_mem_atomic #(.Outstanding(MemOutstanding)) u_atomic (
+    .clk_i,
+    .rst_ni,
+    .in_req_valid_i(xbar_req_valid),
+    .in_req_ready_o(xbar_req_ready),
+    .in_req_i(xbar_req),
+    .in_rsp_valid_o(xbar_rsp_valid),
+    .in_rsp_ready_i(xbar_rsp_ready),
+    .in_rsp_o(xbar_rsp),
     .ext_req_valid_o(mem_req_valid_o),
     .ext_req_ready_i(mem_req_ready_i),
     .ext_req_o(mem_req_o),
     .ext_rsp_valid_i(mem_rsp_valid_i),
     .ext_rsp_ready_o(mem_rsp_ready_o),
-    .ext_rsp_i(mem_rsp_i),
-    .req_taken_o(mem_req_taken)
+    .ext_rsp_i(mem_rsp_i)
   );
   // The SMs count their own requests (events_o.mem_request).
   logic unused_taken;

@@ -1,7 +1,7 @@
 // kestrel_perf_counters: the sixteen 64-bit performance counters of the host
 // register map (host_regs.h enum kestrel_counter), each the sum over all SMs
-// of one field of kestrel_pkg::sm_events_t per cycle.  Counters 13-15
-// (shared accesses, shared passes, atomics) have no SM event yet and read 0.
+// of one field of kestrel_pkg::sm_events_t per cycle (13-15: shared
+// accesses, shared bank passes and atomics, from the SMs' LSUs).
 //
 // Timing: the counters add each cycle while `enable_i` is high (the launch
 // runs), `clear_i` (START) zeroes them, and otherwise they hold, so after the
@@ -14,7 +14,7 @@ module kestrel_perf_counters #(
   parameter int unsigned NumSms = 2,
   localparam int unsigned Counters = 16,
   // $bits(kestrel_pkg::sm_events_t), spelled out for Yosys 0.23
-  localparam int unsigned EventsW = 18
+  localparam int unsigned EventsW = 33
 ) (
   input  logic                      clk_i,
   input  logic                      rst_ni,
@@ -49,6 +49,9 @@ module kestrel_perf_counters #(
       add[10] = add[10] + 64'(ev.stall_idle);
       add[11] = add[11] + 64'(ev.block_done);
       add[12] = add[12] + 64'(ev.mem_request);
+      add[13] = add[13] + 64'(ev.shared_access);
+      add[14] = add[14] + 64'(ev.shared_passes);
+      add[15] = add[15] + 64'(ev.atomics);
     end
     over_budget_o = enable_i && any_issue && budget_i != '0 && count_q[1] >= {12'd0, budget_i, 20'd0};
     for (int unsigned c = 0; c < Counters; c++) counters_o[c*64 +: 64] = count_q[c];

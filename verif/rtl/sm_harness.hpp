@@ -7,6 +7,8 @@
 
 #include <verilated.h>
 
+#include "amo_ref.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -55,8 +57,9 @@ struct LaunchLayout {  // launch_t, 510 bits
                             kGridY = 206, kGridX = 222, kParam = 254, kGp = 318, kExitPc = 382,
                             kEntryPc = 446;
 };
-struct MemReqLayout {  // mem_req_t, 619 bits
-  static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617;
+struct MemReqLayout {  // mem_req_t, 625 bits
+  static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
+                            kAmoOp = 619, kAmoValid = 624;
 };
 struct MemRspLayout {  // mem_rsp_t, 524 bits
   static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
@@ -89,8 +92,11 @@ class MemoryModel {
   }
   const std::vector<uint8_t>& bytes() const { return data_; }
 
-  // Serves one line request; returns the fault kind (0 = none).
-  unsigned access(unsigned kind, uint32_t addr, const uint8_t* be, const uint8_t* wdata, uint8_t* rdata) {
+  // Serves one line request; returns the fault kind (0 = none).  An atomic
+  // (amo_op >= 0, kind MemWrite or MemLocal) is performed here as the GPU
+  // top's memory-side unit does: rdata gets the line before it.
+  unsigned access(unsigned kind, uint32_t addr, const uint8_t* be, const uint8_t* wdata, uint8_t* rdata,
+                  int amo_op = -1) {
     const bool in_dram = addr >= KESTREL_GLOBAL_BASE && addr - KESTREL_GLOBAL_BASE + 64 <= bytes_;
     const uint32_t perm = in_dram ? perms_[(addr - KESTREL_GLOBAL_BASE) >> KESTREL_PAGE_SHIFT] : 0;
     if (kind == kMemFetch && !(perm & KESTREL_PAGE_EXEC)) return KESTREL_FAULT_FETCH;
@@ -99,6 +105,11 @@ class MemoryModel {
     if (kind == kMemWrite && !(perm & KESTREL_PAGE_WRITE))
       return perm != 0 ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
     uint8_t* line = &data_[addr - KESTREL_GLOBAL_BASE];
+    if (amo_op >= 0) {
+      std::memcpy(rdata, line, 64);
+      amo_on_line(static_cast<unsigned>(amo_op), be, wdata, line);
+      return 0;
+    }
     const bool writes = kind == kMemWrite || (kind == kMemLocal && be != nullptr);
     if (writes) {
       for (unsigned b = 0; b < 64; ++b)
@@ -145,6 +156,10 @@ struct RunResult {
   uint64_t thread_instrs = 0;
   bool faulted = false;
   model::Fault fault;
+  // The SM's counter events, summed (kestrel_pkg::sm_events_t), and the
+  // model's counters for the same launch.
+  uint64_t shared_accesses = 0, shared_passes = 0, atomics = 0;
+  model::Counters model_counters{};
 };
 
 template <class V>
@@ -267,6 +282,11 @@ class SmHarness {
         checker.retire(r);
       }
       if (dut_->blk_done_o) ++done_blocks;
+      // sm_events_t, LSB first: atomics[6:0], shared_passes[13:7], shared_access[14].
+      const uint64_t events = static_cast<uint64_t>(dut_->events_o);
+      res.atomics += events & 0x7F;
+      res.shared_passes += (events >> 7) & 0x7F;
+      res.shared_accesses += (events >> 14) & 1;
       sample_memory_outputs(cycle);
       tick();
       if (!checker.ok()) break;
@@ -292,6 +312,8 @@ class SmHarness {
         checker.finish();
         if (checker.ok() && expect_fault) res.error = "the launch completed without the expected fault";
         if (checker.ok() && res.error.empty()) compare_memory(res);
+        res.model_counters = gpu_->counters();
+        if (checker.ok() && res.error.empty()) compare_counters(res);
       }
     }
     if (!checker.ok()) res.error = checker.error();
@@ -381,7 +403,10 @@ class SmHarness {
       for (unsigned b = 0; b < 64; ++b)
         wdata[b] = static_cast<uint8_t>(get_bits(w, MemReqLayout::kWdata + 8 * b, 8));
       p.tag = static_cast<uint32_t>(get_bits(w, MemReqLayout::kTag, 8));
-      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write) ? nullptr : be, wdata, p.data);
+      const int amo_op = get_bits(w, MemReqLayout::kAmoValid, 1) != 0
+                             ? static_cast<int>(get_bits(w, MemReqLayout::kAmoOp, 5))
+                             : -1;
+      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write) ? nullptr : be, wdata, p.data, amo_op);
       const unsigned span = max_latency_ > min_latency_ ? max_latency_ - min_latency_ + 1 : 1;
       uint64_t ready = cycle + min_latency_ + rng_() % span;
       // In order: never before the previous response.
@@ -421,6 +446,23 @@ class SmHarness {
     f.warp = static_cast<uint32_t>(get_bits(w, FaultLayout::kWarp, 8));
     f.info = static_cast<uint32_t>(get_bits(w, FaultLayout::kInfo, 32));
     return f;
+  }
+
+  // Counters 13-15 count the same in the SM as in the model.
+  static void compare_counters(RunResult& res) {
+    const struct {
+      const char* name;
+      uint64_t rtl, model;
+    } rows[] = {
+        {"shared accesses", res.shared_accesses, res.model_counters[KESTREL_CNT_SHARED_ACCESSES]},
+        {"shared passes", res.shared_passes, res.model_counters[KESTREL_CNT_SHARED_PASSES]},
+        {"atomics", res.atomics, res.model_counters[KESTREL_CNT_ATOMICS]},
+    };
+    for (const auto& r : rows) {
+      if (r.rtl != r.model && res.error.empty())
+        res.error = std::string("counter ") + r.name + ": RTL " + std::to_string(r.rtl) + ", model " +
+                    std::to_string(r.model);
+    }
   }
 
   void compare_memory(RunResult& res) const {

@@ -2,9 +2,13 @@
 // and stores of every size, sign and window against a byte-array reference
 // with a memory model of random latency and back-pressure; the number of
 // line requests (coalescing); and directed faults, each reported for the
-// lowest faulting lane with the kinds of docs/isa.md section 7.
+// lowest faulting lane with the kinds of docs/isa.md section 7.  Atomics:
+// shared ones at the banks, global and local ones as one request per lane
+// that the memory model performs as kestrel_mem_atomic does; the bank passes
+// of every access against the functional model's rule (docs/isa.md 2.3).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "Vlsu4.h"
+#include "amo_ref.hpp"
 #include "kestrel/abi.h"
 #include "rtl_bench.hpp"
 
@@ -28,13 +33,15 @@ constexpr uint32_t kSharedPhys = 256;          // the block's region in the SM R
 constexpr uint32_t kStackBytes = 256;
 constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // lane l at + l * kStackBytes
 
-// mem_req_t is 619 bits: 20 words of the Verilated port.
+// mem_req_t is 625 bits: 20 words of the Verilated port.
 constexpr unsigned kReqWords = 20;
 
 enum Kind { kRead = 0, kWrite = 1, kFetch = 2, kLocal = 3 };
 
 struct Access {
   bool store = false;
+  bool amo = false;
+  unsigned amo_op = 0;
   unsigned size_log2 = 0;
   bool is_unsigned = false;
   uint32_t mask = 0;
@@ -47,6 +54,9 @@ struct Outcome {
   unsigned fault_lane = 0;
   std::array<uint64_t, kLanes> data{};
   unsigned line_requests = 0;
+  bool shared_access = false;  // the completion's counter events
+  unsigned shared_passes = 0;
+  unsigned atomics = 0;
 };
 
 // The memory side: DRAM bytes, page permissions and a pipeline of pending
@@ -60,6 +70,7 @@ class MemoryModel {
   std::vector<uint8_t> perms;
   std::mt19937 rng{7};
   unsigned requests = 0;
+  unsigned atomics = 0;
 
   void drive(Vlsu4& dut) {
     dut.mem_req_ready_i = rng() % 4 != 0;
@@ -86,7 +97,8 @@ class MemoryModel {
     if (rsp_fire) queue_.pop_front();
     if (!req_fire) return;
     ++requests;
-    // mem_req_t = {kind[1:0], write, addr[31:0], be[63:0], wdata[511:0], tag[7:0]} = 619 bits.
+    // mem_req_t = {amo.valid, amo.op[4:0], kind[1:0], write, addr[31:0], be[63:0], wdata[511:0],
+    // tag[7:0]} = 625 bits.
     auto bits = [&](unsigned lo, unsigned width) {
       uint64_t v = 0;
       for (unsigned i = 0; i < width; ++i) v |= uint64_t(req[(lo + i) / 32] >> ((lo + i) % 32) & 1) << i;
@@ -106,7 +118,15 @@ class MemoryModel {
       if (kind == kRead && !(pg & KESTREL_PAGE_READ)) p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
       if (kind == kWrite && !(pg & KESTREL_PAGE_WRITE))
         p.fault = pg ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
-      if (p.fault == KESTREL_FAULT_NONE) {
+      if (p.fault == KESTREL_FAULT_NONE && bits(624, 1)) {
+        // An atomic: the old line back, the word updated (kestrel_mem_atomic).
+        std::memcpy(p.words.data(), &dram[off], kLine);
+        uint8_t be_bytes[8], wdata[kLine];
+        for (unsigned b = 0; b < 8; ++b) be_bytes[b] = uint8_t(be >> (8 * b));
+        for (unsigned b = 0; b < kLine; ++b) wdata[b] = uint8_t(bits(8 + 8 * b, 8));
+        kestrel::rtlbench::amo_on_line(unsigned(bits(619, 5)), be_bytes, wdata, &dram[off]);
+        ++atomics;
+      } else if (p.fault == KESTREL_FAULT_NONE) {
         if (write) {
           for (unsigned b = 0; b < kLine; ++b)
             if (be >> b & 1) dram[off + b] = uint8_t(bits(8 + 8 * b, 8));
@@ -147,6 +167,8 @@ class RtlLsu : public ::testing::Test {
     d.req_warp_i = 2;
     d.req_rd_i = 7;
     d.req_store_i = a.store;
+    d.req_amo_i = a.amo;
+    d.req_amo_op_i = a.amo_op;
     d.req_size_i = a.size_log2;
     d.req_unsigned_i = a.is_unsigned;
     d.req_mask_i = a.mask;
@@ -170,11 +192,14 @@ class RtlLsu : public ::testing::Test {
       if (done) {
         EXPECT_EQ(unsigned(d.rsp_warp_o), 2u);
         EXPECT_EQ(unsigned(d.rsp_rd_o), 7u);
-        EXPECT_EQ(bool(d.rsp_load_o), !a.store);
+        EXPECT_EQ(bool(d.rsp_load_o), !a.store);  // an atomic returns data like a load
         out.fault = d.rsp_fault_o;
         out.fault_lane = d.rsp_fault_lane_o;
         for (unsigned l = 0; l < kLanes; ++l)
           out.data[l] = uint64_t(d.rsp_data_o[2 * l]) | uint64_t(d.rsp_data_o[2 * l + 1]) << 32;
+        out.shared_access = d.ev_shared_access_o;
+        out.shared_passes = d.ev_shared_passes_o;
+        out.atomics = d.ev_atomics_o;
       }
       if (d.req_ready_o && d.req_valid_i) accepted = true;
       bench.tick();
@@ -214,6 +239,31 @@ struct Reference {
   }
 };
 
+// The functional model's bank-pass rule (docs/isa.md section 2.3): per bank
+// the distinct 32-bit words it must deliver, each atomic lane a pass of its
+// own; the access takes the largest count.
+unsigned expected_passes(const Access& a) {
+  std::array<std::vector<uint32_t>, kLanes> words;
+  std::array<unsigned, kLanes> serial{};
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if (!(a.mask >> l & 1)) continue;
+    const uint32_t off = uint32_t(a.addr[l]) - kSharedBase;
+    if (off >= kSharedBytes) continue;
+    const unsigned bytes = 1u << a.size_log2;
+    for (uint32_t w = off / 4; w <= (off + bytes - 1) / 4; ++w) {
+      const unsigned bank = w % kLanes;
+      if (a.amo) {
+        ++serial[bank];
+      } else if (std::find(words[bank].begin(), words[bank].end(), w) == words[bank].end()) {
+        words[bank].push_back(w);
+      }
+    }
+  }
+  unsigned passes = 0;
+  for (unsigned b = 0; b < kLanes; ++b) passes = std::max({passes, unsigned(words[b].size()), serial[b]});
+  return passes;
+}
+
 uint64_t random_address(std::mt19937_64& rng, unsigned size, unsigned lane) {
   const unsigned align = 1u << size;
   uint64_t a = 0;
@@ -233,29 +283,68 @@ uint64_t random_address(std::mt19937_64& rng, unsigned size, unsigned lane) {
 }
 
 TEST_F(RtlLsu, RandomAccessesMatchReference) {
-  Reference ref{&memory.dram};
+  // The reference keeps its own DRAM bytes: an atomic must not be applied to
+  // memory the RTL already updated.
+  std::vector<uint8_t> ref_dram = memory.dram;
+  Reference ref{&ref_dram};
   std::mt19937_64 rng(51);
+  const unsigned amo_ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x06, 0x07};
+  unsigned atomics_seen = 0;
   for (int i = 0; i < 3000; ++i) {
     Access a;
-    a.store = rng() % 2;
-    a.size_log2 = unsigned(rng() % 4);
-    a.is_unsigned = !a.store && a.size_log2 < 3 && rng() % 2;
+    a.amo = rng() % 4 == 0;
+    a.store = !a.amo && rng() % 2;
+    a.size_log2 = a.amo ? 2 + unsigned(rng() % 2) : unsigned(rng() % 4);
+    a.amo_op = amo_ops[rng() % (a.size_log2 == 3 ? 9 : 11)];
+    a.is_unsigned = !a.store && !a.amo && a.size_log2 < 3 && rng() % 2;
     a.mask = unsigned(rng() % 16);
     for (unsigned l = 0; l < kLanes; ++l) {
       a.addr[l] = random_address(rng, a.size_log2, l);
       a.data[l] = rng();
     }
     std::set<uint64_t> lines;
+    unsigned memory_lanes = 0;
     for (unsigned l = 0; l < kLanes; ++l)
       if (a.mask >> l & 1) {
         const uint64_t line = ref.line_of(a.addr[l], l);
-        if (line != ~0ull) lines.insert(line);
+        if (line != ~0ull) {
+          lines.insert(line);
+          ++memory_lanes;
+        }
       }
     const Outcome out = run(a);
     ASSERT_EQ(out.fault, KESTREL_FAULT_NONE) << "access " << i;
-    ASSERT_EQ(out.line_requests, lines.size()) << "access " << i << ": one request per distinct line";
+    // Atomics go one lane per request; other accesses one request per line.
+    ASSERT_EQ(out.line_requests, a.amo ? memory_lanes : lines.size()) << "access " << i;
+    const unsigned passes = expected_passes(a);
+    ASSERT_EQ(out.shared_passes, passes) << "access " << i;
+    ASSERT_EQ(out.shared_access, passes != 0) << "access " << i;
+    ASSERT_EQ(out.atomics, a.amo ? unsigned(__builtin_popcount(a.mask)) : 0u) << "access " << i;
     const unsigned bytes = 1u << a.size_log2;
-    if (a.store) {
+    if (a.amo) {
+      // Lane order, each lane seeing the previous lane's result.
+      for (unsigned l = 0; l < kLanes; ++l) {
+        if (!(a.mask >> l & 1)) continue;
+        uint8_t* p = ref.byte(a.addr[l], l);
+        uint64_t expect;
+        if (bytes == 8) {
+          uint64_t old;
+          std::memcpy(&old, p, 8);
+          const uint64_t next = kestrel::rtlbench::amo_apply<uint64_t>(a.amo_op, old, a.data[l]);
+          std::memcpy(p, &next, 8);
+          expect = old;
+        } else {
+          uint32_t old;
+          std::memcpy(&old, p, 4);
+          const uint32_t next = kestrel::rtlbench::amo_apply<uint32_t>(a.amo_op, old, uint32_t(a.data[l]));
+          std::memcpy(p, &next, 4);
+          expect = uint64_t(int64_t(int32_t(old)));
+        }
+        ++atomics_seen;
+        ASSERT_EQ(out.data[l], expect) << "atomic " << i << " lane " << l << std::hex << " op " << a.amo_op
+                                       << " addr " << a.addr[l] << " mask " << a.mask << " size " << bytes;
+      }
+    } else if (a.store) {
       for (unsigned l = 0; l < kLanes; ++l)
         if (a.mask >> l & 1)
           for (unsigned b = 0; b < bytes; ++b) ref.byte(a.addr[l] + b, l)[0] = uint8_t(a.data[l] >> (8 * b));
@@ -271,6 +360,51 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
   }
   // DRAM written through the memory port matches the reference bytes.
   EXPECT_EQ(memory.dram, *ref.dram);
+  EXPECT_GT(atomics_seen, 1000u);
+  EXPECT_GT(memory.atomics, 100u);
+}
+
+// Bank passes of the guide's Figure 17/18 shapes at 4 lanes (4 banks).
+TEST_F(RtlLsu, BankPassesOfConflictPatterns) {
+  struct Pattern {
+    const char* name;
+    std::array<uint32_t, kLanes> word;
+    unsigned size_log2;
+    bool amo;
+    unsigned passes;
+  };
+  const Pattern patterns[] = {
+      {"stride 1", {0, 1, 2, 3}, 2, false, 1},
+      {"stride 2", {0, 2, 4, 6}, 2, false, 2},
+      {"stride 3", {0, 3, 6, 9}, 2, false, 1},
+      {"stride 4 (= banks)", {0, 4, 8, 12}, 2, false, 4},
+      {"broadcast", {5, 5, 5, 5}, 2, false, 1},
+      {"permutation", {2, 0, 3, 1}, 2, false, 1},
+      {"two lanes share a word", {1, 1, 5, 3}, 2, false, 2},
+      {"bytes of one word", {0, 0, 0, 0}, 0, false, 1},
+      {"doublewords stride 1", {0, 2, 4, 6}, 3, false, 2},
+      {"doublewords broadcast", {6, 6, 6, 6}, 3, false, 1},
+      {"atomics, distinct banks", {0, 1, 2, 3}, 2, true, 1},
+      {"atomics, one word", {7, 7, 7, 7}, 2, true, 4},
+      {"atomics, two words of a bank", {0, 4, 0, 1}, 2, true, 3},
+      {"64-bit atomics, one word", {2, 2, 2, 2}, 3, true, 4},
+  };
+  for (const Pattern& p : patterns) {
+    Access a;
+    a.size_log2 = p.size_log2;
+    a.amo = p.amo;
+    a.amo_op = 0x00;
+    a.mask = 0xF;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      // byte patterns: lane l on byte l of the word
+      a.addr[l] = kSharedBase + 4 * p.word[l] + (p.size_log2 == 0 ? l : 0);
+      a.data[l] = 1;
+    }
+    ASSERT_EQ(expected_passes(a), p.passes) << p.name << ": the reference rule";
+    const Outcome out = run(a);
+    EXPECT_EQ(out.fault, KESTREL_FAULT_NONE) << p.name;
+    EXPECT_EQ(out.shared_passes, p.passes) << p.name;
+  }
 }
 
 TEST_F(RtlLsu, FullWarpOfWordsIsOneLine) {

@@ -254,6 +254,160 @@ TYPED_TEST(SmLockstep, LoadsAndStoresOfEveryWidth) {
   this->run_desc(d);
 }
 
+// Every AMO the RTL performs (A's .w and, on RV64, .d; custom-1 inc/dec),
+// on global memory (the harness's memory plays the memory-side unit) and on
+// shared memory (at the LSU's banks): lanes contending for one word each get
+// their own old value, in lane order, and the counters (shared accesses,
+// passes, atomics) match the model's.
+TYPED_TEST(SmLockstep, AtomicsOnGlobalAndSharedMemory) {
+  Assembler a = this->assembler();
+  const bool rv64 = this->xlen() == 64;
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.csrr(t1, KESTREL_CSR_CTAID_X);
+  a.csrr(t2, KESTREL_CSR_NTID_X);
+  a.mul(t1, t1, t2);
+  a.add(s9, t0, t1);        // global thread id
+  a.addi(s0, a0, 1024);     // global atomic words
+  a.csrr(s10, KESTREL_CSR_SHARED_BASE);
+  // Shared words 0..63 start at 0: thread t clears words t, t + ntid, ...
+  a.addi(t1, t0, 0);
+  a.li(t3, 64);
+  a.bind("clear");
+  a.slli(t4, t1, 2);
+  a.add(t4, t4, s10);
+  a.sw(zero, t4, 0);
+  a.add(t1, t1, t2);
+  a.blt(t1, t3, "clear");
+  a.kx_bar_sync();
+  a.li(s7, 0);
+  a.li(t3, 1);
+  a.slli(t4, s9, 1);
+  a.addi(t4, t4, -7);  // 2 gtid - 7: negative for the low threads
+  a.li(t5, 5);         // inc/dec limit
+  // Global: one contended word per operation.
+  const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C};
+  int off = 0;
+  for (unsigned op : ops) {
+    a.addi(t6, s0, off);
+    a.amo(op, 4, s1, t6, op == 0x00 ? t3 : t4);
+    a.add(s7, s7, s1);
+    off += 4;
+  }
+  a.addi(t6, s0, off);
+  a.kx_amoinc_w(s1, t6, t5);
+  a.add(s7, s7, s1);
+  a.addi(t6, s0, off + 4);
+  a.kx_amodec_w(s1, t6, t5);
+  a.add(s7, s7, s1);
+  if (rv64) {
+    a.slli(t2, t4, 40);
+    a.or_(t2, t2, t4);
+    for (unsigned op : {0x00u, 0x10u, 0x18u, 0x1Cu, 0x04u}) {
+      a.addi(t6, s0, 64 + static_cast<int>(op) * 2);
+      a.amo(op, 8, s1, t6, t2);
+      a.add(s7, s7, s1);
+    }
+  }
+  // Shared: four threads per word (words 0..3), then one word per thread
+  // (words 16..30), then a 64-bit word per pair of threads (words 48..63).
+  a.andi(t1, t0, 3);
+  a.slli(t1, t1, 2);
+  a.add(t1, t1, s10);
+  for (unsigned op : {0x00u, 0x14u, 0x18u, 0x04u}) {
+    a.amo(op, 4, s1, t1, op == 0x00 ? t3 : t4);
+    a.add(s7, s7, s1);
+  }
+  a.kx_amoinc_w(s1, t1, t5);
+  a.add(s7, s7, s1);
+  a.slli(t1, t0, 2);
+  a.add(t1, t1, s10);
+  a.addi(t1, t1, 64);
+  a.amo(0x01, 4, s1, t1, t4);  // swap into word 16 + t: no conflict
+  a.add(s7, s7, s1);
+  a.amo(0x01, 4, s1, t1, t3);
+  a.add(s7, s7, s1);
+  a.lw(s2, t1, 0);
+  a.add(s7, s7, s2);
+  if (rv64) {
+    a.srli(t1, t0, 1);
+    a.slli(t1, t1, 3);
+    a.add(t1, t1, s10);
+    a.addi(t1, t1, 192);
+    a.amo(0x00, 8, s1, t1, t2);
+    a.add(s7, s7, s1);
+    a.amo(0x10, 8, s1, t1, t2);
+    a.add(s7, s7, s1);
+    a.ld(s2, t1, 0);
+    a.add(s7, s7, s2);
+    a.sd(s7, t1, 0);
+  }
+  a.kx_bar_sync();
+  a.lw(s2, s10, 0);  // broadcast read of word 0
+  a.add(s7, s7, s2);
+  this->store_result(a, s7);
+  a.ret();
+  this->sm().load(a);
+  model::LaunchDesc d = this->sm().desc(Dim3{2, 1, 1}, Dim3{2 * this->lanes() - 1, 1, 1});
+  d.shared_base = kShared;
+  d.shared_static = 256;
+  const RunResult r = this->run_desc(d);
+  EXPECT_GT(r.atomics, 0u);
+  EXPECT_EQ(r.atomics, r.model_counters[KESTREL_CNT_ATOMICS]);
+  EXPECT_EQ(r.shared_passes, r.model_counters[KESTREL_CNT_SHARED_PASSES]);
+  // Two blocks, 2 * lanes - 1 threads each: the contended add saw every thread.
+  EXPECT_EQ(this->sm().bench_mem32(kData + 1024), 2 * (2 * this->lanes() - 1));
+}
+
+// Shared-memory bank passes (docs/isa.md section 2.3) for the guide's
+// Figure 17/18 patterns at this configuration's width, from the SM's counter
+// events, which the harness also compares with the model's counters: one
+// warp, one load per pattern.
+TYPED_TEST(SmLockstep, SharedBankPassesPerPattern) {
+  const unsigned lanes = this->lanes();
+  struct Pattern {
+    const char* name;
+    int stride_words;  // word = lane * stride (0: every lane on word 3)
+    unsigned size;     // access bytes
+    unsigned passes;
+  };
+  const Pattern patterns[] = {
+      {"stride 1", 1, 4, 1}, {"stride 2", 2, 4, 2},   {"stride 3", 3, 4, 1},
+      {"stride lanes", static_cast<int>(lanes), 4, lanes}, {"broadcast", 0, 4, 1},
+      {"bytes stride 1", 1, 1, 1}, {"halves stride 1", 1, 2, 1},
+  };
+  for (const Pattern& p : patterns) {
+    Assembler a = this->assembler();
+    a.csrr(t0, KESTREL_CSR_TID_X);
+    a.csrr(s10, KESTREL_CSR_SHARED_BASE);
+    if (p.stride_words == 0) {
+      a.li(t1, 12);
+    } else {
+      a.li(t2, p.stride_words * static_cast<int>(p.size));
+      a.mul(t1, t0, t2);
+    }
+    a.add(t1, t1, s10);
+    if (p.size == 1) {
+      a.sb(t0, t1, 0);
+      a.lbu(s1, t1, 0);
+    } else if (p.size == 2) {
+      a.sh(t0, t1, 0);
+      a.lhu(s1, t1, 0);
+    } else {
+      a.sw(t0, t1, 0);
+      a.lw(s1, t1, 0);
+    }
+    this->store_result(a, s1);
+    a.ret();
+    this->sm().load(a);
+    model::LaunchDesc d = this->sm().desc(Dim3{1, 1, 1}, Dim3{lanes, 1, 1});
+    d.shared_base = kShared;
+    d.shared_static = 1024;
+    const RunResult r = this->run_desc(d);
+    EXPECT_EQ(r.shared_accesses, 2u) << p.name;
+    EXPECT_EQ(r.shared_passes, 2u * p.passes) << p.name;  // the store and the load alike
+  }
+}
+
 TYPED_TEST(SmLockstep, DivergenceAndReconvergence) {
   // Nested if/else on thread-id bits and a loop whose trip count is the
   // thread id: lanes split and meet again at the join points.

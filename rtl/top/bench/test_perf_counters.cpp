@@ -18,17 +18,25 @@ using Bench = kestrel::rtlbench::Bench<Vperf_counters2>;
 
 // sm_events_t, MSB first: issued, threads[6:0], load, store, barrier_release,
 // diverged, stall_scoreboard, stall_memory, stall_barrier, stall_idle,
-// block_done, mem_request (18 bits).
+// block_done, mem_request, shared_access, shared_passes[6:0], atomics[6:0]
+// (33 bits).
+constexpr unsigned kEventsW = 33;
 struct Events {
   bool issued;
   unsigned threads;
-  std::array<bool, 10> flags;  // load .. mem_request in MSB-to-LSB order
+  std::array<bool, 11> flags;  // load .. shared_access in MSB-to-LSB order
+  unsigned shared_passes;
+  unsigned atomics;
 };
 
-uint32_t pack(const Events& e) {
-  uint32_t v = (uint32_t{e.issued} << 17) | ((e.threads & 0x7F) << 10);
-  for (unsigned i = 0; i < 10; ++i) v |= uint32_t{e.flags[i]} << (9 - i);
-  return v;
+uint64_t pack(const Events& e) {
+  uint64_t v = (uint64_t{e.issued} << 32) | (uint64_t{e.threads & 0x7F} << 25);
+  for (unsigned i = 0; i < 11; ++i) v |= uint64_t{e.flags[i]} << (24 - i);
+  return v | (uint64_t{e.shared_passes & 0x7F} << 7) | (e.atomics & 0x7F);
+}
+
+void drive(Bench& b, const std::array<uint64_t, 2>& per_sm) {
+  for (unsigned s = 0; s < 2; ++s) kestrel::rtlbench::put_bits(b->events_i.data(), kEventsW * s, kEventsW, per_sm[s]);
 }
 
 uint64_t counter(Bench& b, unsigned i) {
@@ -51,21 +59,25 @@ TEST(PerfCounters, SumsEventsOfAllSms) {
     for (int cycle = 0; cycle < 3000; ++cycle) {
       const bool enable = rng() % 8 != 0;
       b->enable_i = enable;
-      uint64_t packed = 0;
+      std::array<uint64_t, 2> packed{};
       for (unsigned s = 0; s < 2; ++s) {
         Events e;
         e.issued = rng() % 2;
         e.threads = e.issued ? rng() % 33 : 0;
         for (auto& f : e.flags) f = rng() % 3 == 0;
-        packed |= uint64_t{pack(e)} << (18 * s);
+        e.shared_passes = e.flags[10] ? 1 + rng() % 32 : 0;
+        e.atomics = rng() % 4 == 0 ? rng() % 33 : 0;
+        packed[s] = pack(e);
         if (enable) {
           ref[KESTREL_CNT_WARP_INSTRS] += e.issued;
           ref[KESTREL_CNT_THREAD_INSTRS] += e.threads;
-          for (unsigned i = 0; i < 10; ++i) ref[3 + i] += e.flags[i];
+          for (unsigned i = 0; i < 11; ++i) ref[3 + i] += e.flags[i];
+          ref[KESTREL_CNT_SHARED_PASSES] += e.shared_passes;
+          ref[KESTREL_CNT_ATOMICS] += e.atomics;
         }
       }
       if (enable) ++ref[KESTREL_CNT_CYCLES];
-      b->events_i = packed;
+      drive(b, packed);
       b.tick();
     }
     for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(counter(b, i), ref[i]) << "counter " << i;
@@ -84,8 +96,8 @@ TEST(PerfCounters, WatchdogBudget) {
   b.tick();
   b->clear_i = 0;
   b->enable_i = 1;
-  const uint64_t issue_both = (uint64_t{1} << 17) | (uint64_t{1} << 35);
-  b->events_i = issue_both;
+  const std::array<uint64_t, 2> issue_both = {uint64_t{1} << 32, uint64_t{1} << 32}, none = {0, 0};
+  drive(b, issue_both);
   uint64_t issued = 0;
   while (issued < (1u << 20)) {
     b.eval();
@@ -95,10 +107,10 @@ TEST(PerfCounters, WatchdogBudget) {
   }
   b.eval();
   EXPECT_TRUE(b->over_budget_o) << "the next issue is over the budget";
-  b->events_i = 0;
+  drive(b, none);
   b.eval();
   EXPECT_FALSE(b->over_budget_o) << "no issue, no timeout";
-  b->events_i = issue_both;
+  drive(b, issue_both);
   b->budget_i = 0;
   b.eval();
   EXPECT_FALSE(b->over_budget_o) << "0 = no budget";

@@ -28,10 +28,11 @@ inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
   return value;
 }
 
-// Field positions of kestrel_pkg::mem_req_t (619 bits) and mem_rsp_t (524 bits).
+// Field positions of kestrel_pkg::mem_req_t (625 bits) and mem_rsp_t (524 bits).
 struct MemReqLayout {
-  static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617;
-  static constexpr unsigned kBits = 619;
+  static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
+                            kAmoOp = 619, kAmoValid = 624;
+  static constexpr unsigned kBits = 625;
 };
 struct MemRspLayout {
   static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
@@ -46,6 +47,8 @@ struct MemReq {
   uint64_t be = 0;
   uint8_t wdata[64] = {};
   uint8_t tag = 0;
+  bool amo = false;  // an atomic (mem_amo_t): op is its funct5
+  unsigned amo_op = 0;
 };
 struct MemRsp {
   uint8_t rdata[64] = {};
@@ -60,6 +63,8 @@ inline void pack_req(uint32_t* words, unsigned lsb, const MemReq& r) {
   put_bits(words, lsb + MemReqLayout::kAddr, 32, r.addr);
   put_bits(words, lsb + MemReqLayout::kWrite, 1, r.write);
   put_bits(words, lsb + MemReqLayout::kKind, 2, r.kind);
+  put_bits(words, lsb + MemReqLayout::kAmoOp, 5, r.amo_op);
+  put_bits(words, lsb + MemReqLayout::kAmoValid, 1, r.amo);
 }
 inline MemReq unpack_req(const uint32_t* words, unsigned lsb) {
   MemReq r;
@@ -70,6 +75,8 @@ inline MemReq unpack_req(const uint32_t* words, unsigned lsb) {
   r.addr = static_cast<uint32_t>(get_bits(words, lsb + MemReqLayout::kAddr, 32));
   r.write = get_bits(words, lsb + MemReqLayout::kWrite, 1) != 0;
   r.kind = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kKind, 2));
+  r.amo_op = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kAmoOp, 5));
+  r.amo = get_bits(words, lsb + MemReqLayout::kAmoValid, 1) != 0;
   return r;
 }
 inline void pack_rsp(uint32_t* words, unsigned lsb, const MemRsp& r) {
