@@ -2,7 +2,8 @@
 // written with the model's assembler while every retired warp-instruction is
 // compared against the functional model in lock-step (verif/lockstep/).
 // Programs: arithmetic, M, loads/stores of every width, divergence and
-// reconvergence, loops, barriers, a spin lock, CSRs, every fault kind, and
+// reconvergence, loops, barriers, a spin lock, CSRs, every fault kind,
+// atomics and shared-bank passes (with counters 13-15 compared), and
 // constrained-random programs with fixed seeds.
 #include <gtest/gtest.h>
 
@@ -748,9 +749,10 @@ TYPED_TEST(SmLockstep, AluBoundIpcWithAllWarpsBusy) {
 
 // ---- constrained-random programs ---------------------------------------------
 // Straight code, if/else on data bits (divergent), bounded loops with per-thread
-// trip counts, loads and stores of every width to a shared scratch area and to
-// shared memory, barriers of every kind (also inside divergent code: exits and
-// bounded loops guarantee they complete), rare early exits, the F
+// trip counts, loads, stores and atomics (A's AMOs, kx.amoinc/amodec) of every
+// width to a shared scratch area and to shared memory, barriers of every kind
+// (also inside divergent code: exits and bounded loops guarantee they
+// complete), rare early exits, the F
 // extension: every lane-pipeline operation with static and dynamic rounding
 // modes (frm rewritten per thread along the way), conversions both ways,
 // moves, compares, fclass, fdiv/fsqrt, kx.sfu, flw/fsw, fflags/fcsr reads
@@ -923,7 +925,21 @@ class RandomProgram {
     const unsigned size_log2 = rng_() % (xlen_ == 64 ? 4 : 3);
     const int32_t off = static_cast<int32_t>((rng_() % (16u >> size_log2)) << size_log2) % 16;
     const Reg d = dest_reg(), v = data_reg();
-    if (rng_() % 2) {
+    if (rng_() % 4 == 0) {
+      // An atomic on a word (or, on RV64, a doubleword): A's AMOs and
+      // custom-1's inc/dec, on global or shared memory.
+      static const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C};
+      const bool dword = xlen_ == 64 && rng_() % 2;
+      a_.addi(t6, t6, dword ? off & ~7 : off & ~3);
+      const unsigned pick = static_cast<unsigned>(rng_() % 11);
+      if (pick < 9) {
+        a_.amo(ops[pick], dword ? 8 : 4, d, t6, v);
+      } else if (pick == 9) {
+        a_.kx_amoinc_w(d, t6, v);
+      } else {
+        a_.kx_amodec_w(d, t6, v);
+      }
+    } else if (rng_() % 2) {
       switch (size_log2) {
         case 0:
           a_.sb(v, t6, off);
