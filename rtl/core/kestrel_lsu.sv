@@ -243,8 +243,8 @@ module kestrel_lsu #(
     sel_row = '0;
     sel_lane = '0;
     for (int unsigned b = 0; b < Lanes; b++) begin
-      for (int l = int'(Lanes) - 1; l >= 0; l--) begin
-        if (sh_pend[l] && lane_bank[l] == LaneW'(b)) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        if (!sel_valid[b] && sh_pend[l] && lane_bank[l] == LaneW'(b)) begin
           sel_valid[b] = 1'b1;
           sel_row[b*RowW +: RowW] = lane_row[l];
           sel_lane[b*LaneW +: LaneW] = LaneW'(l);
@@ -316,12 +316,12 @@ module kestrel_lsu #(
     for (int unsigned b = 0; b < Lanes; b++) begin
       // A 64-bit access's odd bank follows its even bank.
       int unsigned home;
-      home = (dword && b[0]) ? b - 1 : b;
+      home = (dword && (b % 2) == 1) ? b - 1 : b;
       if (rmw_q) begin
         bank_en[b] = rmw_on_q[b];
         bank_addr[b*RowW +: RowW] = rmw_row_q[b*RowW +: RowW];
         bank_be[b*4 +: 4] = 4'hF;
-        bank_wdata[b*32 +: 32] = (dword && b[0]) ? amo_new[b*64 + 32 +: 32] : amo_new[b*64 +: 32];
+        bank_wdata[b*32 +: 32] = (dword && (b % 2) == 1) ? amo_new[b*64 + 32 +: 32] : amo_new[b*64 +: 32];
       end else if (shared_go) begin
         bank_en[b] = sel_valid[home];
         bank_rd[b] = !store_q;
@@ -334,7 +334,7 @@ module kestrel_lsu #(
               src_byte = '0;
               if (dword) begin
                 covers = (lane_bank[l] >> 1) == (LaneW'(b) >> 1);
-                src_byte = 3'(b[0] * 4 + k);
+                src_byte = 3'((b % 2) * 4 + k);
               end else begin
                 covers = lane_bank[l] == LaneW'(b) && 3'(k) >= {1'b0, lane_phys[l][1:0]}
                          && 3'(k) < {1'b0, lane_phys[l][1:0]} + size_bytes[2:0];
@@ -520,7 +520,7 @@ module kestrel_lsu #(
     if (shared_go) begin
       for (int unsigned b = 0; b < Lanes; b++) begin
         int unsigned home;
-        home = (dword && b[0]) ? b - 1 : b;
+        home = (dword && (b % 2) == 1) ? b - 1 : b;
         rmw_on_q[b] <= sel_valid[home];
         rmw_row_q[b*RowW +: RowW] <= sel_row[home*RowW +: RowW];
       end

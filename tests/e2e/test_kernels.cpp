@@ -420,7 +420,7 @@ TEST_P(KernelTest, TemplateKernelInstantiations) {
 }
 
 TEST_P(KernelTest, SpinLockInsideOneWarp) {
-  KESTREL_NEEDS(Feature::kAtomics);
+  KESTREL_NEEDS(Feature::kAmo);  // amoswap.w.aq
   Module module = load("spinlock");
   const int iterations = 20;
   DeviceBuffer<int> lock(device(), 1), counter(device(), 1), atomic(device(), 1);

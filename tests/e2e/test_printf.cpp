@@ -45,7 +45,7 @@ class PrintfTest : public DeviceTest {
 };
 
 TEST_P(PrintfTest, GuideHelloFromEveryThreadAtSynchronize) {
-  KESTREL_NEEDS(Feature::kAtomics, Feature::kFloat);
+  KESTREL_NEEDS(Feature::kAmo, Feature::kFloat);
   Module module = load("printf");
   module.kernel("hello").launch(Dim3(1), Dim3(5), 0, 1.2345f);
   EXPECT_EQ(captured_.out, "") << "nothing is printed before the launch is retired";
@@ -57,7 +57,7 @@ TEST_P(PrintfTest, GuideHelloFromEveryThreadAtSynchronize) {
 }
 
 TEST_P(PrintfTest, FormatSpecifiersMatchTheHostLibrary) {
-  KESTREL_NEEDS(Feature::kAtomics);
+  KESTREL_NEEDS(Feature::kAmo);
   Module module = load("printf");
   const char text[] = "device";
   DeviceBuffer<char> device_text(device(), sizeof text);
@@ -93,7 +93,7 @@ TEST_P(PrintfTest, FormatSpecifiersMatchTheHostLibrary) {
 }
 
 TEST_P(PrintfTest, ArgumentsBeyondThirtyTwoAreIgnored) {
-  KESTREL_NEEDS(Feature::kAtomics);
+  KESTREL_NEEDS(Feature::kAmo);
   Module module = load("printf");
   module.kernel("too_many_arguments").launch(Dim3(1), Dim3(1), 0);
   device().synchronize();
@@ -103,7 +103,7 @@ TEST_P(PrintfTest, ArgumentsBeyondThirtyTwoAreIgnored) {
 }
 
 TEST_P(PrintfTest, ReturnValues) {
-  KESTREL_NEEDS(Feature::kAtomics);
+  KESTREL_NEEDS(Feature::kAmo);
   Module module = load("printf");
   DeviceBuffer<int> out(device(), 3);
   module.kernel("return_values").launch(Dim3(1), Dim3(1), 0, out);
@@ -113,7 +113,7 @@ TEST_P(PrintfTest, ReturnValues) {
 }
 
 TEST_P(PrintfTest, FullFifoDropsRecordsAndSaysSo) {
-  KESTREL_NEEDS(Feature::kAtomics);
+  KESTREL_NEEDS(Feature::kAmo);
   Module module = load("printf");
   device().set_limit(KESTREL_LIMIT_PRINTF_FIFO_BYTES, 4096);
   uint64_t fifo_bytes = 0;
@@ -156,7 +156,7 @@ unsigned assert_line() {
 }
 
 TEST_P(PrintfTest, AssertMessageFollowsEarlierOutput) {
-  KESTREL_NEEDS(Feature::kAtomics);
+  KESTREL_NEEDS(Feature::kAmo);
   Module module = load("printf");
   module.kernel("print_then_assert").launch(Dim3(1), Dim3(32), 0, 20);
   EXPECT_THROW(device().synchronize(), Error);

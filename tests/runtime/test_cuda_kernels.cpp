@@ -116,7 +116,7 @@ TEST_P(CudaKernels, StackLimitBoundsRecursion) {
 
 TEST_P(CudaKernels, FailedAssertNamesTheThread) {
   KESTREL_SKIP_WITHOUT(backend(),
-                       kestrel::features::Feature::kAtomics);  // assert's message goes through printf
+                       kestrel::features::Feature::kAmo);  // assert's message goes through printf
   std::vector<int> values(64, 1);
   values[37] = 0;
   kestrel::DeviceBuffer<int> buffer(device_, values.size());

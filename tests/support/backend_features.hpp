@@ -20,7 +20,9 @@ namespace kestrel::features {
 // Device features some kernels need beyond RV32IM/RV64IM and the SIMT core.
 enum class Feature {
   kFloat,             // F extension (fadd.s, flw, fcvt, FP CSRs ...)
-  kAtomics,           // A extension (AMOs, LR/SC) and custom-1 CUDA atomics; device printf
+  kAtomics,           // every atomic: also LR/SC, kx.amocas, kx.amofadd.s, RV32's 64-bit pairs
+  kAmo,               // A's AMOs (.w; .d on RV64) and kx.amoinc/amodec.w: atomicAdd/Sub/Exch/
+                      // Min/Max/And/Or/Xor (32-bit; 64-bit on RV64), atomicInc/Dec; device printf
   kWarpIntrinsics,    // custom-0 funct3 1-3: vote, shuffle, match, reduce, __syncwarp
   kSpecialFunctions,  // custom-0 funct3 5 (kx.sfu): __sinf, __expf, rsqrtf ...
   kNanosleep,         // kx.nanosleep
@@ -33,6 +35,8 @@ inline const char* feature_key(Feature feature) {
       return "float";
     case Feature::kAtomics:
       return "atomics";
+    case Feature::kAmo:
+      return "amo";
     case Feature::kWarpIntrinsics:
       return "warp";
     case Feature::kSpecialFunctions:
@@ -50,7 +54,9 @@ inline const char* feature_description(Feature feature) {
     case Feature::kFloat:
       return "the F extension";
     case Feature::kAtomics:
-      return "atomics (A extension, custom-1)";
+      return "LR/SC, kx.amocas, kx.amofadd.s and RV32's 64-bit atomics";
+    case Feature::kAmo:
+      return "the AMOs (A extension, kx.amoinc/amodec)";
     case Feature::kWarpIntrinsics:
       return "warp vote/shuffle/match/reduce";
     case Feature::kSpecialFunctions:
