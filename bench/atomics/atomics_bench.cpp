@@ -26,12 +26,14 @@ using kestrel::Dim3;
 void print_row(const char* what, const kestrel_counters& c) {
   const uint64_t cycles = c.value[KESTREL_CNT_CYCLES], atomics = c.value[KESTREL_CNT_ATOMICS];
   const uint64_t accesses = c.value[KESTREL_CNT_SHARED_ACCESSES];
-  std::printf("  %-34s %10llu cycles %8llu atomics %8.2f cycles/atomic %6.2f passes/shared access %8llu line requests\n",
-              what, static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(atomics),
-              atomics ? static_cast<double>(cycles) / static_cast<double>(atomics) : 0.0,
-              accesses ? static_cast<double>(c.value[KESTREL_CNT_SHARED_PASSES]) / static_cast<double>(accesses)
-                       : 0.0,
-              static_cast<unsigned long long>(c.value[KESTREL_CNT_MEM_REQUESTS]));
+  std::printf(
+      "  %-34s %10llu cycles %8llu atomics %8.2f cycles/atomic %6.2f passes/shared access %8llu line "
+      "requests\n",
+      what, static_cast<unsigned long long>(cycles), static_cast<unsigned long long>(atomics),
+      atomics ? static_cast<double>(cycles) / static_cast<double>(atomics) : 0.0,
+      accesses ? static_cast<double>(c.value[KESTREL_CNT_SHARED_PASSES]) / static_cast<double>(accesses)
+               : 0.0,
+      static_cast<unsigned long long>(c.value[KESTREL_CNT_MEM_REQUESTS]));
 }
 
 int run(const std::string& backend) {
@@ -96,7 +98,8 @@ int main(int argc, char** argv) {
     size_t start = 0;
     while (start <= list.size()) {
       const size_t comma = list.find(',', start);
-      const std::string b = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      const std::string b =
+          list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (!b.empty()) backends.push_back(b);
       if (comma == std::string::npos) break;
       start = comma + 1;

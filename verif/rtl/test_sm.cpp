@@ -267,8 +267,8 @@ TYPED_TEST(SmLockstep, AtomicsOnGlobalAndSharedMemory) {
   a.csrr(t1, KESTREL_CSR_CTAID_X);
   a.csrr(t2, KESTREL_CSR_NTID_X);
   a.mul(t1, t1, t2);
-  a.add(s9, t0, t1);        // global thread id
-  a.addi(s0, a0, 1024);     // global atomic words
+  a.add(s9, t0, t1);     // global thread id
+  a.addi(s0, a0, 1024);  // global atomic words
   a.csrr(s10, KESTREL_CSR_SHARED_BASE);
   // Shared words 0..63 start at 0: thread t clears words t, t + ntid, ...
   a.addi(t1, t0, 0);
@@ -372,9 +372,10 @@ TYPED_TEST(SmLockstep, SharedBankPassesPerPattern) {
     unsigned passes;
   };
   const Pattern patterns[] = {
-      {"stride 1", 1, 4, 1}, {"stride 2", 2, 4, 2},   {"stride 3", 3, 4, 1},
-      {"stride lanes", static_cast<int>(lanes), 4, lanes}, {"broadcast", 0, 4, 1},
-      {"bytes stride 1", 1, 1, 1}, {"halves stride 1", 1, 2, 1},
+      {"stride 1", 1, 4, 1},        {"stride 2", 2, 4, 2},
+      {"stride 3", 3, 4, 1},        {"stride lanes", static_cast<int>(lanes), 4, lanes},
+      {"broadcast", 0, 4, 1},       {"bytes stride 1", 1, 1, 1},
+      {"halves stride 1", 1, 2, 1},
   };
   for (const Pattern& p : patterns) {
     Assembler a = this->assembler();

@@ -36,7 +36,8 @@ uint64_t pack(const Events& e) {
 }
 
 void drive(Bench& b, const std::array<uint64_t, 2>& per_sm) {
-  for (unsigned s = 0; s < 2; ++s) kestrel::rtlbench::put_bits(b->events_i.data(), kEventsW * s, kEventsW, per_sm[s]);
+  for (unsigned s = 0; s < 2; ++s)
+    kestrel::rtlbench::put_bits(b->events_i.data(), kEventsW * s, kEventsW, per_sm[s]);
 }
 
 uint64_t counter(Bench& b, unsigned i) {
