@@ -217,10 +217,13 @@ __global__ void clock_monotonic(long long* out) {
 }
 
 // Warp 0 sleeps while warp 1 counts; warp 0 then reads how far warp 1 got.
+// 500 us: long enough for the 200 global-memory increments on every backend
+// (on rtlsim each takes a load and a store of DRAM latency, ~10^4 cycles in
+// all, against 5 * 10^4 cycles of sleep at 100 MHz).
 __global__ void sleep_and_count(volatile int* counter, long long* slept, int* seen) {
   if (threadIdx.x / warpSize == 0) {
     long long before = clock64();
-    __nanosleep(50000);
+    __nanosleep(500000);
     slept[threadIdx.x] = clock64() - before;
     seen[threadIdx.x] = *counter;
   } else if (threadIdx.x % warpSize == 0) {
