@@ -13,9 +13,8 @@
 #include <random>
 #include <string>
 
-#include "Vsm32.h"
-#include "Vsm64.h"
 #include "kestrel/model/rv_assembler.hpp"
+#include "sm_bench_configs.hpp"
 #include "sm_harness.hpp"
 
 namespace kestrel::rtlbench {
@@ -23,15 +22,6 @@ namespace {
 
 using namespace kestrel::model::rvasm;
 using model::Dim3;
-
-struct Rv64Config {
-  using Model = Vsm64;
-  static SmBenchConfig config() { return {64, 4, 4, 1024, 12}; }
-};
-struct Rv32Config {
-  using Model = Vsm32;
-  static SmBenchConfig config() { return {32, 8, 4, 1024, 12}; }
-};
 
 template <class C>
 class SmLockstep : public ::testing::Test {
@@ -74,15 +64,7 @@ class SmLockstep : public ::testing::Test {
   std::unique_ptr<SmHarness<typename C::Model>> sm_;
 };
 
-using Configs = ::testing::Types<Rv64Config, Rv32Config>;
-class ConfigNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, Rv64Config> ? "rv64_4lanes" : "rv32_8lanes";
-  }
-};
-TYPED_TEST_SUITE(SmLockstep, Configs, ConfigNames);
+TYPED_TEST_SUITE(SmLockstep, SmConfigs, SmConfigNames);
 
 TYPED_TEST(SmLockstep, StraightLineArithmetic) {
   Assembler a = this->assembler();

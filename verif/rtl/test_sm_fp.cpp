@@ -13,9 +13,8 @@
 #include <cstdio>
 #include <string>
 
-#include "Vsm32.h"
-#include "Vsm64.h"
 #include "kestrel/model/rv_assembler.hpp"
+#include "sm_bench_configs.hpp"
 #include "sm_harness.hpp"
 
 namespace kestrel::rtlbench {
@@ -25,15 +24,6 @@ using namespace kestrel::model::rvasm;
 using model::Dim3;
 
 constexpr uint32_t kCsrFflags = 0x001, kCsrFrm = 0x002, kCsrFcsr = 0x003;
-
-struct FpRv64Config {
-  using Model = Vsm64;
-  static SmBenchConfig config() { return {64, 4, 4, 1024, 12}; }
-};
-struct FpRv32Config {
-  using Model = Vsm32;
-  static SmBenchConfig config() { return {32, 8, 4, 1024, 12}; }
-};
 
 template <class C>
 class SmFpLockstep : public ::testing::Test {
@@ -94,15 +84,7 @@ class SmFpLockstep : public ::testing::Test {
   std::unique_ptr<SmHarness<typename C::Model>> sm_;
 };
 
-using FpConfigs = ::testing::Types<FpRv64Config, FpRv32Config>;
-class FpConfigNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, FpRv64Config> ? "rv64_4lanes" : "rv32_8lanes";
-  }
-};
-TYPED_TEST_SUITE(SmFpLockstep, FpConfigs, FpConfigNames);
+TYPED_TEST_SUITE(SmFpLockstep, SmConfigs, SmConfigNames);
 
 TYPED_TEST(SmFpLockstep, EveryOperationClassStaticRounding) {
   Assembler a = this->assembler();

@@ -13,9 +13,8 @@
 #include <cstdint>
 #include <string>
 
-#include "Vsm32.h"
-#include "Vsm64.h"
 #include "kestrel/model/rv_assembler.hpp"
+#include "sm_bench_configs.hpp"
 #include "sm_harness.hpp"
 
 namespace kestrel::rtlbench {
@@ -23,15 +22,6 @@ namespace {
 
 using namespace kestrel::model::rvasm;
 using model::Dim3;
-
-struct WarpRv64Config {
-  using Model = Vsm64;
-  static SmBenchConfig config() { return {64, 4, 4, 1024, 12}; }
-};
-struct WarpRv32Config {
-  using Model = Vsm32;
-  static SmBenchConfig config() { return {32, 8, 4, 1024, 12}; }
-};
 
 template <class C>
 class SmWarpLockstep : public ::testing::Test {
@@ -79,15 +69,7 @@ class SmWarpLockstep : public ::testing::Test {
   std::unique_ptr<SmHarness<typename C::Model>> sm_;
 };
 
-using Configs = ::testing::Types<WarpRv64Config, WarpRv32Config>;
-class ConfigNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, WarpRv64Config> ? "rv64_4lanes" : "rv32_8lanes";
-  }
-};
-TYPED_TEST_SUITE(SmWarpLockstep, Configs, ConfigNames);
+TYPED_TEST_SUITE(SmWarpLockstep, SmConfigs, SmConfigNames);
 
 // s5 = 0x55555555 for even lanes, 0xAAAAAAAA for odd ones (t0 = tid).
 void parity_mask(Assembler& a) {
