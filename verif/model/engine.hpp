@@ -28,7 +28,8 @@ class Engine {
   virtual const Fault& fault() const = 0;
   virtual const Counters& counters() const = 0;
   virtual void place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots) = 0;
-  virtual Retire step(uint32_t sm, uint32_t warp_slot) = 0;
+  // `oracle`: null, or the RTL's values for GPU lock-step (gpu.hpp).
+  virtual Retire step(uint32_t sm, uint32_t warp_slot, const AtomicOracle* oracle) = 0;
   virtual bool warp_resident(uint32_t sm, uint32_t warp_slot) const = 0;
   virtual uint64_t xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const = 0;
   virtual void set_xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg, uint64_t value) = 0;

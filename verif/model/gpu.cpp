@@ -22,7 +22,10 @@ const Counters& Gpu::counters() const { return engine_->counters(); }
 void Gpu::place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots) {
   engine_->place_block(block_index, sm, warp_slots);
 }
-Retire Gpu::step(uint32_t sm, uint32_t warp_slot) { return engine_->step(sm, warp_slot); }
+Retire Gpu::step(uint32_t sm, uint32_t warp_slot) { return engine_->step(sm, warp_slot, nullptr); }
+Retire Gpu::step(uint32_t sm, uint32_t warp_slot, const AtomicOracle& oracle) {
+  return engine_->step(sm, warp_slot, &oracle);
+}
 bool Gpu::warp_resident(uint32_t sm, uint32_t warp_slot) const {
   return engine_->warp_resident(sm, warp_slot);
 }

@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 
 #include "decode.hpp"
 #include "engine.hpp"
@@ -194,6 +195,14 @@ class Machine final : public Engine {
     const uint8_t* host;
     uint32_t bytes;
   };
+  // A thread's last LR in GPU lock-step: what its SC pairs with when the RTL
+  // reports the SC's success (the model's own reservations follow its retire
+  // order, not the memory's).
+  struct OracleLr {
+    const uint8_t* host;
+    uint32_t bytes;
+    uint64_t value;
+  };
 
  public:
   explicit Machine(const Config& c)
@@ -267,6 +276,7 @@ class Machine final : public Engine {
     blocks_done_ = 0;
     placed_.assign(dispatch == Dispatch::kManual ? total_blocks_ : 0, false);
     reservations_.clear();
+    oracle_lr_.clear();
     fault_ = Fault{};
     counters_.fill(0);
     state_ = LaunchState::kRunning;
@@ -348,7 +358,7 @@ class Machine final : public Engine {
     place(sm_id, block_index, slots);
   }
 
-  Retire step(uint32_t sm_id, uint32_t slot) override {
+  Retire step(uint32_t sm_id, uint32_t slot, const AtomicOracle* oracle) override {
     if (state_ != LaunchState::kRunning || dispatch_ != Dispatch::kManual) {
       throw Error(KESTREL_ERROR_INVALID_VALUE, "model: step needs a running manual launch");
     }
@@ -358,7 +368,19 @@ class Machine final : public Engine {
     Retire retire;
     retire.sm = sm_id;
     retire.warp_slot = slot;
-    run_warp(sm_id, slot, 1, &retire);
+    if (oracle != nullptr && oracle->values.size() < lanes_)
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "model: atomic oracle with fewer values than lanes");
+    oracle_ = oracle;
+    accesses_ = oracle != nullptr ? &retire.accesses : nullptr;
+    try {
+      run_warp(sm_id, slot, 1, &retire);
+    } catch (...) {
+      oracle_ = nullptr;
+      accesses_ = nullptr;
+      throw;
+    }
+    oracle_ = nullptr;
+    accesses_ = nullptr;
     if (state_ == LaunchState::kRunning && blocks_done_ == total_blocks_) finish();
     // Lock-step asks a warp that issues nothing only for a fault: a
     // warp-synchronous deadlock the RTL raised because nothing could run
@@ -1025,6 +1047,35 @@ class Machine final : public Engine {
     std::memcpy(p, &v, sizeof v);
   }
 
+  // A translated access that reached device DRAM through the global window
+  // (not the shared window, not a local window backed by DRAM).
+  bool is_global(X addr, const uint8_t* p) {
+    const uint64_t offset = uint64_t{static_cast<uint32_t>(addr)} - KESTREL_GLOBAL_BASE;
+    return offset < mem_.size() && p == mem_.dram() + offset;
+  }
+  // GPU lock-step: the RTL's value of lane l for a global atomic at p, if the
+  // oracle has one.
+  bool oracle_value(uint32_t l, X addr, const uint8_t* p, uint64_t& value) {
+    if (oracle_ == nullptr || ((oracle_->lanes >> l) & 1u) == 0 || !is_global(addr, p)) return false;
+    value = oracle_->values[l];
+    return true;
+  }
+  void report_atomic(GlobalAccess::Kind kind, uint32_t l, X addr, uint8_t bytes, bool observed,
+                     bool order_free, bool writes, uint64_t prior, uint64_t old, uint64_t value) {
+    GlobalAccess a;
+    a.kind = kind;
+    a.lane = l;
+    a.addr = static_cast<uint32_t>(addr);
+    a.bytes = bytes;
+    a.observed = observed;
+    a.order_free = order_free;
+    a.writes = writes;
+    a.prior = prior;
+    a.old = old;
+    a.value = value;
+    accesses_->push_back(a);
+  }
+
   // Loads of type T (sign or zero extension by T) into an x register row.
   template <class T>
   bool exec_load(uint32_t sm_id, Warp& w, Block& b, const Inst& in, uint64_t pc, uint32_t mask) {
@@ -1065,6 +1116,17 @@ class Machine final : public Engine {
       }
       store_host<T>(p, static_cast<T>(src[l]));
       store_done(p, sizeof(T));
+      if (accesses_ != nullptr && is_global(addr, p)) {
+        GlobalAccess a;
+        a.kind = GlobalAccess::kStore;
+        a.lane = l;
+        a.addr = static_cast<uint32_t>(addr);
+        a.bytes = sizeof(T);
+        a.order_free = true;
+        a.writes = true;
+        a.value = static_cast<T>(src[l]);
+        accesses_->push_back(a);
+      }
     }
     ++counters_[KESTREL_CNT_STORES];
     count_access(tally);
@@ -1120,25 +1182,55 @@ class Machine final : public Engine {
         return false;
       }
       const uint64_t key = thread_key(sm_id, slot, l);
+      const bool report = accesses_ != nullptr && is_global(addr, p);
+      uint64_t rtl = 0;
+      const bool observed = oracle_value(l, addr, p, rtl);
+      const T prior = load_host<T>(p);
       if (is_lr) {
         drop_reservations(sm_id, slot, 1u << l);
         reservations_.push_back(Reservation{key, p, sizeof(T)});
-        d[l] = static_cast<X>(static_cast<S>(load_host<T>(p)));
+        const T old = observed ? static_cast<T>(rtl) : prior;
+        if (report) {
+          oracle_lr_[key] = OracleLr{p, sizeof(T), old};
+          report_atomic(GlobalAccess::kLoadReserved, l, addr, sizeof(T), observed, false, false, prior, old,
+                        old);
+        }
+        d[l] = static_cast<X>(static_cast<S>(old));
       } else if (is_sc) {
-        const bool reserved = std::any_of(
-            reservations_.begin(), reservations_.end(),
-            [&](const Reservation& r) { return r.thread == key && r.host == p && r.bytes == sizeof(T); });
+        bool reserved = std::any_of(reservations_.begin(), reservations_.end(), [&](const Reservation& r) {
+          return r.thread == key && r.host == p && r.bytes == sizeof(T);
+        });
         drop_reservations(sm_id, slot, 1u << l);
+        uint64_t lr_value = prior;
+        if (report) {
+          // GPU lock-step: the RTL's success if it reported one, provided
+          // this thread's last LR was to the same word (a success without one
+          // is the RTL's error, which the differing rd shows).
+          auto lr = oracle_lr_.find(key);
+          const bool own = lr != oracle_lr_.end() && lr->second.host == p && lr->second.bytes == sizeof(T);
+          if (own) lr_value = lr->second.value;
+          if (observed) reserved = own && rtl == 0;
+          if (lr != oracle_lr_.end()) oracle_lr_.erase(lr);
+        }
         if (reserved) {
           store_host<T>(p, static_cast<T>(src[l]));
           store_done(p, sizeof(T));
         }
+        if (report) {
+          report_atomic(GlobalAccess::kStoreConditional, l, addr, sizeof(T), observed, false, reserved, prior,
+                        lr_value, static_cast<T>(src[l]));
+        }
         d[l] = reserved ? 0 : 1;
       } else {
-        const T old = load_host<T>(p);
+        const T old = observed ? static_cast<T>(rtl) : prior;
         const T operand = static_cast<T>(src[l]);
-        store_host<T>(p, amo_apply<T>(in.aux, old, operand));
+        const T result = amo_apply<T>(in.aux, old, operand);
+        store_host<T>(p, result);
         store_done(p, sizeof(T));
+        if (report) {
+          report_atomic(GlobalAccess::kAtomic, l, addr, sizeof(T), observed, in.aux == kAmoSwap, true, prior,
+                        old, result);
+        }
         d[l] = static_cast<X>(static_cast<S>(old));
       }
     }
@@ -1206,7 +1298,12 @@ class Machine final : public Engine {
         raise(kind, sm_id, w, l, pc, addr);
         return false;
       }
-      const T old = load_host<T>(p);
+      const T prior = load_host<T>(p);
+      uint64_t rtl = 0;
+      // RV32's pair atomics write two registers: the oracle's one value does
+      // not hold their old value, so they run from the model's memory.
+      const bool observed = (sizeof(T) == 4 || kXlen == 64) && oracle_value(l, addr, p, rtl);
+      const T old = observed ? static_cast<T>(rtl) : prior;
       T result = old;
       bool swapped = false;
       if constexpr (sizeof(T) == 4) {
@@ -1242,9 +1339,14 @@ class Machine final : public Engine {
           write_pair(w, in.rd, l, old);
         }
       }
-      if (swapped || !is_cas) {
+      const bool writes = swapped || !is_cas;
+      if (writes) {
         store_host<T>(p, result);
         store_done(p, sizeof(T));
+      }
+      if (accesses_ != nullptr && is_global(addr, p)) {
+        report_atomic(GlobalAccess::kAtomic, l, addr, sizeof(T), observed, false, writes, prior, old,
+                      writes ? result : old);
       }
     }
     ++counters_[KESTREL_CNT_LOADS];
@@ -2037,6 +2139,11 @@ class Machine final : public Engine {
   uint64_t blocks_done_ = 0;
   std::vector<bool> placed_;
   std::vector<Reservation> reservations_;
+  // GPU lock-step (step() with an oracle): the RTL's values for this step,
+  // the step's global accesses, and each thread's last LR.
+  const AtomicOracle* oracle_ = nullptr;
+  std::vector<GlobalAccess>* accesses_ = nullptr;
+  std::unordered_map<uint64_t, OracleLr> oracle_lr_;
 };
 
 }  // namespace

@@ -88,6 +88,38 @@ struct RegWrite {
   uint64_t value;  // x registers XLEN wide, f registers 32-bit patterns
 };
 
+// GPU-level lock-step (several SMs) follows the RTL's global atomics
+// (docs/functional-model.md, "Following the RTL's global atomics"): the RTL
+// performs them at the memory side in the order their requests arrive from
+// all SMs, which the model, stepping warps in retire order, cannot know.  An
+// oracle gives step() the values the RTL's instruction wrote to its
+// destination register; a global atomic (AMO, kx.amo*, CAS, float add, LR)
+// then takes each such lane's old value from it instead of from the model's
+// memory, and an SC its success (0) or failure.  Lanes without a value (rd =
+// x0), RV32's 64-bit pair atomics and everything that is not a global atomic
+// execute from the model's own state as always.
+struct AtomicOracle {
+  uint32_t lanes = 0;            // lanes whose value the RTL reported
+  std::vector<uint64_t> values;  // per lane: the destination's value (XLEN bits or an f pattern)
+};
+
+// One lane's global-memory access of a step() given an oracle: what the
+// lock-step checker needs to prove that the RTL's atomics are linearizable
+// (verif/lockstep, AtomicChains).  Loads are not reported.
+struct GlobalAccess {
+  enum Kind : uint8_t { kAtomic, kLoadReserved, kStoreConditional, kStore };
+  Kind kind = kAtomic;
+  uint32_t lane = 0;
+  uint64_t addr = 0;        // device address, naturally aligned
+  uint8_t bytes = 0;        // 1, 2, 4 or 8
+  bool observed = false;    // atomic/LR: the value read came from the oracle; SC: the RTL's success
+  bool order_free = false;  // the value written does not depend on the value read (swap, store)
+  bool writes = false;      // `value` was written (false: LR, failed CAS, failed SC)
+  uint64_t prior = 0;       // the model's memory value before the access
+  uint64_t old = 0;         // the value read (atomic, LR); SC: the value its LR read
+  uint64_t value = 0;       // the value written
+};
+
 struct Retire {
   bool issued = false;  // false: the warp had no eligible thread
   uint32_t sm = 0;
@@ -95,6 +127,7 @@ struct Retire {
   uint64_t pc = 0;
   uint32_t mask = 0;  // lanes that executed the instruction
   std::vector<RegWrite> writes;
+  std::vector<GlobalAccess> accesses;  // only from step() with an oracle
 };
 
 using Counters = std::array<uint64_t, KESTREL_CNT_COUNT>;
@@ -148,6 +181,10 @@ class Gpu {
   // docs/isa.md section 6.  issued is false when the warp has no eligible
   // thread (all exited or waiting at a barrier).
   Retire step(uint32_t sm, uint32_t warp_slot);
+  // The same, with the RTL's destination values for the global atomics of
+  // the step (AtomicOracle) and the step's global stores and atomics listed
+  // in Retire::accesses.
+  Retire step(uint32_t sm, uint32_t warp_slot, const AtomicOracle& oracle);
   bool warp_resident(uint32_t sm, uint32_t warp_slot) const;
   // Architectural state of one thread slot, for comparisons.
   uint64_t xreg(uint32_t sm, uint32_t warp_slot, uint32_t lane, unsigned reg) const;
