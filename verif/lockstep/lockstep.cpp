@@ -26,8 +26,12 @@ uint64_t key(uint32_t hi, uint32_t lo) { return (uint64_t{hi} << 32) | lo; }
 
 }  // namespace
 
-Checker::Checker(model::Gpu& gpu, const model::LaunchDesc& desc)
-    : gpu_(gpu), desc_(desc), xlen_(gpu.config().xlen), lanes_(gpu.config().lanes_per_warp) {}
+Checker::Checker(model::Gpu& gpu, const model::LaunchDesc& desc, bool follow_atomics)
+    : gpu_(gpu),
+      desc_(desc),
+      xlen_(gpu.config().xlen),
+      lanes_(gpu.config().lanes_per_warp),
+      follow_atomics_(follow_atomics) {}
 
 bool Checker::fail(const std::string& message) {
   if (error_.empty()) error_ = message;
@@ -118,7 +122,14 @@ bool Checker::retire(const RtlRetire& rtl) {
   }
   model::Retire m;
   try {
-    m = gpu_.step(rtl.sm, rtl.warp_slot);
+    if (follow_atomics_) {
+      oracle_.lanes = rtl.rd_we ? rtl.mask : 0;
+      oracle_.values = rtl.rd_data;
+      m = gpu_.step(rtl.sm, rtl.warp_slot, oracle_);
+      chains_.add(m.accesses);
+    } else {
+      m = gpu_.step(rtl.sm, rtl.warp_slot);
+    }
   } catch (const Error& e) {
     return fail("retire #" + std::to_string(retired_) + " (" + describe(rtl) +
                 "): model step failed: " + e.what());
@@ -218,6 +229,17 @@ bool Checker::finish() {
     return fail(gpu_.state() == model::LaunchState::kFault
                     ? "the model faulted: " + fault_text(gpu_.fault())
                     : std::string("the model's launch has not finished"));
+  }
+  return true;
+}
+
+bool Checker::finish_atomics(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& rtl_value,
+                             bool faulted) {
+  if (!ok() || !follow_atomics_) return ok();
+  if (!faulted && !chains_.check(rtl_value)) return fail(chains_.error());
+  for (const auto& [addr, bytes] : chains_.followed_words()) {
+    const uint64_t value = rtl_value(addr, bytes);
+    gpu_.write_mem(addr, &value, bytes);  // little-endian host: the low bytes
   }
   return true;
 }

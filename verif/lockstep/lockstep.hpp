@@ -15,15 +15,25 @@
 //   cycles; those values are not compared, and the model takes the RTL's
 //   value into its register so that what is computed from it agrees.
 //
-// Used by the SM bench (verif/rtl/) and meant for the rtlsim backend's
-// lock-step mode.  Mismatches are reported as readable text, never thrown.
+// * Global atomics of several SMs (GPU lock-step, `follow_atomics`): the RTL
+//   performs them at the memory side in the order their requests arrive, the
+//   model steps them in retire order.  The model takes each lane's old value
+//   from the RTL's record (model::AtomicOracle), and at the end of the launch
+//   AtomicChains proves that the RTL's atomics on each word are linearizable
+//   from the word's first value to its final value in the RTL's DRAM, which
+//   the model then takes over (atomic_chains.hpp says what that sees).
+//
+// Used by the SM bench (verif/rtl/) and the rtlsim backend's lock-step mode.
+// Mismatches are reported as readable text, never thrown.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "atomic_chains.hpp"
 #include "kestrel/model/gpu.hpp"
 
 namespace kestrel::lockstep {
@@ -43,7 +53,11 @@ struct RtlRetire {
 class Checker {
  public:
   // `gpu` must have been started with `desc` in Dispatch::kManual.
-  Checker(model::Gpu& gpu, const model::LaunchDesc& desc);
+  // `follow_atomics`: global atomics take their old values from the RTL and
+  // are checked by AtomicChains (GPU lock-step of several SMs); without it the
+  // model performs them on its own memory and compares the results (one SM,
+  // whose atomics reach memory in retire order).
+  Checker(model::Gpu& gpu, const model::LaunchDesc& desc, bool follow_atomics = false);
 
   // A block the RTL placed: its linear index, SM and warp slots in warp order.
   bool place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots);
@@ -55,6 +69,12 @@ class Checker {
   // End of a launch without fault: the model must be done and no barrier
   // result may be left unwritten.
   bool finish();
+  // With follow_atomics, after finish(): the followed words must chain to the
+  // RTL's final values (`rtl_value(addr, bytes)` reads the RTL's DRAM), which
+  // the model then takes, so that the DRAM comparison that follows sees the
+  // same there.  After a fault the model just takes them (no check).
+  bool finish_atomics(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& rtl_value, bool faulted);
+  const AtomicChains& atomic_chains() const { return chains_; }
 
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
@@ -84,6 +104,9 @@ class Checker {
   unsigned lanes_;
   std::map<uint64_t, std::vector<uint32_t>> placements_;   // key: sm << 32 | block index
   std::map<uint64_t, std::vector<PendingWrite>> pending_;  // key: sm << 32 | warp slot
+  bool follow_atomics_;
+  model::AtomicOracle oracle_;
+  AtomicChains chains_;
   bool model_faulted_ = false;
   uint64_t retired_ = 0;
   uint64_t barrier_records_ = 0;
