@@ -112,6 +112,12 @@ struct Options {
   // flipped, a fault injected into the checker's input to prove that a
   // mismatch is caught and reported.  0: none.
   uint64_t inject = 0;
+  // Test hook (KESTREL_LOCKSTEP_INJECT_ATOMIC=n): the same for the n-th
+  // retire record of an atomic (A extension or custom-1 opcode) that writes a
+  // register: the old value the RTL returned to its first active lane is
+  // wrong, which GPU lock-step must catch although it takes the old values
+  // of global atomics from the RTL.  0: none.
+  uint64_t inject_atomic = 0;
 };
 
 // Options from the config and the environment (rtlsim_transport.cpp); throws
@@ -256,6 +262,8 @@ class Harness final : public Transport {
   uint64_t cycles() const { return now_; }
   // Lock-step statistics of the launches so far: instructions compared.
   uint64_t lockstep_compared() const { return shadow_ ? shadow_->compared : 0; }
+  // Global atomic lanes whose old value the model took from the RTL.
+  uint64_t lockstep_atomics_followed() const { return shadow_ ? shadow_->followed : 0; }
 
  private:
   static constexpr uint64_t kRegisterGuard = 1u << 20;  // cycles a register access may wait
@@ -318,7 +326,10 @@ class Harness final : public Transport {
       d.instruction_budget = 0;
       budget = reg(KESTREL_REG_WATCHDOG);
       gpu.start(d, model::Dispatch::kManual);
-      checker = std::make_unique<lockstep::Checker>(gpu, d);
+      // Several SMs race for global atomics at the memory side: the checker
+      // follows the RTL's order (lockstep.hpp).  One SM's reach memory in
+      // retire order, so the model performs them itself.
+      checker = std::make_unique<lockstep::Checker>(gpu, d, gpu.config().num_sms > 1);
       active = true;
       error.clear();
     }
@@ -330,12 +341,14 @@ class Harness final : public Transport {
     uint32_t map_addr = 0;
     uint32_t map_pages = 0;
     uint32_t budget = 0;
-    bool active = false;       // a launch is being checked
-    uint64_t writes_seen = 0;  // register-writing retire records, for Options::inject
-    bool resync = false;       // DRAM changed under an unchecked launch: copy it at the next START
-    uint64_t unchecked = 0;    // launches left unchecked (host writes during the launch)
+    bool active = false;        // a launch is being checked
+    uint64_t writes_seen = 0;   // register-writing retire records, for Options::inject
+    uint64_t atomics_seen = 0;  // register-writing atomic retire records, for Options::inject_atomic
+    bool resync = false;        // DRAM changed under an unchecked launch: copy it at the next START
+    uint64_t unchecked = 0;     // launches left unchecked (host writes during the launch)
     uint64_t compared = 0;
-    std::string error;  // a mismatch found outside the checker (DRAM)
+    uint64_t followed = 0;  // global atomics (lanes) that took their old value from the RTL
+    std::string error;      // a mismatch found outside the checker (DRAM)
   };
 
   // One cycle of the launch in progress, which may last
@@ -445,9 +458,24 @@ class Harness final : public Transport {
           while (((r.mask >> lane) & 1u) == 0) ++lane;
           r.rd_data[lane] ^= 1;  // the checker must see this as a wrong value
         }
+        if (options_.inject_atomic != 0 && is_atomic(r.pc) && ++s.atomics_seen == options_.inject_atomic &&
+            r.mask != 0) {
+          unsigned lane = 0;
+          while (((r.mask >> lane) & 1u) == 0) ++lane;
+          r.rd_data[lane] ^= 1;  // a wrong old value: the atomic chain check must catch it
+        }
       }
       checker.retire(r);
     }
+  }
+
+  // Whether the instruction at `pc` (in DRAM) has the A extension's or
+  // custom-1's opcode (the atomics of docs/isa.md section 2.2).
+  bool is_atomic(uint64_t pc) const {
+    const uint64_t offset = pc - KESTREL_GLOBAL_BASE;
+    if (pc < KESTREL_GLOBAL_BASE || offset + 4 > dram_.size()) return false;
+    const unsigned opcode = dram_[offset] & 0x7Fu;
+    return opcode == 0x2F || opcode == 0x2B;
   }
 
   static unsigned ceil_log2(unsigned v) {
@@ -484,12 +512,20 @@ class Harness final : public Transport {
         // A watchdog TIMEOUT names no thread: the budget is counted by the
         // RTL's counters only (the model ran without one).
         if (f.kind != KESTREL_FAULT_TIMEOUT) checker.fault(f);
+        // DRAM is not compared after a fault (warps of other SMs may have
+        // gone on past the model's point): the model takes the RTL's DRAM
+        // before the next launch.
+        s.resync = true;
       } else {
         checker.finish();
+        if (checker.ok())
+          checker.finish_atomics([this](uint64_t addr, unsigned bytes) { return rtl_word(addr, bytes); },
+                                 false);
         if (checker.ok()) compare_dram();
       }
     }
     s.compared += checker.compared();
+    s.followed += checker.atomic_chains().observed();
     if (checker.ok() && s.error.empty()) return;
     const std::string diff = checker.ok() ? s.error : checker.error();
     if (model_->running_o) {
@@ -505,6 +541,13 @@ class Harness final : public Transport {
                                 std::to_string(now_) + ": " + diff;
     std::fprintf(stderr, "kestrel: %s\n", message.c_str());
     throw Error(KESTREL_ERROR_IO, message);
+  }
+
+  // The RTL's DRAM word at a device address (little-endian, zero-extended).
+  uint64_t rtl_word(uint64_t addr, unsigned bytes) {
+    uint64_t value = 0;
+    std::memcpy(&value, dram_at(addr, bytes), bytes);
+    return value;
   }
 
   // Device DRAM must be the same on both sides after a launch without fault

@@ -85,6 +85,7 @@ Options options_from(const BackendConfig& config) {
   options.max_cycles = env_number("KESTREL_RTLSIM_MAX_CYCLES", 50'000'000, 1);
   options.lockstep = config.lockstep || env_flag("KESTREL_LOCKSTEP");
   options.inject = env_number("KESTREL_LOCKSTEP_INJECT", 0, 0);
+  options.inject_atomic = env_number("KESTREL_LOCKSTEP_INJECT_ATOMIC", 0, 0);
   options.trace_path = config.trace_path;
   if (options.trace_path.empty()) {
     const char* path = std::getenv("KESTREL_TRACE");

@@ -3,7 +3,9 @@
 // interface: identification registers, DRAM bounds, START validation, a
 // hand-assembled kernel that writes every thread's global index, and a
 // kernel that stores to an unmapped page (ILLEGAL_ADDRESS fault record);
-// lock-step mode on both kernels and its report of an injected mismatch; FST
+// lock-step mode on both kernels and its report of an injected mismatch;
+// on the default preset (two SMs), GPU lock-step of raced global atomics and
+// its report of an injected wrong old value; FST
 // tracing (a valid file, a window) or its refusal in a build without it.
 #include <gtest/gtest.h>
 
@@ -220,6 +222,73 @@ TEST(Rtlsim, LockstepSurvivesACopyDuringALaunch) {
   uint32_t got = 0;
   rtl->read_mem(kOut + 0x1000, &got, 4);
   EXPECT_EQ(got, marker);
+}
+
+// The default preset's two SMs race for one counter: every thread of four
+// blocks takes a ticket with amoadd.w and stores it at out[global index]
+// (a0 = the counter, out at a0 + 64).
+std::vector<uint32_t> ticket_kernel() {
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_CTAID_X);
+  a.csrr(t1, KESTREL_CSR_NTID_X);
+  a.mul(t0, t0, t1);
+  a.csrr(t1, KESTREL_CSR_TID_X);
+  a.add(t0, t0, t1);
+  a.slli(t2, t0, 2);
+  a.add(t2, a0, t2);
+  a.addi(t1, zero, 1);
+  a.amo(0x00, 4, s2, a0, t1);  // amoadd.w s2, t1, (a0)
+  a.sw(s2, t2, 64);
+  a.kx_exit();
+  return a.finish();
+}
+
+kestrel::BackendConfig two_sm_config() {
+  kestrel::BackendConfig c;
+  c.mem_bytes = 1u << 20;  // the default preset otherwise: RV64, 32 lanes, 8 warps, 2 SMs
+  c.lockstep = true;
+  return c;
+}
+
+// GPU lock-step follows the order in which the RTL performed the two SMs'
+// atomics, and the tickets are a permutation.
+TEST(Rtlsim, LockstepFollowsGlobalAtomicsOfTwoSms) {
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(two_sm_config());
+  const uint32_t zero_word = 0;
+  rtl->write_mem(kOut, &zero_word, 4);
+  launch(*rtl, ticket_kernel(), kOut, 4, 32);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  uint32_t count = 0;
+  rtl->read_mem(kOut, &count, 4);
+  EXPECT_EQ(count, 128u);
+  std::vector<uint32_t> tickets(128);
+  rtl->read_mem(kOut + 64, tickets.data(), tickets.size() * 4);
+  std::vector<bool> seen(128, false);
+  for (uint32_t t : tickets) {
+    ASSERT_LT(t, 128u);
+    EXPECT_FALSE(seen[t]) << "ticket " << t << " twice";
+    seen[t] = true;
+  }
+}
+
+// A wrong old value of one lane of a global atomic (injected into the
+// checker's input) is caught by the chain check, although GPU lock-step takes
+// the atomics' old values from the RTL.
+TEST(Rtlsim, LockstepCatchesAWrongAtomicOldValue) {
+  ASSERT_EQ(setenv("KESTREL_LOCKSTEP_INJECT_ATOMIC", "3", 1), 0);
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(two_sm_config());
+  unsetenv("KESTREL_LOCKSTEP_INJECT_ATOMIC");
+  const uint32_t zero_word = 0;
+  rtl->write_mem(kOut, &zero_word, 4);
+  try {
+    launch(*rtl, ticket_kernel(), kOut, 4, 32);
+    FAIL() << "lock-step did not catch the wrong old value";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_IO);
+    const std::string text = e.what();
+    EXPECT_NE(text.find("global atomics on"), std::string::npos) << text;
+    EXPECT_NE(text.find("no order of them"), std::string::npos) << text;
+  }
 }
 
 std::vector<unsigned char> file_bytes(const std::string& path) {
