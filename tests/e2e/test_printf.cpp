@@ -113,10 +113,9 @@ TEST_P(PrintfTest, ReturnValues) {
 }
 
 TEST_P(PrintfTest, FullFifoDropsRecordsAndSaysSo) {
-  // Only AMOs, but its two blocks on two SMs race for the FIFO, which
-  // GPU-level lock-step cannot follow yet (docs/microarchitecture.md): off
-  // rtlsim with the issue-5 atomics until that is fixed.
-  KESTREL_NEEDS(Feature::kAtomics);
+  // Its two blocks on two SMs race for the FIFO: GPU-level lock-step follows
+  // the RTL's order of the head's atomic adds (docs/microarchitecture.md).
+  KESTREL_NEEDS(Feature::kAmo);
   Module module = load("printf");
   device().set_limit(KESTREL_LIMIT_PRINTF_FIFO_BYTES, 4096);
   uint64_t fifo_bytes = 0;
