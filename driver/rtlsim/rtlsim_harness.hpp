@@ -165,10 +165,18 @@ class Harness final : public Transport {
     // for it (req_ready), so nothing else is needed here.
   }
   ~Harness() override {
+    // Verilator 5.006 erases a model's scopes from the thread's current
+    // context (Verilated::threadContextp), which is the context constructed
+    // last on this thread: another harness's, perhaps destroyed already (two
+    // devices open, the second closed first hung here on its freed mutex).
+    // Ours while the model goes, none afterwards.
+    Verilated::threadContextp(context_.get());
 #ifdef KESTREL_RTLSIM_TRACE
     if (trace_) trace_->close();
 #endif
     model_->final();
+    model_.reset();
+    Verilated::threadContextp(nullptr);
   }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
