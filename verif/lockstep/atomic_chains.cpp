@@ -69,6 +69,7 @@ AtomicChains::Word* AtomicChains::word_for_atomic(const model::GlobalAccess& a) 
 }
 
 void AtomicChains::add(const model::GlobalAccess& a) {
+  if (a.kind == model::GlobalAccess::kLoad) return;  // only loads the Checker could not match (observe())
   if (a.kind == model::GlobalAccess::kStore) {
     // A store to a word atomics work on: a jump to the stored value, if it
     // covers the word.  Stores before a word's first atomic are part of the
@@ -114,6 +115,14 @@ void AtomicChains::add(const model::GlobalAccess& a) {
     word.observed = true;
     ++observed_;
   }
+}
+
+bool AtomicChains::observe(uint64_t addr, unsigned bytes, uint64_t value) {
+  auto it = words_.find(addr);
+  if (it == words_.end() || it->second.bytes != bytes || !it->second.observed) return false;
+  const uint64_t v = value & width_mask(bytes);
+  it->second.edges.emplace_back(v, v);
+  return true;
 }
 
 bool AtomicChains::check_word(uint64_t addr, const Word& word, uint64_t final_value) {
@@ -187,7 +196,7 @@ bool AtomicChains::check_word(uint64_t addr, const Word& word, uint64_t final_va
   }
   for (const auto& [from, to] : word.edges) {
     if (stray(index[from])) {
-      error_ = where + "no order of them is possible: the atomic that read " + hex(from) +
+      error_ = where + "no order of them is possible: the access that read " + hex(from) +
                " cannot follow the others (a wrong old value or a wrong result)";
       return false;
     }

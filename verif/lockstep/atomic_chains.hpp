@@ -33,7 +33,10 @@
 // model computes it alone, exactly, as before), and a word where an
 // order-dependent one (add, CAS, inc, ...) mixes with observed atomics cannot
 // be checked and is reported as such.  Words no atomic read are not followed
-// at all.
+// at all.  A plain load the Checker could not match (it saw a raced word
+// before the model stepped the atomic that wrote it) is an edge value ->
+// value (observe()): the word must have held that value at some point,
+// though not necessarily when the load read it.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +60,11 @@ class AtomicChains {
   // first value to `final_value(addr, bytes)`, the RTL's value in DRAM.
   // False on the first word that does not (see error()).
   bool check(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& final_value);
+  // A plain load saw `value` in a followed word (one an atomic with an RTL
+  // value works on, same size): the word must have held it at some point of
+  // the order, which check() then proves (an edge value -> value).  False
+  // when no followed word of that address and size exists.
+  bool observe(uint64_t addr, unsigned bytes, uint64_t value);
 
   // Words followed (at least one atomic read a value the RTL reported), with
   // their size: after a successful check the model takes the RTL's final

@@ -149,6 +149,7 @@ bool Checker::retire(const RtlRetire& rtl) {
   if (m.mask != rtl.mask) return fail(where + "mask differs: model " + hex(m.mask));
   const bool skip_values = is_cycle_read(rtl.pc);
   uint32_t own_lanes = 0;
+  uint32_t raced_lanes = 0;  // loads that take the RTL's value (follow_atomics_)
   for (const model::RegWrite& w : m.writes) {
     const bool own = w.warp_slot == rtl.warp_slot && rtl.rd_we && w.reg == rtl.rd && w.fp == rtl.rd_fp &&
                      ((rtl.mask >> w.lane) & 1) && ((own_lanes >> w.lane) & 1) == 0;
@@ -163,6 +164,10 @@ bool Checker::retire(const RtlRetire& rtl) {
     }
     own_lanes |= 1u << w.lane;
     if (!skip_values && w.value != rtl.rd_data[w.lane]) {
+      if (follow_atomics_ && !w.fp && raced_load(m, w, rtl.rd_data[w.lane], where)) {
+        raced_lanes |= 1u << w.lane;
+        continue;
+      }
       return fail(where + "lane " + std::to_string(w.lane) + (w.fp ? " f" : " x") + std::to_string(w.reg) +
                   ": rtl " + hex(rtl.rd_data[w.lane]) + " model " + hex(w.value));
     }
@@ -170,6 +175,9 @@ bool Checker::retire(const RtlRetire& rtl) {
   if (rtl.rd_we && own_lanes != rtl.mask) {
     return fail(where + "the RTL wrote " + (rtl.rd_fp ? "f" : "x") + std::to_string(rtl.rd) + " for lanes " +
                 hex(rtl.mask) + ", the model for " + hex(own_lanes));
+  }
+  for (uint32_t lane = 0; lane < lanes_; ++lane) {
+    if ((raced_lanes >> lane) & 1u) gpu_.set_xreg(rtl.sm, rtl.warp_slot, lane, rtl.rd, rtl.rd_data[lane]);
   }
   if (skip_values && rtl.rd_we && !rtl.rd_fp) {
     // The model continues with the RTL's cycle count, so that values computed
@@ -182,6 +190,28 @@ bool Checker::retire(const RtlRetire& rtl) {
   return true;
 }
 
+// A plain load of a word (4 or 8 bytes) by this lane whose RTL value differs
+// from the model's: kept for finish_atomics() if the RTL's register value is
+// the load's correct extension of a word value.
+bool Checker::raced_load(const model::Retire& m, const model::RegWrite& w, uint64_t rtl_value,
+                         const std::string& where) {
+  for (const model::GlobalAccess& a : m.accesses) {
+    if (a.kind != model::GlobalAccess::kLoad || a.lane != w.lane) continue;
+    if (a.bytes < 4) return false;
+    const unsigned bits = 8 * a.bytes;
+    const uint64_t low = bits >= 64 ? rtl_value : rtl_value & ((uint64_t{1} << bits) - 1);
+    uint64_t extended = low;
+    if (a.sign_extends && bits < 64 && ((low >> (bits - 1)) & 1u)) extended |= ~uint64_t{0} << bits;
+    if (xlen_ < 64) extended &= (uint64_t{1} << xlen_) - 1;
+    if (extended != rtl_value) return false;
+    raced_loads_.push_back(RacedLoad{a.addr, a.bytes, low,
+                                     where + "lane " + std::to_string(w.lane) + " x" + std::to_string(w.reg) +
+                                         ": rtl " + hex(rtl_value) + " model " + hex(w.value)});
+    return true;
+  }
+  return false;
+}
+
 uint32_t Checker::slot_of(uint32_t sm, uint32_t block_index, uint32_t warp) const {
   auto it = placements_.find(key(sm, block_index));
   if (it == placements_.end() || warp >= it->second.size()) return UINT32_MAX;
@@ -190,6 +220,9 @@ uint32_t Checker::slot_of(uint32_t sm, uint32_t block_index, uint32_t warp) cons
 
 bool Checker::fault(const model::Fault& rtl) {
   if (!ok()) return false;
+  // A load that took the RTL's value cannot be proven after a fault (the
+  // atomics' chains are not checked then).
+  if (!raced_loads_.empty()) return fail(raced_loads_.front().message);
   if (!model_faulted_) {
     const uint32_t index =
         rtl.block.x + rtl.block.y * desc_.grid.x + rtl.block.z * desc_.grid.x * desc_.grid.y;
@@ -236,6 +269,14 @@ bool Checker::finish() {
 bool Checker::finish_atomics(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& rtl_value,
                              bool faulted) {
   if (!ok() || !follow_atomics_) return ok();
+  if (faulted && !raced_loads_.empty()) return fail(raced_loads_.front().message);
+  for (const RacedLoad& load : raced_loads_) {
+    if (!chains_.observe(load.addr, load.bytes, load.value)) {
+      return fail(load.message +
+                  " (a load whose value differs from the model's, of a word no global atomic "
+                  "with an RTL value works on)");
+    }
+  }
   if (!faulted && !chains_.check(rtl_value)) return fail(chains_.error());
   for (const auto& [addr, bytes] : chains_.followed_words()) {
     const uint64_t value = rtl_value(addr, bytes);

@@ -21,7 +21,12 @@
 //   from the RTL's record (model::AtomicOracle), and at the end of the launch
 //   AtomicChains proves that the RTL's atomics on each word are linearizable
 //   from the word's first value to its final value in the RTL's DRAM, which
-//   the model then takes over (atomic_chains.hpp says what that sees).
+//   the model then takes over (atomic_chains.hpp says what that sees).  A
+//   plain x-register load of a word (4 or 8 bytes) whose value differs from
+//   the model's takes the RTL's value provisionally: at the end the word
+//   must be one the atomics follow and the value one its order passes
+//   through (a spin on a flag another SM's atomic sets); otherwise the
+//   load's mismatch is reported.
 //
 // Used by the SM bench (verif/rtl/) and the rtlsim backend's lock-step mode.
 // Mismatches are reported as readable text, never thrown.
@@ -75,6 +80,8 @@ class Checker {
   // same there.  After a fault the model just takes them (no check).
   bool finish_atomics(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& rtl_value, bool faulted);
   const AtomicChains& atomic_chains() const { return chains_; }
+  // Plain loads of raced words whose RTL value the model took (GPU lock-step).
+  uint64_t raced_loads() const { return raced_loads_.size(); }
 
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
@@ -96,6 +103,8 @@ class Checker {
   bool is_cycle_read(uint64_t pc) const;
   std::string describe(const RtlRetire& rtl) const;
   bool match_barrier_record(const RtlRetire& rtl);
+  bool raced_load(const model::Retire& m, const model::RegWrite& w, uint64_t rtl_value,
+                  const std::string& where);
   uint32_t slot_of(uint32_t sm, uint32_t block_index, uint32_t warp) const;
 
   model::Gpu& gpu_;
@@ -104,7 +113,17 @@ class Checker {
   unsigned lanes_;
   std::map<uint64_t, std::vector<uint32_t>> placements_;   // key: sm << 32 | block index
   std::map<uint64_t, std::vector<PendingWrite>> pending_;  // key: sm << 32 | warp slot
+  // A plain load whose value the RTL read differently from the model (GPU
+  // lock-step): accepted only if, at the end, it is a value of a followed
+  // word's chain; `message` is the mismatch reported otherwise.
+  struct RacedLoad {
+    uint64_t addr;
+    unsigned bytes;
+    uint64_t value;
+    std::string message;
+  };
   bool follow_atomics_;
+  std::vector<RacedLoad> raced_loads_;
   model::AtomicOracle oracle_;
   AtomicChains chains_;
   bool model_faulted_ = false;

@@ -276,5 +276,114 @@ TEST(GpuLockstepAtomics, AWrongOldValueIsStillCaught) {
   }
 }
 
+// ---- a plain load of the raced word ------------------------------------------
+
+// Block 0 adds 1 per thread to the counter at a0; block 1 reads it with a
+// plain load (a spin's read of a flag); both store what they got at
+// out[global thread index].
+constexpr int kToAccess = 9;  // warp-instructions up to and with the atomic or the load
+model::rvasm::Assembler reader_kernel() {
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_LANEID);
+  a.csrr(t1, KESTREL_CSR_CTAID_X);
+  a.slli(t1, t1, 2);
+  a.add(t0, t0, t1);
+  a.slli(t0, t0, 2);
+  a.add(t2, a0, t0);
+  a.bne(t1, zero, "reader");
+  a.addi(t1, zero, 1);
+  a.amo(0x00, 4, s2, a0, t1);  // amoadd.w s2, t1, (a0)
+  a.j("done");
+  a.bind("reader");
+  a.addi(t1, zero, 0);
+  a.lw(s2, a0, 0);
+  a.bind("done");
+  a.sw(s2, t2, 64);
+  a.kx_exit();
+  return a;
+}
+
+struct ReaderRace {
+  // The "RTL": SM 0's atomic is performed before SM 1's load, which sees 4;
+  // the load's record reaches the checker first.
+  TestGpu rtl{64, 4, 2, 1};
+  TestGpu model{64, 4, 2, 1};
+  std::vector<RtlRetire> records;
+
+  ReaderRace() {
+    for (TestGpu* g : {&rtl, &model}) {
+      g->load(reader_kernel());
+      g->set_data<uint32_t>(0, 0);
+      g->gpu().start(g->desc({2, 1, 1}, {4, 1, 1}), model::Dispatch::kManual);
+      g->gpu().place_block(0, 0, {0});
+      g->gpu().place_block(1, 1, {0});
+    }
+    std::vector<RtlRetire> sm0;
+    for (int i = 0; i < kToAccess; ++i) sm0.push_back(record_of(rtl.gpu().step(0, 0), 4));
+    for (int i = 0; i < kToAccess; ++i) records.push_back(record_of(rtl.gpu().step(1, 0), 4));
+    records.insert(records.end(), sm0.begin(), sm0.end());
+    while (rtl.gpu().state() == model::LaunchState::kRunning) {
+      for (uint32_t sm : {0u, 1u}) {
+        if (rtl.gpu().warp_resident(sm, 0)) {
+          const model::Retire r = rtl.gpu().step(sm, 0);
+          if (r.issued) records.push_back(record_of(r, 4));
+        }
+      }
+    }
+  }
+  bool check(bool follow, std::string* error) {
+    Checker checker(model.gpu(), model.desc({2, 1, 1}, {4, 1, 1}), follow);
+    bool ok = true;
+    for (const RtlRetire& r : records) ok = ok && checker.retire(r);
+    ok = ok && checker.finish();
+    ok = ok && checker.finish_atomics(
+                   [&](uint64_t a, unsigned b) {
+                     uint64_t v = 0;
+                     rtl.gpu().read_mem(a, &v, b);
+                     return v;
+                   },
+                   false);
+    *error = checker.error();
+    return ok;
+  }
+};
+
+TEST(GpuLockstepAtomics, APlainLoadOfTheRacedWordTakesTheRtlValue) {
+  std::string error;
+  ReaderRace plain;
+  EXPECT_FALSE(plain.check(false, &error));
+  EXPECT_NE(error.find("rtl 0x4 model 0x0"), std::string::npos) << error;
+  ReaderRace followed;
+  EXPECT_TRUE(followed.check(true, &error)) << error;
+  std::vector<uint8_t> rtl_mem(128), model_mem(128);
+  followed.rtl.gpu().read_mem(kData, rtl_mem.data(), rtl_mem.size());
+  followed.model.gpu().read_mem(kData, model_mem.data(), model_mem.size());
+  EXPECT_EQ(rtl_mem, model_mem);
+}
+
+TEST(GpuLockstepAtomics, APlainLoadOfAValueTheWordNeverHeldIsCaught) {
+  std::string error;
+  ReaderRace race;
+  race.records[kToAccess - 1].rd_data[2] = 9;  // the load's lane 2
+  EXPECT_FALSE(race.check(true, &error));
+  EXPECT_NE(error.find("the access that read 0x9"), std::string::npos) << error;
+  // A wrong extension of a word is a mismatch at once.
+  ReaderRace sign;
+  sign.records[kToAccess - 1].rd_data[2] = 0xFFFFFFFF00000004ull;
+  EXPECT_FALSE(sign.check(true, &error));
+  EXPECT_NE(error.find("rtl 0xffffffff00000004"), std::string::npos) << error;
+}
+
+TEST(AtomicChains, LoadsObserveOnlyFollowedWords) {
+  AtomicChains chains;
+  chains.add(atomic(0, 1));
+  EXPECT_TRUE(chains.observe(kWord, 4, 1));
+  EXPECT_FALSE(chains.observe(kWord + 4, 4, 0));  // no atomic there
+  EXPECT_FALSE(chains.observe(kWord, 8, 1));      // another size
+  EXPECT_TRUE(chains.check([](uint64_t, unsigned) { return 1; }));
+  EXPECT_TRUE(chains.observe(kWord, 4, 5));  // 5: never in the word
+  EXPECT_FALSE(chains.check([](uint64_t, unsigned) { return 1; }));
+}
+
 }  // namespace
 }  // namespace kestrel::lockstep

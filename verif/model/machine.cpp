@@ -1093,6 +1093,17 @@ class Machine final : public Engine {
         return false;
       }
       d[l] = static_cast<X>(static_cast<std::conditional_t<std::is_signed_v<T>, SX, X>>(load_host<T>(p)));
+      if (accesses_ != nullptr && is_global(addr, p)) {
+        GlobalAccess a;
+        a.kind = GlobalAccess::kLoad;
+        a.lane = l;
+        a.addr = static_cast<uint32_t>(addr);
+        a.bytes = sizeof(T);
+        a.old = static_cast<std::make_unsigned_t<T>>(load_host<T>(p));
+        a.prior = a.old;
+        a.sign_extends = std::is_signed_v<T>;
+        accesses_->push_back(a);
+      }
     }
     ++counters_[KESTREL_CNT_LOADS];
     count_access(tally);

@@ -105,19 +105,22 @@ struct AtomicOracle {
 
 // One lane's global-memory access of a step() given an oracle: what the
 // lock-step checker needs to prove that the RTL's atomics are linearizable
-// (verif/lockstep, AtomicChains).  Loads are not reported.
+// (verif/lockstep, AtomicChains).  Loads into x registers are reported too
+// (kLoad, `old` the value the model read): a plain load of a raced word may
+// see what the RTL's memory held before the model stepped the atomic.
 struct GlobalAccess {
-  enum Kind : uint8_t { kAtomic, kLoadReserved, kStoreConditional, kStore };
+  enum Kind : uint8_t { kAtomic, kLoadReserved, kStoreConditional, kStore, kLoad };
   Kind kind = kAtomic;
   uint32_t lane = 0;
-  uint64_t addr = 0;        // device address, naturally aligned
-  uint8_t bytes = 0;        // 1, 2, 4 or 8
-  bool observed = false;    // atomic/LR: the value read came from the oracle; SC: the RTL's success
-  bool order_free = false;  // the value written does not depend on the value read (swap, store)
-  bool writes = false;      // `value` was written (false: LR, failed CAS, failed SC)
-  uint64_t prior = 0;       // the model's memory value before the access
-  uint64_t old = 0;         // the value read (atomic, LR); SC: the value its LR read
-  uint64_t value = 0;       // the value written
+  uint64_t addr = 0;          // device address, naturally aligned
+  uint8_t bytes = 0;          // 1, 2, 4 or 8
+  bool observed = false;      // atomic/LR: the value read came from the oracle; SC: the RTL's success
+  bool order_free = false;    // the value written does not depend on the value read (swap, store)
+  bool writes = false;        // `value` was written (false: LR, failed CAS, failed SC)
+  uint64_t prior = 0;         // the model's memory value before the access
+  uint64_t old = 0;           // the value read (atomic, LR); SC: the value its LR read
+  uint64_t value = 0;         // the value written
+  bool sign_extends = false;  // kLoad: the load sign-extends into its register
 };
 
 struct Retire {
