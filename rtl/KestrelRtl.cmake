@@ -8,6 +8,36 @@
 # when something that needs it is built (the benches' models).
 set(KESTREL_RTL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "Kestrel RTL sources")
 
+# kestrel_verilated_library(<name>): call after verilate(<name> ...).  Every
+# Verilated model would otherwise compile its own copy of Verilator's runtime
+# (verilated.cpp, verilated_threads.cpp: about 15 s of CPU each, times some
+# thirty models); they link one shared copy instead, which does not depend on
+# the model or on VM_TRACE (the trace writer stays with traced models).
+# Generated code is compiled without debug information: -g makes the large
+# generated files take half as long again to compile and nobody steps
+# through them.
+function(kestrel_verilated_library name)
+  if(NOT TARGET kestrel_verilated_runtime)
+    add_library(kestrel_verilated_runtime STATIC
+      ${VERILATOR_ROOT}/include/verilated.cpp ${VERILATOR_ROOT}/include/verilated_threads.cpp)
+    target_include_directories(kestrel_verilated_runtime SYSTEM PUBLIC
+      ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+    target_compile_definitions(kestrel_verilated_runtime PRIVATE
+      VM_COVERAGE=0 VM_SC=0 VM_TRACE=0 VM_TRACE_FST=0 VM_TRACE_VCD=0)
+    target_compile_options(kestrel_verilated_runtime PRIVATE -w -g0)
+    find_package(Threads REQUIRED)
+    target_link_libraries(kestrel_verilated_runtime PUBLIC Threads::Threads)
+    set_target_properties(kestrel_verilated_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  endif()
+  get_target_property(sources ${name} SOURCES)
+  list(FILTER sources EXCLUDE REGEX "/include/verilated(_threads)?\\.cpp$")
+  set_property(TARGET ${name} PROPERTY SOURCES ${sources})
+  target_link_libraries(${name} PUBLIC kestrel_verilated_runtime)
+  # Verilator's generated C++ is not ours to clean up: it is compiled without
+  # the project's -Werror set (kestrel_target_warnings) on purpose.
+  target_compile_options(${name} PRIVATE -w -g0)
+endfunction()
+
 function(kestrel_rtl_model name)
   cmake_parse_arguments(ARG "TRACE_FST;NO_ASSERT;EXCLUDE_FROM_ALL" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
   file(GLOB rtl_units CONFIGURE_DEPENDS
@@ -37,8 +67,6 @@ function(kestrel_rtl_model name)
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
     VERILATOR_ARGS -Wall -Wno-fatal ${assert} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS})
-  # Verilator's generated C++ is not ours to clean up: it is compiled without
-  # the project's -Werror set (kestrel_target_warnings) on purpose.
-  target_compile_options(${name} PRIVATE -w)
+  kestrel_verilated_library(${name})
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

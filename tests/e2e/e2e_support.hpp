@@ -57,6 +57,9 @@ class DeviceTest : public testing::TestWithParam<Target> {
   }
   Device& device() { return *device_; }
   unsigned xlen() const { return GetParam().xlen; }
+  // The Verilated RTL simulates some 10^3 times slower than the functional
+  // model: tests whose cost is in repetition, not in coverage, do less there.
+  bool cycle_accurate() const { return GetParam().backend == "rtlsim"; }
   // sw_kernels/tests/<name>.cu built for this test's XLEN.
   Module load(const std::string& name) {
     return Module::load(*device_, std::string(KESTREL_E2E_MODULE_DIR) + "/" + name + "_rv" +

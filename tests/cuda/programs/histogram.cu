@@ -44,7 +44,7 @@ __global__ void mergeHistogram64Kernel(unsigned int* d_Histogram, const unsigned
 }
 
 int main() {
-  const unsigned int byteCount = THREADS * PARTIAL_COUNT * 200;
+  const unsigned int byteCount = THREADS * PARTIAL_COUNT * 50;
   std::vector<unsigned char> h_Data(byteCount);
   for (unsigned int i = 0; i < byteCount; i++)
     h_Data[i] = static_cast<unsigned char>((i * 2654435761u) >> 24);

@@ -43,8 +43,8 @@ __global__ void MatrixMulCUDA(float* C, float* A, float* B, int wA, int wB) {
 
 int main() {
   const int block_size = 16;
-  const dim3 dimsA(4 * block_size, 6 * block_size, 1);  // 64 x 96
-  const dim3 dimsB(3 * block_size, 4 * block_size, 1);  // 48 x 64
+  const dim3 dimsA(3 * block_size, 4 * block_size, 1);  // 48 x 64
+  const dim3 dimsB(2 * block_size, 3 * block_size, 1);  // 32 x 48
   const unsigned size_A = dimsA.x * dimsA.y, size_B = dimsB.x * dimsB.y;
   std::vector<float> h_A(size_A), h_B(size_B);
   for (unsigned i = 0; i < size_A; ++i) h_A[i] = static_cast<float>((i * 7) % 13) / 13.0f;
@@ -68,7 +68,7 @@ int main() {
   checkCudaErrors(cudaEventCreate(&start));
   checkCudaErrors(cudaEventCreate(&stop));
   checkCudaErrors(cudaEventRecord(start, stream));
-  const int nIter = 3;
+  const int nIter = 2;
   for (int j = 0; j < nIter; j++)
     MatrixMulCUDA<block_size><<<grid, threads, 0, stream>>>(d_C, d_A, d_B, dimsA.x, dimsB.x);
   checkCudaErrors(cudaGetLastError());

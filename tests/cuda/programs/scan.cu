@@ -52,8 +52,8 @@ __global__ void uniformAdd(unsigned int* data, const unsigned int* blockOffsets,
 }
 
 int main() {
-  const int n = 50000;
-  const int blocks = (n + kElementsPerBlock - 1) / kElementsPerBlock;  // 196: one block scans their sums
+  const int n = 12345;
+  const int blocks = (n + kElementsPerBlock - 1) / kElementsPerBlock;  // 49: one block scans their sums
   if (blocks > kElementsPerBlock) return EXIT_FAILURE;
   std::vector<unsigned int> h_in(n), h_out(n);
   for (int i = 0; i < n; ++i) h_in[i] = static_cast<unsigned int>(i % 7 + 1);
