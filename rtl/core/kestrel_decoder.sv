@@ -9,9 +9,13 @@
 // them to kestrel_fp_exec; fp_o carries their fields), and the FP CSRs
 // (fflags, frm, fcsr: read and written per thread).  Everything else is
 // ClassIllegal.  The A extension's AMOs (.w, and .d on RV64) and custom-1's
-// kx.amoinc.w/kx.amodec.w are ClassAtomic (the LSU performs them).  Not yet in
-// the SM, so reported illegal here: LR/SC, kx.amocas, kx.amofadd.s and RV32's
-// register-pair atomics, and writes of every other CSR (all are read-only).
+// kx.amoinc.w/kx.amodec.w, kx.amocas.w (.d on RV64) and kx.amofadd.s are
+// ClassAtomic (the LSU performs them; a CAS also reads rd, the compare value,
+// through the SM's third register read port; kx.amofadd.s reads f rs2 and
+// writes f rd, flagged in fp_o as both an FP load and an FP store, with no x
+// register but rs1).  Not yet in the SM, so reported illegal here: LR/SC and
+// RV32's register-pair atomics, and writes of every other CSR (all are
+// read-only).
 //
 // In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
 // rs1_re clear for f operands), so the x scoreboard and register read work
@@ -40,6 +44,7 @@ module kestrel_decoder #(
   logic [11:0] csr;
   logic legal;
   logic fp_csr;
+  logic amo_fadd;  // kx.amofadd.s: f rs2 in, f rd out
 
   // F decode (its own unit so that the FP encodings are benched on their own).
   logic fp_legal, fp_load, fp_store, fp_rm_used, fp_rd_we, fp_rd_fp, fp_rs1_re, fp_rs1_fp;
@@ -100,6 +105,7 @@ module kestrel_decoder #(
     imm_j = {{43{instr_i[31]}}, instr_i[31], instr_i[19:12], instr_i[20], instr_i[30:21], 1'b0};
 
     dec_o = '0;
+    amo_fadd = 1'b0;
     dec_o.cls = kestrel_pkg::ClassAlu;
     dec_o.alu_op = kestrel_pkg::AluAdd;
     dec_o.rd = rd;
@@ -163,11 +169,11 @@ module kestrel_decoder #(
         dec_o.rs2_re = 1'b1;
       end
       kestrel_pkg::OpAmo, kestrel_pkg::OpAtomic: begin
-        // AMOs (A, section 1) and custom-1's inc/dec (section 2.2): address
-        // rs1 (the ALU adds a zero immediate), operand rs2, old value to rd.
-        // funct3 2 is a word, 3 a doubleword (A's .d on RV64 only).  Not yet
-        // in the RTL, so illegal here: LR/SC, CAS, float add and RV32's
-        // register-pair forms.
+        // AMOs (A, section 1) and custom-1's CAS/inc/dec (section 2.2):
+        // address rs1 (the ALU adds a zero immediate), operand rs2, old value
+        // to rd (a CAS's compare value is rd too).  funct3 2 is a word, 3 a
+        // doubleword (A's .d and CAS .d on RV64 only).  Not yet in the RTL,
+        // so illegal here: LR/SC and RV32's register-pair forms.
         dec_o.cls = kestrel_pkg::ClassAtomic;
         dec_o.src_b_imm = 1'b1;
         dec_o.imm = '0;
@@ -182,7 +188,17 @@ module kestrel_decoder #(
             default: legal = 1'b0;
           endcase
         end else begin
-          legal = (funct3 == 3'd2) && (funct7[6:2] == kestrel_pkg::AmoInc || funct7[6:2] == kestrel_pkg::AmoDec);
+          unique case (funct7[6:2])
+            kestrel_pkg::AmoInc, kestrel_pkg::AmoDec: legal = (funct3 == 3'd2);
+            kestrel_pkg::AmoCas: legal = (funct3 == 3'd2) || (Rv64 && funct3 == 3'd3);
+            kestrel_pkg::AmoFadd: begin
+              legal = (funct3 == 3'd2);
+              amo_fadd = legal;
+              dec_o.rd_we = 1'b0;   // fd and fs2 are f registers
+              dec_o.rs2_re = 1'b0;
+            end
+            default: legal = 1'b0;
+          endcase
         end
       end
       kestrel_pkg::OpImm: begin
@@ -350,5 +366,15 @@ module kestrel_decoder #(
     fpx_o = fp_legal && !fp_load && !fp_store;
     fp_o = {fp_load, fp_store, fp_unit, fp_fpu_op, fp_divsqrt_op, fp_sfu_op, fp_rm, fp_rd_we && fp_rd_fp, fp_rd,
             fp_rs1_re && fp_rs1_fp, fp_rs1, fp_rs2, fp_rs3};
+    if (amo_fadd) begin
+      // The LSU takes f rs2 as its operand (an FP store's data) and writes
+      // the old value to f rd (an FP load's destination).
+      fp_o = '0;
+      fp_o[37] = 1'b1;      // load: f rd
+      fp_o[36] = 1'b1;      // store: f rs2
+      fp_o[21] = 1'b1;      // f rd written
+      fp_o[20:16] = rd;
+      fp_o[9:5] = rs2;
+    end
   end
 endmodule

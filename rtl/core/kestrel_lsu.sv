@@ -28,11 +28,16 @@
 // uses an even/odd bank pair, served together.  Atomics: a bank serves one
 // lane per pass (lanes on one word go one after another in lane order, each
 // getting its own old value); an atomic pass takes two cycles, the read and
-// then the modify-write through one kestrel_amo_alu per bank.
+// then the modify-write through one kestrel_amo_alu per bank (a CAS whose
+// comparison failed writes nothing back).  kx.amofadd.s has one adder
+// (kestrel_amo_fadd) for all banks: its pass writes the banks back one after
+// another, so it takes 1 + (banks in the pass) cycles; passes are counted as
+// for every atomic.
 //
 // Atomics on global and local memory go one lane per request, in lane order,
-// as a mem_req_t with `amo` set; the memory side (kestrel_mem_atomic) does the
-// read-modify-write and answers with the old line.
+// as a mem_req_t with `amo` set (a CAS's compare value in amo.cmp); the memory
+// side (kestrel_mem_atomic) does the read-modify-write and answers with the
+// old line.
 //
 // Events, at the completion without a fault: shared_access (the instruction
 // touched shared memory), shared_passes (the passes it took) and atomics (its
@@ -67,6 +72,7 @@ module kestrel_lsu #(
   input  logic [Lanes-1:0]            req_mask_i,
   input  logic [Lanes*Xlen-1:0]       req_addr_i,
   input  logic [Lanes*Xlen-1:0]       req_wdata_i,
+  input  logic [Lanes*Xlen-1:0]       req_cmp_i,         // a CAS's compare values (the lanes' rd)
   input  logic [31:0]                 req_shared_phys_i, // block's region in the SM shared RAM
   input  logic [Lanes*32-1:0]         req_local_base_i,  // each lane's local backing in DRAM
   // completion side
@@ -108,7 +114,7 @@ module kestrel_lsu #(
   logic [4:0] amo_op_q;
   kestrel_pkg::mem_size_e size_q;
   logic [Lanes-1:0] mask_q;
-  logic [Lanes*Xlen-1:0] addr_q, wdata_q, data_q;
+  logic [Lanes*Xlen-1:0] addr_q, wdata_q, cmp_q, data_q;
   logic [31:0] shared_phys_q;
   logic [Lanes*32-1:0] local_base_q;
   logic [Lanes-1:0] pending_q;
@@ -282,24 +288,48 @@ module kestrel_lsu #(
   logic [Lanes*RowW-1:0] rmw_row_q;
   logic [Lanes*LaneW-1:0] rmw_lane_q;
   logic [Lanes*64-1:0] amo_new;
+  logic [Lanes-1:0] amo_write;
+  // kx.amofadd.s: the banks of the pass still to write back, the one written
+  // this cycle, and its sum.
+  logic fadd;
+  logic [Lanes-1:0] rmw_left_q, fadd_onehot;
+  logic [LaneW-1:0] fadd_bank, fadd_owner;
+  logic unused_fadd_valid;
+  logic [31:0] fadd_sum;
+  assign fadd = amo_q && amo_op_q == kestrel_pkg::AmoFadd;
+  kestrel_lowest_set #(.Width(Lanes)) u_fadd_bank (
+    .bits_i  (rmw_left_q),
+    .valid_o (unused_fadd_valid),
+    .index_o (fadd_bank),
+    .onehot_o(fadd_onehot)
+  );
+  assign fadd_owner = rmw_lane_q[32'(fadd_bank)*LaneW +: LaneW];
+  kestrel_amo_fadd u_amo_fadd (
+    .old_i   (bank_rdata_q[32'(fadd_bank)*32 +: 32]),
+    .addend_i(wdata_q[32'(fadd_owner)*Xlen +: 32]),
+    .sum_o   (fadd_sum)
+  );
 
   for (genvar b = 0; b < Lanes; b++) begin : gen_amo_alu
     // A 64-bit atomic uses the pair's even bank's lane and both words.
     localparam int unsigned Even = b & ~1;
     logic [LaneW-1:0] owner;
-    logic [63:0] old_v, operand;
+    logic [63:0] old_v, operand, compare;
     always_comb begin
       owner = rmw_lane_q[(dword ? Even : b)*LaneW +: LaneW];
       old_v = dword ? {bank_rdata_q[(Even + 1)*32 +: 32], bank_rdata_q[Even*32 +: 32]}
                     : {32'd0, bank_rdata_q[b*32 +: 32]};
       operand = 64'(wdata_q[32'(owner)*Xlen +: Xlen]);
+      compare = 64'(cmp_q[32'(owner)*Xlen +: Xlen]);
     end
     kestrel_amo_alu u_amo_alu (
       .op_i     (amo_op_q),
       .dword_i  (dword),
       .old_i    (old_v),
       .operand_i(operand),
-      .new_o    (amo_new[b*64 +: 64])
+      .compare_i(compare),
+      .new_o    (amo_new[b*64 +: 64]),
+      .write_o  (amo_write[b])
     );
   end
 
@@ -318,10 +348,13 @@ module kestrel_lsu #(
       int unsigned home;
       home = (dword && (b % 2) == 1) ? b - 1 : b;
       if (rmw_q) begin
-        bank_en[b] = rmw_on_q[b];
+        // A 64-bit CAS's odd bank follows the even bank's comparison; a
+        // float add writes one bank per cycle.
+        bank_en[b] = rmw_on_q[b] && amo_write[home] && (!fadd || fadd_onehot[b]);
         bank_addr[b*RowW +: RowW] = rmw_row_q[b*RowW +: RowW];
         bank_be[b*4 +: 4] = 4'hF;
-        bank_wdata[b*32 +: 32] = (dword && (b % 2) == 1) ? amo_new[b*64 + 32 +: 32] : amo_new[b*64 +: 32];
+        bank_wdata[b*32 +: 32] = fadd ? fadd_sum
+                               : (dword && (b % 2) == 1) ? amo_new[b*64 + 32 +: 32] : amo_new[b*64 +: 32];
       end else if (shared_go) begin
         bank_en[b] = sel_valid[home];
         bank_rd[b] = !store_q;
@@ -369,6 +402,7 @@ module kestrel_lsu #(
   always_comb begin
     mem_req_o.amo.valid = amo_q;
     mem_req_o.amo.op = amo_op_q;
+    mem_req_o.amo.cmp = 64'(cmp_q[32'(lead)*Xlen +: Xlen]);
     mem_req_o.kind = (lead_target == TargetLocal) ? kestrel_pkg::MemLocal
                    : (store_q || amo_q) ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
     mem_req_o.write = store_q || amo_q;
@@ -468,7 +502,8 @@ module kestrel_lsu #(
       passes_q <= '0;
     end else begin
       shared_rd_q <= shared_go && !store_q;
-      rmw_q <= shared_go && amo_q;
+      // A float add's pass stays in the write-back until its last bank.
+      rmw_q <= (shared_go && amo_q) || (rmw_q && fadd && (rmw_left_q & ~fadd_onehot) != '0);
       if (req_valid_i && req_ready_o) begin
         busy_q <= 1'b1;
         done_q <= 1'b0;
@@ -510,6 +545,7 @@ module kestrel_lsu #(
       mask_q <= req_mask_i;
       addr_q <= req_addr_i;
       wdata_q <= req_wdata_i;
+      cmp_q <= req_cmp_i;
       shared_phys_q <= req_shared_phys_i;
       local_base_q <= req_local_base_i;
       data_q <= '0;
@@ -526,6 +562,7 @@ module kestrel_lsu #(
       end
       rmw_lane_q <= sel_lane;
     end
+    rmw_left_q <= shared_go ? (fadd ? sel_valid : '0) : (rmw_left_q & ~fadd_onehot);
   end
 
   // ---- completion -----------------------------------------------------------------

@@ -555,7 +555,11 @@ module kestrel_sm #(
     rf_rwarp = trap_a1_read ? s1_warp_q : iw;
     rf_rs1 = trap_a1_read ? 5'd11 : idec.rs1;
     rf_rs2 = trap_a1_read ? 5'd0 : idec.rs2;
-    rf_rs3 = (idec.cls == kestrel_pkg::ClassWarp && idec.funct3 == 3'd2) ? idec.funct7[6:2] : 5'd0;
+    // The third port: a shuffle's rs3, a CAS's compare value (rd, which the
+    // scoreboard's WAW check on rd keeps current).
+    rf_rs3 = 5'd0;
+    if (idec.cls == kestrel_pkg::ClassWarp && idec.funct3 == 3'd2) rf_rs3 = idec.funct7[6:2];
+    if (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] == kestrel_pkg::AmoCas) rf_rs3 = idec.rd;
     sb_set = issue && idec.rd_we && idec.cls != kestrel_pkg::ClassBarrier;
     sb_set_warp = iw;
     sb_set_rd = idec.rd;
@@ -959,7 +963,8 @@ module kestrel_sm #(
   logic [6:0] lsu_ev_shared_passes, lsu_ev_atomics;
 
   assign lsu_req_valid = s1_valid_q && is_mem(s1_dec_q.cls);
-  // fsw stores f rs2 (the low 32 bits of each lane's data are stored).
+  // fsw stores f rs2 (the low 32 bits of each lane's data are stored); kx.amofadd.s
+  // takes it as its operand (both flagged FpDecStore).
   logic [RowW-1:0] lsu_wdata;
   always_comb begin
     lsu_wdata = rf_rs2_data;
@@ -996,6 +1001,7 @@ module kestrel_sm #(
     .req_mask_i       (s1_mask_q),
     .req_addr_i       (s1_alu),
     .req_wdata_i      (lsu_wdata),
+    .req_cmp_i        (rf_rs3_data),
     .req_shared_phys_i(bphys_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*32 +: 32]),
     .req_local_base_i (lsu_local_base),
     .rsp_valid_o      (lsu_rsp_valid),

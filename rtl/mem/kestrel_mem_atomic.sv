@@ -2,17 +2,20 @@
 // crossbar (after the page check) and the external DRAM port.  Ordinary
 // requests and their responses pass straight through.  A request with `amo`
 // set (kestrel_pkg::mem_amo_t: one naturally aligned 4- or 8-byte word,
-// marked by `be`, operand in `wdata`) is performed here as a read-modify-write
-// of its line: the unit waits until every earlier request has been answered,
-// reads the line, computes the new word (kestrel_amo_alu), writes it back with
-// the word's byte enables, and answers the atomic with the line as it was
-// before (the old value), with the request's tag.  No other request passes
-// while an atomic is in progress, so every atomic of every SM is performed
-// whole, in the order the crossbar took them (docs/isa.md section 2.2).
+// marked by `be`, operand in `wdata`, a CAS's compare value in `amo.cmp`) is
+// performed here as a read-modify-write of its line: the unit waits until
+// every earlier request has been answered, reads the line, computes the new
+// word (kestrel_amo_alu, or kestrel_amo_fadd for kx.amofadd.s), writes it
+// back with the word's byte enables (a CAS whose comparison failed writes
+// nothing), and answers the atomic with the line as it was before (the old
+// value), with the request's tag.  No other request passes while an atomic is
+// in progress, so every atomic of every SM is performed whole, in the order
+// the crossbar took them (docs/isa.md section 2.2).
 //
 // Throughput: pass-through one request and one response per cycle; an atomic
-// takes the memory's read and write latencies plus three cycles.  Handshakes
-// are valid/ready on all four sides; the external payload of a pass-through
+// takes the memory's read and write latencies plus three cycles (a failed
+// CAS: the read latency plus two).  Handshakes are valid/ready on all four
+// sides; the external payload of a pass-through
 // request is the input's (stable while it waits, by the input's rule).
 module kestrel_mem_atomic #(
   parameter int unsigned Outstanding = 16
@@ -50,7 +53,9 @@ module kestrel_mem_atomic #(
   // of enabled bytes its size.
   logic [OffW-1:0] off;
   logic dword;
-  logic [63:0] old_v, operand, new_v, old_dw, op_dw;
+  logic [63:0] old_v, operand, alu_v, new_v, old_dw, op_dw;
+  logic [31:0] fadd_v;
+  logic write_v;
   always_comb begin
     off = '0;
     for (int b = LineBytes - 1; b >= 0; b--) begin
@@ -72,8 +77,17 @@ module kestrel_mem_atomic #(
     .dword_i  (dword),
     .old_i    (old_v),
     .operand_i(operand),
-    .new_o    (new_v)
+    .compare_i(amo_q.amo.cmp),
+    .new_o    (alu_v),
+    .write_o  (write_v)
   );
+  // kx.amofadd.s: the unit's one single-precision adder.
+  kestrel_amo_fadd u_fadd (
+    .old_i   (old_v[31:0]),
+    .addend_i(operand[31:0]),
+    .sum_o   (fadd_v)
+  );
+  assign new_v = (amo_q.amo.op == kestrel_pkg::AmoFadd) ? {32'd0, fadd_v} : alu_v;
 
   always_comb begin
     state_d = state_q;
@@ -125,6 +139,11 @@ module kestrel_mem_atomic #(
         ext_req_o.wdata = '0;
         ext_req_o.wdata[32'(off[OffW-1:3]) * 64 +: 64] = off[2] ? {new_v[31:0], 32'd0} : new_v;
         if (ext_req_ready_i) state_d = WriteWait;
+        // A CAS whose comparison failed writes nothing.
+        if (!write_v) begin
+          ext_req_valid_o = 1'b0;
+          state_d = Answer;
+        end
       end
       WriteWait: begin
         ext_rsp_ready_o = 1'b1;

@@ -258,8 +258,11 @@ package kestrel_pkg;
   // (kestrel_mem_atomic): `be` marks the word, `wdata` holds the operand at
   // the word's place, the response's `rdata` the line before the operation.
   // `op` is the AMO funct5 (A's add/swap/xor/or/and/min/max/minu/maxu,
-  // custom-1's inc/dec).  kind is MemWrite (the page needs W) or MemLocal.
+  // custom-1's CAS/inc/dec).  `cmp` is a CAS's compare value (bits 31:0 for
+  // a word; most significant, so the older fields keep their bit positions).
+  // kind is MemWrite (the page needs W) or MemLocal.
   typedef struct packed {
+    logic [63:0] cmp;
     logic valid;
     logic [4:0] op;
   } mem_amo_t;

@@ -25,7 +25,7 @@ module kestrel_gpu #(
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
-  localparam int unsigned ReqW = 6 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
+  localparam int unsigned ReqW = 70 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
                                  + kestrel_pkg::LineBits + kestrel_pkg::MemTagW,
   localparam int unsigned RspW = kestrel_pkg::LineBits + 4 + kestrel_pkg::MemTagW,
   localparam int unsigned EventsW = 33,

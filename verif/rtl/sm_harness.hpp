@@ -57,9 +57,9 @@ struct LaunchLayout {  // launch_t, 510 bits
                             kGridY = 206, kGridX = 222, kParam = 254, kGp = 318, kExitPc = 382,
                             kEntryPc = 446;
 };
-struct MemReqLayout {  // mem_req_t, 625 bits
+struct MemReqLayout {  // mem_req_t, 689 bits
   static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
-                            kAmoOp = 619, kAmoValid = 624;
+                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625;
 };
 struct MemRspLayout {  // mem_rsp_t, 524 bits
   static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
@@ -94,9 +94,10 @@ class MemoryModel {
 
   // Serves one line request; returns the fault kind (0 = none).  An atomic
   // (amo_op >= 0, kind MemWrite or MemLocal) is performed here as the GPU
-  // top's memory-side unit does: rdata gets the line before it.
+  // top's memory-side unit does: rdata gets the line before it (`compare`:
+  // a CAS's compare value).
   unsigned access(unsigned kind, uint32_t addr, const uint8_t* be, const uint8_t* wdata, uint8_t* rdata,
-                  int amo_op = -1) {
+                  int amo_op = -1, uint64_t compare = 0) {
     const bool in_dram = addr >= KESTREL_GLOBAL_BASE && addr - KESTREL_GLOBAL_BASE + 64 <= bytes_;
     const uint32_t perm = in_dram ? perms_[(addr - KESTREL_GLOBAL_BASE) >> KESTREL_PAGE_SHIFT] : 0;
     if (kind == kMemFetch && !(perm & KESTREL_PAGE_EXEC)) return KESTREL_FAULT_FETCH;
@@ -107,7 +108,7 @@ class MemoryModel {
     uint8_t* line = &data_[addr - KESTREL_GLOBAL_BASE];
     if (amo_op >= 0) {
       std::memcpy(rdata, line, 64);
-      amo_on_line(static_cast<unsigned>(amo_op), be, wdata, line);
+      amo_on_line(static_cast<unsigned>(amo_op), be, wdata, line, compare);
       return 0;
     }
     const bool writes = kind == kMemWrite || (kind == kMemLocal && be != nullptr);
@@ -406,7 +407,8 @@ class SmHarness {
       const int amo_op = get_bits(w, MemReqLayout::kAmoValid, 1) != 0
                              ? static_cast<int>(get_bits(w, MemReqLayout::kAmoOp, 5))
                              : -1;
-      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write) ? nullptr : be, wdata, p.data, amo_op);
+      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write) ? nullptr : be, wdata, p.data, amo_op,
+                            get_bits(w, MemReqLayout::kAmoCmp, 64));
       const unsigned span = max_latency_ > min_latency_ ? max_latency_ - min_latency_ + 1 : 1;
       uint64_t ready = cycle + min_latency_ + rng_() % span;
       // In order: never before the previous response.

@@ -4,6 +4,9 @@
 // line requests (coalescing); and directed faults, each reported for the
 // lowest faulting lane with the kinds of docs/isa.md section 7.  Atomics:
 // shared ones at the banks, global and local ones as one request per lane
+// (every op, CAS with matching and failing compare values, kx.amofadd.s
+// against the model's fadd; a shared float-add pass writes its banks back one
+// at a time through the LSU's one adder)
 // that the memory model performs as kestrel_mem_atomic does; the bank passes
 // of every access against the functional model's rule (docs/isa.md 2.3).
 #include <gtest/gtest.h>
@@ -33,8 +36,8 @@ constexpr uint32_t kSharedPhys = 256;          // the block's region in the SM R
 constexpr uint32_t kStackBytes = 256;
 constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // lane l at + l * kStackBytes
 
-// mem_req_t is 625 bits: 20 words of the Verilated port.
-constexpr unsigned kReqWords = 20;
+// mem_req_t is 689 bits: 22 words of the Verilated port.
+constexpr unsigned kReqWords = 22;
 
 enum Kind { kRead = 0, kWrite = 1, kFetch = 2, kLocal = 3 };
 
@@ -47,6 +50,7 @@ struct Access {
   uint32_t mask = 0;
   std::array<uint64_t, kLanes> addr{};
   std::array<uint64_t, kLanes> data{};
+  std::array<uint64_t, kLanes> cmp{};  // a CAS's compare values
 };
 
 struct Outcome {
@@ -57,6 +61,7 @@ struct Outcome {
   bool shared_access = false;  // the completion's counter events
   unsigned shared_passes = 0;
   unsigned atomics = 0;
+  unsigned cycles = 0;  // from the request to the completion
 };
 
 // The memory side: DRAM bytes, page permissions and a pipeline of pending
@@ -97,8 +102,8 @@ class MemoryModel {
     if (rsp_fire) queue_.pop_front();
     if (!req_fire) return;
     ++requests;
-    // mem_req_t = {amo.valid, amo.op[4:0], kind[1:0], write, addr[31:0], be[63:0], wdata[511:0],
-    // tag[7:0]} = 625 bits.
+    // mem_req_t = {amo.cmp[63:0], amo.valid, amo.op[4:0], kind[1:0], write, addr[31:0], be[63:0],
+    // wdata[511:0], tag[7:0]} = 689 bits.
     auto bits = [&](unsigned lo, unsigned width) {
       uint64_t v = 0;
       for (unsigned i = 0; i < width; ++i) v |= uint64_t(req[(lo + i) / 32] >> ((lo + i) % 32) & 1) << i;
@@ -124,7 +129,7 @@ class MemoryModel {
         uint8_t be_bytes[8], wdata[kLine];
         for (unsigned b = 0; b < 8; ++b) be_bytes[b] = uint8_t(be >> (8 * b));
         for (unsigned b = 0; b < kLine; ++b) wdata[b] = uint8_t(bits(8 + 8 * b, 8));
-        kestrel::rtlbench::amo_on_line(unsigned(bits(619, 5)), be_bytes, wdata, &dram[off]);
+        kestrel::rtlbench::amo_on_line(unsigned(bits(619, 5)), be_bytes, wdata, &dram[off], bits(625, 64));
         ++atomics;
       } else if (p.fault == KESTREL_FAULT_NONE) {
         if (write) {
@@ -177,6 +182,8 @@ class RtlLsu : public ::testing::Test {
       d.req_addr_i[2 * l + 1] = uint32_t(a.addr[l] >> 32);
       d.req_wdata_i[2 * l] = uint32_t(a.data[l]);
       d.req_wdata_i[2 * l + 1] = uint32_t(a.data[l] >> 32);
+      d.req_cmp_i[2 * l] = uint32_t(a.cmp[l]);
+      d.req_cmp_i[2 * l + 1] = uint32_t(a.cmp[l] >> 32);
     }
     const unsigned requests_before = memory.requests;
     Outcome out;
@@ -206,6 +213,7 @@ class RtlLsu : public ::testing::Test {
       memory.observe(req_fire, req, rsp_fire);
       if (accepted) d.req_valid_i = 0;
       if (done) {
+        out.cycles = unsigned(cycle);
         out.line_requests = memory.requests - requests_before;
         return out;
       }
@@ -288,19 +296,31 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
   std::vector<uint8_t> ref_dram = memory.dram;
   Reference ref{&ref_dram};
   std::mt19937_64 rng(51);
-  const unsigned amo_ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x06, 0x07};
-  unsigned atomics_seen = 0;
+  const unsigned amo_ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x05, 0x06, 0x07, 0x09};
+  unsigned atomics_seen = 0, cas_swapped = 0, cas_failed = 0, fadds = 0;
   for (int i = 0; i < 3000; ++i) {
     Access a;
     a.amo = rng() % 4 == 0;
     a.store = !a.amo && rng() % 2;
     a.size_log2 = a.amo ? 2 + unsigned(rng() % 2) : unsigned(rng() % 4);
-    a.amo_op = amo_ops[rng() % (a.size_log2 == 3 ? 9 : 11)];
+    a.amo_op = amo_ops[rng() % (a.size_log2 == 3 ? 10 : 13)];
     a.is_unsigned = !a.store && !a.amo && a.size_log2 < 3 && rng() % 2;
     a.mask = unsigned(rng() % 16);
     for (unsigned l = 0; l < kLanes; ++l) {
       a.addr[l] = random_address(rng, a.size_log2, l);
       a.data[l] = rng();
+      a.cmp[l] = rng();
+    }
+    if (a.amo && a.amo_op == 0x05) {
+      // CAS: most lanes compare with their word as it is now (a lower lane
+      // on the same word may change it first); the upper half of a word's
+      // compare value is ignored.
+      for (unsigned l = 0; l < kLanes; ++l) {
+        if (rng() % 4 == 0) continue;
+        uint64_t now = 0;
+        std::memcpy(&now, ref.byte(a.addr[l], l), 1u << a.size_log2);
+        a.cmp[l] = a.size_log2 == 3 ? now : (now | (a.cmp[l] & ~0xFFFFFFFFull));
+      }
     }
     std::set<uint64_t> lines;
     unsigned memory_lanes = 0;
@@ -330,14 +350,18 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
         if (bytes == 8) {
           uint64_t old;
           std::memcpy(&old, p, 8);
-          const uint64_t next = kestrel::rtlbench::amo_apply<uint64_t>(a.amo_op, old, a.data[l]);
+          const uint64_t next = kestrel::rtlbench::amo_apply<uint64_t>(a.amo_op, old, a.data[l], a.cmp[l]);
           std::memcpy(p, &next, 8);
           expect = old;
+          if (a.amo_op == 0x05) ++(old == a.cmp[l] ? cas_swapped : cas_failed);
         } else {
           uint32_t old;
           std::memcpy(&old, p, 4);
-          const uint32_t next = kestrel::rtlbench::amo_apply<uint32_t>(a.amo_op, old, uint32_t(a.data[l]));
+          const uint32_t next =
+              kestrel::rtlbench::amo_apply<uint32_t>(a.amo_op, old, uint32_t(a.data[l]), uint32_t(a.cmp[l]));
           std::memcpy(p, &next, 4);
+          if (a.amo_op == 0x05) ++(old == uint32_t(a.cmp[l]) ? cas_swapped : cas_failed);
+          if (a.amo_op == 0x09) ++fadds;
           expect = uint64_t(int64_t(int32_t(old)));
         }
         ++atomics_seen;
@@ -361,6 +385,9 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
   // DRAM written through the memory port matches the reference bytes.
   EXPECT_EQ(memory.dram, *ref.dram);
   EXPECT_GT(atomics_seen, 1000u);
+  EXPECT_GT(cas_swapped, 40u);
+  EXPECT_GT(cas_failed, 10u);
+  EXPECT_GT(fadds, 50u);
   EXPECT_GT(memory.atomics, 100u);
 }
 
@@ -404,6 +431,41 @@ TEST_F(RtlLsu, BankPassesOfConflictPatterns) {
     const Outcome out = run(a);
     EXPECT_EQ(out.fault, KESTREL_FAULT_NONE) << p.name;
     EXPECT_EQ(out.shared_passes, p.passes) << p.name;
+  }
+}
+
+// kx.amofadd.s on shared memory: one pass like any atomic on distinct banks,
+// but the LSU's one adder writes the pass's banks back one per cycle, so the
+// pass takes one cycle more per bank after the first than an amoadd's.
+TEST_F(RtlLsu, SharedFloatAddWritesBanksOneAtATime) {
+  Access a;
+  a.size_log2 = 2;
+  a.mask = 0xF;
+  for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = kSharedBase + 4 * l;
+  a.store = true;  // word l = 2.0f * (l + 1)
+  for (unsigned l = 0; l < kLanes; ++l) a.data[l] = 0x40000000u + (l == 0 ? 0 : 0x00800000u * l);
+  const std::array<uint64_t, kLanes> stored = a.data;
+  run(a);
+  a.store = false;
+  a.amo = true;
+  a.amo_op = 0x00;  // amoadd of 0: the reference cycle count
+  a.data.fill(0);
+  const Outcome add = run(a);
+  a.amo_op = 0x09;  // + 1.0f
+  a.data.fill(0x3F800000u);
+  const Outcome fadd = run(a);
+  EXPECT_EQ(add.shared_passes, 1u);
+  EXPECT_EQ(fadd.shared_passes, 1u);
+  EXPECT_EQ(fadd.cycles, add.cycles + kLanes - 1);
+  a.amo = false;
+  const Outcome after = run(a);
+  for (unsigned l = 0; l < kLanes; ++l) {
+    float before = 0, now = 0;
+    const uint32_t before_bits = uint32_t(stored[l]), now_bits = uint32_t(after.data[l]);
+    std::memcpy(&before, &before_bits, 4);
+    std::memcpy(&now, &now_bits, 4);
+    EXPECT_EQ(uint32_t(fadd.data[l]), before_bits) << "lane " << l << " old value";
+    EXPECT_EQ(now, before + 1.0f) << "lane " << l;
   }
 }
 

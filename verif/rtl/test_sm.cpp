@@ -341,6 +341,186 @@ TYPED_TEST(SmLockstep, AtomicsOnGlobalAndSharedMemory) {
   EXPECT_EQ(this->sm().bench_mem32(kData + 1024), 2 * (2 * this->lanes() - 1));
 }
 
+// kx.amocas.w (and .d on RV64), docs/isa.md section 2.2: a CAS retry loop
+// (atomicAdd built from atomicCAS, guide B.12) on a global and a shared
+// word: lanes of a warp contend, the lowest lane wins each round and the
+// others retry with the value they got back.  Then the corner cases: a
+// failed comparison writes nothing, rd = x0 compares with zero, a word's old
+// value comes back sign-extended and only bits 31:0 of rd are compared.
+TYPED_TEST(SmLockstep, CompareAndSwapOnGlobalAndSharedMemory) {
+  Assembler a = this->assembler();
+  const bool rv64 = this->xlen() == 64;
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.csrr(s10, KESTREL_CSR_SHARED_BASE);
+  a.addi(s0, a0, 1024);  // global counters: word at +0, doubleword at +8
+  a.bne(t0, zero, "cleared");
+  a.sw(zero, s10, 0);
+  a.sw(zero, s10, 8);
+  a.sw(zero, s10, 12);
+  a.bind("cleared");
+  a.kx_bar_sync();
+  a.li(s7, 0);
+  // Each thread adds tid + 1 to four counters through CAS loops.
+  a.addi(t3, t0, 1);
+  for (int target = 0; target < 2; ++target) {
+    const Reg base = target == 0 ? s0 : s10;
+    const std::string w = "w" + std::to_string(target), d = "d" + std::to_string(target);
+    a.lw(t1, base, 0);
+    a.bind(w);
+    a.add(t2, t1, t3);
+    a.addi(t4, t1, 0);             // compare value
+    a.kx_amocas(4, t4, base, t2);  // t4 = old
+    a.xor_(t5, t4, t1);
+    a.addi(t1, t4, 0);
+    a.add(s7, s7, t4);
+    a.bne(t5, zero, w);
+    if (rv64) {
+      a.ld(t1, base, 8);
+      a.bind(d);
+      a.add(t2, t1, t3);
+      a.slli(t6, t3, 40);
+      a.add(t2, t2, t6);  // the upper half changes too
+      a.addi(t4, t1, 0);
+      a.addi(t6, base, 8);
+      a.kx_amocas(8, t4, t6, t2);
+      a.xor_(t5, t4, t1);
+      a.addi(t1, t4, 0);
+      a.add(s7, s7, t4);
+      a.bne(t5, zero, d);
+    }
+  }
+  // Corner cases on a per-thread global word at a0 + 2048 + 8 tid.
+  a.slli(t1, t0, 3);
+  a.add(t1, t1, a0);
+  a.addi(t1, t1, 2047);
+  a.addi(t1, t1, 1);
+  a.li(t2, -5);  // 0xFFFFFFFB
+  a.sw(t2, t1, 0);
+  a.li(t4, 7);
+  a.kx_amocas(4, t4, t1, t3);  // fails: memory stays -5, t4 = -5 (sign-extended)
+  a.add(s7, s7, t4);
+  a.lw(t5, t1, 0);
+  a.add(s7, s7, t5);
+  a.kx_amocas(4, zero, t1, t3);  // x0 compares with 0: fails, writes nothing
+  a.lw(t5, t1, 0);
+  a.add(s7, s7, t5);
+  if (rv64) {
+    a.li(t4, 0x12345678FFFFFFFBll);  // bits 63:32 of rd are ignored by .w
+  } else {
+    a.li(t4, -5);
+  }
+  a.kx_amocas(4, t4, t1, t3);  // succeeds: memory = tid + 1
+  a.add(s7, s7, t4);
+  a.lw(t5, t1, 0);
+  a.add(s7, s7, t5);
+  a.sw(zero, t1, 0);
+  a.kx_amocas(4, zero, t1, t0);  // x0 compares with 0: succeeds, memory = tid
+  a.lw(t5, t1, 0);
+  a.add(s7, s7, t5);
+  a.kx_bar_sync();
+  a.lw(t5, s10, 0);
+  a.add(s7, s7, t5);
+  this->store_result(a, s7);
+  a.ret();
+  this->sm().load(a);
+  const unsigned n = 2 * this->lanes() - 1;
+  model::LaunchDesc desc = this->sm().desc(Dim3{1, 1, 1}, Dim3{n, 1, 1});
+  desc.shared_base = kShared;
+  desc.shared_static = 64;
+  const RunResult r = this->run_desc(desc);
+  EXPECT_EQ(r.atomics, r.model_counters[KESTREL_CNT_ATOMICS]);
+  EXPECT_EQ(r.shared_passes, r.model_counters[KESTREL_CNT_SHARED_PASSES]);
+  EXPECT_EQ(this->sm().bench_mem32(kData + 1024), n * (n + 1) / 2);
+  if (rv64) {
+    uint64_t expect = 0;
+    for (uint64_t t = 1; t <= n; ++t) expect += t + (t << 40);
+    EXPECT_EQ(this->sm().bench_mem32(kData + 1032) | uint64_t{this->sm().bench_mem32(kData + 1036)} << 32,
+              expect);
+  }
+}
+
+// kx.amofadd.s (docs/isa.md section 2.2) on a global and a shared word that
+// every thread adds to (lanes in lane order, each getting the sum before its
+// own add), then per-thread words with special operands: NaN results become
+// the canonical NaN, inf + -inf is NaN, subnormals are kept, an exact zero
+// sum is +0, and frm (set to round-up here) does not change the rounding.
+TYPED_TEST(SmLockstep, FloatAddOnGlobalAndSharedMemory) {
+  Assembler a = this->assembler();
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.csrr(s10, KESTREL_CSR_SHARED_BASE);
+  a.addi(s0, a0, 1024);
+  a.csrrwi(zero, 0x002, 3);  // frm = RUP: kx.amofadd.s still rounds to nearest even
+  a.bne(t0, zero, "cleared");
+  a.sw(zero, s10, 0);
+  a.bind("cleared");
+  a.kx_bar_sync();
+  // f1 = 1 + tid / 3 (inexact), added to a global and a shared accumulator.
+  a.fcvt_s_w(f(1), t0, kRne);
+  a.li(t1, 3);
+  a.fcvt_s_w(f(2), t1, kRne);
+  a.fdiv(f(1), f(1), f(2), kRne);
+  a.li(t1, 0x3F800000);
+  a.fmv_w_x(f(3), t1);
+  a.fadd(f(1), f(1), f(3), kRne);
+  a.kx_amofadd_s(f(4), s0, f(1));
+  a.kx_amofadd_s(f(5), s10, f(1));
+  a.fadd(f(6), f(4), f(5), kRne);
+  // Per-thread words at a0 + 2048 + 4 tid (the harness's memory-side adder)
+  // and at shared + 16 + 4 tid (the LSU's adder): special operand pairs by tid.
+  static const uint32_t kOld[] = {0x7F800000u, 0x7FC00001u, 0x00000001u, 0x3F800000u,
+                                  0x80000000u, 0x7F7FFFFFu, 0x00800000u, 0xFF800001u};
+  static const uint32_t kAdd[] = {0xFF800000u, 0x3F800000u, 0x00000003u, 0xBF800000u,
+                                  0x80000000u, 0x7F7FFFFFu, 0x80000001u, 0x7F800000u};
+  a.slli(t1, t0, 2);
+  a.add(t1, t1, a0);
+  a.addi(t1, t1, 2047);
+  a.addi(t1, t1, 1);
+  a.slli(t6, t0, 2);
+  a.add(t6, t6, s10);
+  a.andi(t2, t0, 7);
+  for (unsigned i = 0; i < 8; ++i) {
+    const std::string next = "next" + std::to_string(i);
+    a.li(t3, static_cast<int32_t>(i));
+    a.bne(t2, t3, next);
+    a.li(t4, static_cast<int32_t>(kOld[i]));
+    a.sw(t4, t1, 0);
+    a.sw(t4, t6, 16);
+    a.li(t4, static_cast<int32_t>(kAdd[i]));
+    a.fmv_w_x(f(7), t4);
+    a.bind(next);
+  }
+  a.kx_amofadd_s(f(8), t1, f(7));
+  a.flw(f(9), t1, 0);
+  a.fmv_x_w(s7, f(9));
+  a.fmv_x_w(t3, f(8));
+  a.add(s7, s7, t3);
+  a.addi(t6, t6, 16);
+  a.kx_amofadd_s(f(10), t6, f(7));
+  a.flw(f(11), t6, 0);
+  a.fmv_x_w(t3, f(11));
+  a.add(s7, s7, t3);
+  a.fmv_x_w(t3, f(10));
+  a.add(s7, s7, t3);
+  a.fmv_x_w(t3, f(6));
+  a.add(s7, s7, t3);
+  a.csrr(t3, 0x001);  // fflags: the fdiv's and fadds' flags only
+  a.add(s7, s7, t3);
+  a.kx_bar_sync();
+  a.lw(t3, s10, 0);
+  a.add(s7, s7, t3);
+  this->store_result(a, s7);
+  a.ret();
+  this->sm().load(a);
+  const unsigned n = 2 * this->lanes() - 1;
+  model::LaunchDesc desc = this->sm().desc(Dim3{1, 1, 1}, Dim3{n, 1, 1});
+  desc.shared_base = kShared;
+  desc.shared_static = 128;
+  const RunResult r = this->run_desc(desc);
+  EXPECT_EQ(r.atomics, r.model_counters[KESTREL_CNT_ATOMICS]);
+  EXPECT_EQ(r.shared_passes, r.model_counters[KESTREL_CNT_SHARED_PASSES]);
+  EXPECT_NE(this->sm().bench_mem32(kData + 1024), 0u);
+}
+
 // Shared-memory bank passes (docs/isa.md section 2.3) for the guide's
 // Figure 17/18 patterns at this configuration's width, from the SM's counter
 // events, which the harness also compares with the model's counters: one
@@ -732,13 +912,13 @@ TYPED_TEST(SmLockstep, AluBoundIpcWithAllWarpsBusy) {
 
 // ---- constrained-random programs ---------------------------------------------
 // Straight code, if/else on data bits (divergent), bounded loops with per-thread
-// trip counts, loads, stores and atomics (A's AMOs, kx.amoinc/amodec) of every
+// trip counts, loads, stores and atomics (A's AMOs, kx.amoinc/amodec, kx.amocas) of every
 // width to a shared scratch area and to shared memory, barriers of every kind
 // (also inside divergent code: exits and bounded loops guarantee they
 // complete), rare early exits, the F
 // extension: every lane-pipeline operation with static and dynamic rounding
 // modes (frm rewritten per thread along the way), conversions both ways,
-// moves, compares, fclass, fdiv/fsqrt, kx.sfu, flw/fsw, fflags/fcsr reads
+// moves, compares, fclass, fdiv/fsqrt, kx.sfu, flw/fsw, kx.amofadd.s, fflags/fcsr reads
 // and writes, on operands seeded with special values (zeros, infinities,
 // NaNs, subnormals), and warp-synchronous instructions (vote, shuffle, match,
 // reduce) over the lanes converged at that point (__activemask(), or its
@@ -914,13 +1094,23 @@ class RandomProgram {
       static const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C};
       const bool dword = xlen_ == 64 && rng_() % 2;
       a_.addi(t6, t6, dword ? off & ~7 : off & ~3);
-      const unsigned pick = static_cast<unsigned>(rng_() % 11);
+      const unsigned pick = static_cast<unsigned>(rng_() % 13);
       if (pick < 9) {
         a_.amo(ops[pick], dword ? 8 : 4, d, t6, v);
       } else if (pick == 9) {
         a_.kx_amoinc_w(d, t6, v);
-      } else {
+      } else if (pick == 10) {
         a_.kx_amodec_w(d, t6, v);
+      } else {
+        // CAS: rd is the compare value; loading the word first makes the
+        // lowest lane on each word succeed, a random rd mostly fails.
+        if (pick == 11) {
+          if (dword)
+            a_.ld(d, t6, 0);
+          else
+            a_.lw(d, t6, 0);
+        }
+        a_.kx_amocas(dword ? 8 : 4, d, t6, v);
       }
     } else if (rng_() % 2) {
       switch (size_log2) {
@@ -1067,16 +1257,21 @@ class RandomProgram {
         break;
       case 17:
       case 18: {
-        // flw / fsw on the scratch area or shared memory
+        // flw / fsw / kx.amofadd.s on the scratch area or shared memory
         const bool shared = rng_() % 3 == 0;
         a_.andi(t6, data_reg(), 0x3F0);
         if (shared) a_.andi(t6, t6, 0xF0);
         a_.add(t6, t6, shared ? t2 : a0);
         const int32_t off = static_cast<int32_t>(4 * (rng_() % 4));
-        if (rng_() % 2)
+        const unsigned pick = static_cast<unsigned>(rng_() % 3);
+        if (pick == 0) {
           a_.fsw(x, t6, off);
-        else
+        } else if (pick == 1) {
           a_.flw(d, t6, off);
+        } else {
+          a_.addi(t6, t6, off);
+          a_.kx_amofadd_s(d, t6, x);
+        }
         break;
       }
       case 19:

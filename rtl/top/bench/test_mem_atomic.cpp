@@ -1,12 +1,14 @@
 // Memory-side atomic unit bench (kestrel_mem_atomic, 4 requests outstanding):
 // random reads, writes and atomics of every op (4 and 8 bytes, global and
-// local kinds) with random valid/ready on both sides and an in-order external
+// local kinds; CAS with a compare value that matches about half the time;
+// kx.amofadd.s against the model's fadd) with random valid/ready on both sides and an in-order external
 // memory of random latency.  Checks against a reference that applies every
 // request in the order the unit takes it: each response comes back in order
 // with its tag; reads return the line as it was; an atomic returns the line
 // before it and leaves amo_on_line's word (the C++ reference of
 // kestrel_amo_alu) in memory; atomics never reach the external port (a read
-// and a write of the line go there instead); the final memory matches.
+// and a write of the line go there instead, only the read for a failed CAS);
+// the final memory matches.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -30,8 +32,12 @@ using Line = std::array<uint8_t, 64>;
 constexpr uint32_t kLines = 8;  // few lines: atomics and plain accesses collide
 using Bench = kestrel::rtlbench::Bench<Vmem_atomic4>;
 
-MemReq random_request(std::mt19937& rng, uint8_t tag) {
-  static const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x06, 0x07};
+// `lines` is the reference memory as it will be when the request is taken
+// (the previous request has been taken): a CAS compares with its word's
+// current value half the time.
+MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& lines) {
+  static const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14,
+                                 0x18, 0x1C, 0x05, 0x06, 0x07, 0x09};
   MemReq r;
   r.tag = tag;
   r.addr = KESTREL_GLOBAL_BASE + (rng() % kLines) * 64;
@@ -40,9 +46,15 @@ MemReq random_request(std::mt19937& rng, uint8_t tag) {
   if (pick == 0) {  // an atomic: one aligned word or doubleword
     r.amo = true;
     const bool dword = rng() % 2;
-    r.amo_op = ops[rng() % (dword ? 9 : 11)];
+    r.amo_op = ops[rng() % (dword ? 10 : 13)];
     const unsigned off = dword ? 8 * (rng() % 8) : 4 * (rng() % 16);
     r.be = (dword ? 0xFFull : 0xFull) << off;
+    r.amo_cmp = uint64_t{rng()} << 32 | rng();
+    if (rng() % 2) {
+      uint64_t now = 0;
+      std::memcpy(&now, lines[(r.addr - KESTREL_GLOBAL_BASE) / 64].data() + off, dword ? 8 : 4);
+      r.amo_cmp = now | (uint64_t{rng()} << 32 & (dword ? 0 : ~0ull));  // a word compares bits 31:0 only
+    }
     r.kind = rng() % 4 == 0 ? 3 : 1;  // MemLocal or MemWrite
     r.write = true;
   } else {
@@ -75,12 +87,12 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
   bool pending = false;
   MemReq current;
   uint8_t next_tag = 0;
-  unsigned issued = 0, answered = 0, atomics = 0, ext_requests = 0, plain = 0;
+  unsigned issued = 0, answered = 0, atomics = 0, ext_requests = 0, plain = 0, failed_cas = 0, cas = 0;
   constexpr unsigned kRequests = 3000;
   for (uint64_t now = 0; answered < kRequests; ++now) {
     ASSERT_LT(now, 400000u) << "no progress";
     if (!pending && issued < kRequests && rng() % 3 != 0) {
-      current = random_request(rng, next_tag++);
+      current = random_request(rng, next_tag++, ref);
       pending = true;
     }
     b->in_req_valid_i = pending;
@@ -98,8 +110,11 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
       if (current.amo) {
         uint8_t be[8];
         for (unsigned i = 0; i < 8; ++i) be[i] = static_cast<uint8_t>(current.be >> (8 * i));
-        kestrel::rtlbench::amo_on_line(current.amo_op, be, current.wdata, line.data());
+        const bool wrote =
+            kestrel::rtlbench::amo_on_line(current.amo_op, be, current.wdata, line.data(), current.amo_cmp);
         ++atomics;
+        if (current.amo_op == 0x05) ++cas;
+        if (!wrote) ++failed_cas;
       } else {
         ++plain;
         if (current.write)
@@ -142,7 +157,10 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
     b.tick();
   }
   EXPECT_GT(atomics, 800u);
-  EXPECT_EQ(ext_requests, plain + 2 * atomics) << "an atomic is one read and one write of its line";
+  EXPECT_GT(failed_cas, 20u);
+  EXPECT_GT(cas - failed_cas, 20u);
+  EXPECT_EQ(ext_requests, plain + 2 * atomics - failed_cas)
+      << "an atomic is one read and one write of its line, a failed CAS only the read";
   EXPECT_EQ(dram, ref);
 }
 

@@ -28,11 +28,11 @@ inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
   return value;
 }
 
-// Field positions of kestrel_pkg::mem_req_t (625 bits) and mem_rsp_t (524 bits).
+// Field positions of kestrel_pkg::mem_req_t (689 bits) and mem_rsp_t (524 bits).
 struct MemReqLayout {
   static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
-                            kAmoOp = 619, kAmoValid = 624;
-  static constexpr unsigned kBits = 625;
+                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625;
+  static constexpr unsigned kBits = 689;
 };
 struct MemRspLayout {
   static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
@@ -49,6 +49,7 @@ struct MemReq {
   uint8_t tag = 0;
   bool amo = false;  // an atomic (mem_amo_t): op is its funct5
   unsigned amo_op = 0;
+  uint64_t amo_cmp = 0;  // a CAS's compare value
 };
 struct MemRsp {
   uint8_t rdata[64] = {};
@@ -65,6 +66,7 @@ inline void pack_req(uint32_t* words, unsigned lsb, const MemReq& r) {
   put_bits(words, lsb + MemReqLayout::kKind, 2, r.kind);
   put_bits(words, lsb + MemReqLayout::kAmoOp, 5, r.amo_op);
   put_bits(words, lsb + MemReqLayout::kAmoValid, 1, r.amo);
+  put_bits(words, lsb + MemReqLayout::kAmoCmp, 64, r.amo_cmp);
 }
 inline MemReq unpack_req(const uint32_t* words, unsigned lsb) {
   MemReq r;
@@ -77,6 +79,7 @@ inline MemReq unpack_req(const uint32_t* words, unsigned lsb) {
   r.kind = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kKind, 2));
   r.amo_op = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kAmoOp, 5));
   r.amo = get_bits(words, lsb + MemReqLayout::kAmoValid, 1) != 0;
+  r.amo_cmp = get_bits(words, lsb + MemReqLayout::kAmoCmp, 64);
   return r;
 }
 inline void pack_rsp(uint32_t* words, unsigned lsb, const MemRsp& r) {
