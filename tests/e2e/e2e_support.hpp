@@ -47,6 +47,12 @@ using kestrel::features::Feature;
 // SIMT core: skips it, with the reason, on a backend that lacks one.
 #define KESTREL_NEEDS(...) KESTREL_SKIP_WITHOUT(GetParam().backend, __VA_ARGS__)
 
+// For a kernel with 64-bit atomics: on RV32 they are register-pair atomics.
+#define KESTREL_NEEDS_64BIT_ATOMICS()                                        \
+  do {                                                                       \
+    if (GetParam().xlen == 32) KESTREL_NEEDS(Feature::kPairAtomics);         \
+  } while (false)
+
 // A device of the requested backend and XLEN, defaults otherwise.
 class DeviceTest : public testing::TestWithParam<Target> {
  protected:

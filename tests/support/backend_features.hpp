@@ -20,7 +20,10 @@ namespace kestrel::features {
 // Device features some kernels need beyond RV32IM/RV64IM and the SIMT core.
 enum class Feature {
   kFloat,             // F extension (fadd.s, flw, fcvt, FP CSRs ...)
-  kAtomics,           // every atomic: also LR/SC, kx.amocas, kx.amofadd.s, RV32's 64-bit pairs
+  kAtomics,           // kx.amocas (atomicCAS, and every atomic the SDK builds from it) and
+                      // kx.amofadd.s (float atomicAdd)
+  kLrSc,              // lr.w/sc.w (lr.d/sc.d on RV64)
+  kPairAtomics,       // RV32's 64-bit register-pair atomics (64-bit atomics in RV32 kernels)
   kAmo,               // A's AMOs (.w; .d on RV64) and kx.amoinc/amodec.w: atomicAdd/Sub/Exch/
                       // Min/Max/And/Or/Xor (32-bit; 64-bit on RV64), atomicInc/Dec; device printf
   kWarpIntrinsics,    // custom-0 funct3 1-3: vote, shuffle, match, reduce, __syncwarp
@@ -35,6 +38,10 @@ inline const char* feature_key(Feature feature) {
       return "float";
     case Feature::kAtomics:
       return "atomics";
+    case Feature::kLrSc:
+      return "lrsc";
+    case Feature::kPairAtomics:
+      return "pair_atomics";
     case Feature::kAmo:
       return "amo";
     case Feature::kWarpIntrinsics:
@@ -54,7 +61,11 @@ inline const char* feature_description(Feature feature) {
     case Feature::kFloat:
       return "the F extension";
     case Feature::kAtomics:
-      return "LR/SC, kx.amocas, kx.amofadd.s and RV32's 64-bit atomics";
+      return "kx.amocas and kx.amofadd.s";
+    case Feature::kLrSc:
+      return "LR/SC";
+    case Feature::kPairAtomics:
+      return "RV32's 64-bit register-pair atomics";
     case Feature::kAmo:
       return "the AMOs (A extension, kx.amoinc/amodec)";
     case Feature::kWarpIntrinsics:
