@@ -26,6 +26,9 @@ if grep -E "implicitly declared|has no driver|^Latch inferred|\\\$(dlatch|_DLATC
   exit 1
 fi
 # The last statistics block is the flattened top after synthesis.
-awk '/Printing statistics/ { block = "" } { block = block $0 "\n" } END { printf "%s", block }' "$log" |
+# (Found by line number: accumulating the block in awk is quadratic in the
+# log, which is over 10 MB for the SM.)
+last_stats="$(grep -n "Printing statistics" "$log" | tail -1 | cut -d: -f1)"
+tail -n +"${last_stats:-1}" "$log" |
   grep -E "Number of cells|\\\$_|Number of wires" | head -40
 echo "synth: $top OK ($*)"
