@@ -48,9 +48,9 @@ using kestrel::features::Feature;
 #define KESTREL_NEEDS(...) KESTREL_SKIP_WITHOUT(GetParam().backend, __VA_ARGS__)
 
 // For a kernel with 64-bit atomics: on RV32 they are register-pair atomics.
-#define KESTREL_NEEDS_64BIT_ATOMICS()                                        \
-  do {                                                                       \
-    if (GetParam().xlen == 32) KESTREL_NEEDS(Feature::kPairAtomics);         \
+#define KESTREL_NEEDS_64BIT_ATOMICS()                                \
+  do {                                                               \
+    if (GetParam().xlen == 32) KESTREL_NEEDS(Feature::kPairAtomics); \
   } while (false)
 
 // A device of the requested backend and XLEN, defaults otherwise.
