@@ -9,13 +9,14 @@
 // them to kestrel_fp_exec; fp_o carries their fields), and the FP CSRs
 // (fflags, frm, fcsr: read and written per thread).  Everything else is
 // ClassIllegal.  The A extension's AMOs (.w, and .d on RV64) and custom-1's
-// kx.amoinc.w/kx.amodec.w, kx.amocas.w (.d on RV64) and kx.amofadd.s are
+// kx.amoinc.w/kx.amodec.w, kx.amocas.w/.d and kx.amofadd.s are
 // ClassAtomic (the LSU performs them; a CAS also reads rd, the compare value,
 // through the SM's third register read port; kx.amofadd.s reads f rs2 and
 // writes f rd, flagged in fp_o as both an FP load and an FP store, with no x
-// register but rs1).  Not yet in the SM, so reported illegal here: LR/SC and
-// RV32's register-pair atomics, and writes of every other CSR (all are
-// read-only).
+// register but rs1).  RV32's register-pair forms (custom-1 funct3 3: the A
+// operations and CAS on even rd/rs2) are ClassAtomic with funct3 3 too.  Not
+// yet in the SM, so reported illegal here: LR/SC, and writes of every other
+// CSR (all are read-only).
 //
 // In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
 // rs1_re clear for f operands), so the x scoreboard and register read work
@@ -45,6 +46,7 @@ module kestrel_decoder #(
   logic legal;
   logic fp_csr;
   logic amo_fadd;  // kx.amofadd.s: f rs2 in, f rd out
+  logic pairs_even;  // RV32 register pairs start at even registers (always true on RV64)
 
   // F decode (its own unit so that the FP encodings are benched on their own).
   logic fp_legal, fp_load, fp_store, fp_rm_used, fp_rd_we, fp_rd_fp, fp_rs1_re, fp_rs1_fp;
@@ -106,6 +108,7 @@ module kestrel_decoder #(
 
     dec_o = '0;
     amo_fadd = 1'b0;
+    pairs_even = Rv64 || (rd[0] == 1'b0 && rs2[0] == 1'b0);
     dec_o.cls = kestrel_pkg::ClassAlu;
     dec_o.alu_op = kestrel_pkg::AluAdd;
     dec_o.rd = rd;
@@ -172,8 +175,10 @@ module kestrel_decoder #(
         // AMOs (A, section 1) and custom-1's CAS/inc/dec (section 2.2):
         // address rs1 (the ALU adds a zero immediate), operand rs2, old value
         // to rd (a CAS's compare value is rd too).  funct3 2 is a word, 3 a
-        // doubleword (A's .d and CAS .d on RV64 only).  Not yet in the RTL,
-        // so illegal here: LR/SC and RV32's register-pair forms.
+        // doubleword: A's .d on RV64; custom-1's CAS .d on both, and on RV32
+        // the A operations as register-pair forms (even rd and rs2; the SM
+        // reads rs2+1 and rd+1 and writes rd+1 too).  Not yet in the RTL, so
+        // illegal here: LR/SC.
         dec_o.cls = kestrel_pkg::ClassAtomic;
         dec_o.src_b_imm = 1'b1;
         dec_o.imm = '0;
@@ -190,7 +195,10 @@ module kestrel_decoder #(
         end else begin
           unique case (funct7[6:2])
             kestrel_pkg::AmoInc, kestrel_pkg::AmoDec: legal = (funct3 == 3'd2);
-            kestrel_pkg::AmoCas: legal = (funct3 == 3'd2) || (Rv64 && funct3 == 3'd3);
+            kestrel_pkg::AmoCas: legal = (funct3 == 3'd2) || (funct3 == 3'd3 && pairs_even);
+            kestrel_pkg::AmoAdd, kestrel_pkg::AmoSwap, kestrel_pkg::AmoXor, kestrel_pkg::AmoOr, kestrel_pkg::AmoAnd,
+            kestrel_pkg::AmoMin, kestrel_pkg::AmoMax, kestrel_pkg::AmoMinu, kestrel_pkg::AmoMaxu:
+              legal = !Rv64 && funct3 == 3'd3 && pairs_even;
             kestrel_pkg::AmoFadd: begin
               legal = (funct3 == 3'd2);
               amo_fadd = legal;

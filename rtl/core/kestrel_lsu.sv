@@ -39,6 +39,14 @@
 // side (kestrel_mem_atomic) does the read-modify-write and answers with the
 // old line.
 //
+// RV32's 64-bit register-pair atomics (docs/isa.md section 2.2): the
+// request carries the low words (rs2, and rd for a CAS); the high words
+// (rs2+1, rd+1) arrive on req_wdata_hi_i/req_cmp_hi_i in the cycle after the
+// request is taken (the SM reads them in a second register-file cycle), and
+// nothing is sent before they are in.  The old 64-bit values come back in two
+// completion beats: rd with the low words (rsp_last_o low), then rd+1 with the
+// high words (rsp_last_o high); a fault or rd = x0 is one beat.
+//
 // Events, at the completion without a fault: shared_access (the instruction
 // touched shared memory), shared_passes (the passes it took) and atomics (its
 // active lanes, for an atomic) - the model's counters 13-15.
@@ -73,6 +81,9 @@ module kestrel_lsu #(
   input  logic [Lanes*Xlen-1:0]       req_addr_i,
   input  logic [Lanes*Xlen-1:0]       req_wdata_i,
   input  logic [Lanes*Xlen-1:0]       req_cmp_i,         // a CAS's compare values (the lanes' rd)
+  input  logic                        req_pair_i,        // RV32 register-pair atomic (64-bit values)
+  input  logic [Lanes*32-1:0]         req_wdata_hi_i,    // pair: rs2+1, the cycle after the request
+  input  logic [Lanes*32-1:0]         req_cmp_hi_i,      // pair: rd+1, the cycle after the request
   input  logic [31:0]                 req_shared_phys_i, // block's region in the SM shared RAM
   input  logic [Lanes*32-1:0]         req_local_base_i,  // each lane's local backing in DRAM
   // completion side
@@ -81,6 +92,7 @@ module kestrel_lsu #(
   output logic [WarpW-1:0]            rsp_warp_o,
   output logic [4:0]                  rsp_rd_o,
   output logic                        rsp_load_o,
+  output logic                        rsp_last_o,        // low only on a pair's first beat
   output logic [Lanes-1:0]            rsp_mask_o,
   output logic [Lanes*Xlen-1:0]       rsp_data_o,
   output kestrel_pkg::fault_kind_e    rsp_fault_o,
@@ -121,6 +133,20 @@ module kestrel_lsu #(
   kestrel_pkg::fault_kind_e page_fault_q;
   logic [LaneW-1:0] page_fault_lane_q;
   logic [6:0] passes_q;
+  // RV32 register pairs: the high words in, the old values' high words out.
+  localparam bit Rv32 = (Xlen == 32);
+  logic pair_q, hi_wait_q, beat_q;
+  logic [Lanes*32-1:0] wdata_hi_q, cmp_hi_q, data_hi_q, data_hi_d;
+  // Each lane's operand and compare value as 64 bits: XLEN wide, or a pair.
+  logic [Lanes*64-1:0] wdata64, cmp64;
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      wdata64[l*64 +: 64] = Rv32 ? {pair_q ? wdata_hi_q[l*32 +: 32] : 32'd0, wdata_q[l*Xlen +: 32]}
+                                 : 64'(wdata_q[l*Xlen +: Xlen]);
+      cmp64[l*64 +: 64] = Rv32 ? {pair_q ? cmp_hi_q[l*32 +: 32] : 32'd0, cmp_q[l*Xlen +: 32]}
+                               : 64'(cmp_q[l*Xlen +: Xlen]);
+    end
+  end
 
   // ---- per-lane classification (from the registered instruction) -----------
   logic [Lanes-1:0] lane_fault;
@@ -217,7 +243,7 @@ module kestrel_lsu #(
         if (group[l] && lane_phys[l][OffW-1:3] == (OffW-3)'(j / 8) && 3'(j) >= lane_phys[l][2:0]
             && 4'(byte_in_word) < size_bytes) begin
           line_be[j] = 1'b1;
-          line_wdata[j*8 +: 8] = wdata_q[l*Xlen + 32'(byte_in_word)*8 +: 8];
+          line_wdata[j*8 +: 8] = wdata64[l*64 + 32'(byte_in_word)*8 +: 8];
         end
       end
     end
@@ -274,7 +300,8 @@ module kestrel_lsu #(
   logic [Lanes-1:0] served_q;
 
   // No new pass or request while an atomic pass writes its banks back.
-  assign issuing = busy_q && !done_q && lead_valid && page_fault_q == kestrel_pkg::FaultNone && !rmw_q;
+  assign issuing = busy_q && !done_q && lead_valid && page_fault_q == kestrel_pkg::FaultNone && !rmw_q
+                   && !hi_wait_q;
   assign shared_go = issuing && lead_target == TargetShared;
   assign mem_go = issuing && lead_target != TargetShared && outq_push_ready;
 
@@ -319,8 +346,8 @@ module kestrel_lsu #(
       owner = rmw_lane_q[(dword ? Even : b)*LaneW +: LaneW];
       old_v = dword ? {bank_rdata_q[(Even + 1)*32 +: 32], bank_rdata_q[Even*32 +: 32]}
                     : {32'd0, bank_rdata_q[b*32 +: 32]};
-      operand = 64'(wdata_q[32'(owner)*Xlen +: Xlen]);
-      compare = 64'(cmp_q[32'(owner)*Xlen +: Xlen]);
+      operand = wdata64[32'(owner)*64 +: 64];
+      compare = cmp64[32'(owner)*64 +: 64];
     end
     kestrel_amo_alu u_amo_alu (
       .op_i     (amo_op_q),
@@ -375,7 +402,7 @@ module kestrel_lsu #(
               end
               if (served[l] && covers) begin
                 bank_be[b*4 + k] = 1'b1;
-                bank_wdata[b*32 + k*8 +: 8] = wdata_q[l*Xlen + 32'(src_byte)*8 +: 8];
+                bank_wdata[b*32 + k*8 +: 8] = wdata64[l*64 + 32'(src_byte)*8 +: 8];
               end
             end
           end
@@ -402,7 +429,7 @@ module kestrel_lsu #(
   always_comb begin
     mem_req_o.amo.valid = amo_q;
     mem_req_o.amo.op = amo_op_q;
-    mem_req_o.amo.cmp = 64'(cmp_q[32'(lead)*Xlen +: Xlen]);
+    mem_req_o.amo.cmp = cmp64[32'(lead)*64 +: 64];
     mem_req_o.kind = (lead_target == TargetLocal) ? kestrel_pkg::MemLocal
                    : (store_q || amo_q) ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
     mem_req_o.write = store_q || amo_q;
@@ -449,19 +476,24 @@ module kestrel_lsu #(
 
   logic [Lanes*Xlen-1:0] data_d;
   logic rsp_take;
-  logic [63:0] pair;
+  logic [63:0] pair, raw;
   always_comb begin
     pair = '0;
+    raw = '0;
     data_d = data_q;
+    data_hi_d = data_hi_q;
     rsp_take = mem_rsp_valid_i && outq_valid;
     for (int unsigned l = 0; l < Lanes; l++) begin
       // Shared data: the lane's bank word (and the odd bank's for 64 bits).
       pair = {dword ? bank_rdata_q[32'(lane_bank[l]) * 32 + 32 +: 32] : 32'd0,
               bank_rdata_q[32'(lane_bank[l])*32 +: 32]};
-      if (shared_rd_q && served_q[l])
-        data_d[l*Xlen +: Xlen] = extend(pair >> (32'(lane_phys[l][1:0]) * 8), size_q, unsigned_q);
-      if (rsp_take && outq_mask[l])
-        data_d[l*Xlen +: Xlen] = extend(line_bytes(mem_rsp_i.rdata, lane_phys[l][OffW-1:0]), size_q, unsigned_q);
+      raw = '0;
+      if (shared_rd_q && served_q[l]) raw = pair >> (32'(lane_phys[l][1:0]) * 8);
+      if (rsp_take && outq_mask[l]) raw = line_bytes(mem_rsp_i.rdata, lane_phys[l][OffW-1:0]);
+      if ((shared_rd_q && served_q[l]) || (rsp_take && outq_mask[l])) begin
+        data_d[l*Xlen +: Xlen] = extend(raw, size_q, unsigned_q);
+        data_hi_d[l*32 +: 32] = raw[63:32];  // a pair's high word (RV32)
+      end
     end
   end
 
@@ -480,7 +512,7 @@ module kestrel_lsu #(
   logic finished;
   assign req_ready_o = !busy_q;
   assign finished = busy_q && !done_q && (pending_eff == '0 || page_fault_q != kestrel_pkg::FaultNone)
-                    && outq_count == '0 && !shared_rd_q && !rmw_q;
+                    && outq_count == '0 && !shared_rd_q && !rmw_q && !hi_wait_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -492,6 +524,8 @@ module kestrel_lsu #(
       shared_rd_q <= 1'b0;
       rmw_q <= 1'b0;
       passes_q <= '0;
+      hi_wait_q <= 1'b0;
+      beat_q <= 1'b0;
     end else if (flush_i) begin
       busy_q <= 1'b0;
       done_q <= 1'b0;
@@ -500,7 +534,10 @@ module kestrel_lsu #(
       shared_rd_q <= 1'b0;
       rmw_q <= 1'b0;
       passes_q <= '0;
+      hi_wait_q <= 1'b0;
+      beat_q <= 1'b0;
     end else begin
+      hi_wait_q <= Rv32 && req_valid_i && req_ready_o && req_pair_i;
       shared_rd_q <= shared_go && !store_q;
       // A float add's pass stays in the write-back until its last bank.
       rmw_q <= (shared_go && amo_q) || (rmw_q && fadd && (rmw_left_q & ~fadd_onehot) != '0);
@@ -525,8 +562,13 @@ module kestrel_lsu #(
         end
         if (finished) done_q <= 1'b1;
         if (done_q && rsp_ready_i) begin
-          busy_q <= 1'b0;
-          done_q <= 1'b0;
+          if (rsp_last_o) begin
+            busy_q <= 1'b0;
+            done_q <= 1'b0;
+            beat_q <= 1'b0;
+          end else begin
+            beat_q <= 1'b1;  // the pair's high words next
+          end
         end
       end
     end
@@ -548,9 +590,16 @@ module kestrel_lsu #(
       cmp_q <= req_cmp_i;
       shared_phys_q <= req_shared_phys_i;
       local_base_q <= req_local_base_i;
+      pair_q <= Rv32 && req_pair_i;
       data_q <= '0;
+      data_hi_q <= '0;
     end else begin
       data_q <= data_d;
+      data_hi_q <= data_hi_d;
+    end
+    if (hi_wait_q) begin
+      wdata_hi_q <= req_wdata_hi_i;
+      cmp_hi_q <= req_cmp_hi_i;
     end
     served_q <= served;
     if (shared_go) begin
@@ -570,9 +619,10 @@ module kestrel_lsu #(
   always_comb begin
     rsp_valid_o = done_q;
     rsp_warp_o = warp_q;
-    rsp_rd_o = rd_q;
     rsp_load_o = !store_q;
     rsp_mask_o = mask_q;
+    rsp_last_o = 1'b1;
+    rsp_rd_o = rd_q;
     rsp_data_o = data_q;
     rsp_fault_o = kestrel_pkg::FaultNone;
     rsp_fault_lane_o = '0;
@@ -584,6 +634,15 @@ module kestrel_lsu #(
       rsp_fault_lane_o = class_lane;
     end
     rsp_fault_addr_o = addr_q[rsp_fault_lane_o*Xlen +: Xlen];
+    // A pair's first beat: rd and the low words; the second: rd+1 (rd is
+    // even) and the high words.
+    if (Rv32 && pair_q && rd_q != 5'd0 && rsp_fault_o == kestrel_pkg::FaultNone) begin
+      rsp_last_o = beat_q;
+      if (beat_q) begin
+        rsp_rd_o = rd_q | 5'd1;
+        for (int unsigned l = 0; l < Lanes; l++) rsp_data_o[l*Xlen +: Xlen] = Xlen'(data_hi_q[l*32 +: 32]);
+      end
+    end
     // Counter events of a completion without a fault (a faulting instruction
     // counts nothing, as in the model).
     active_lanes = '0;
@@ -591,7 +650,7 @@ module kestrel_lsu #(
     ev_shared_access_o = 1'b0;
     ev_shared_passes_o = '0;
     ev_atomics_o = '0;
-    if (done_q && rsp_ready_i && rsp_fault_o == kestrel_pkg::FaultNone) begin
+    if (done_q && rsp_ready_i && rsp_last_o && rsp_fault_o == kestrel_pkg::FaultNone) begin
       ev_shared_access_o = passes_q != '0;
       ev_shared_passes_o = passes_q;
       ev_atomics_o = amo_q ? active_lanes : '0;

@@ -289,6 +289,7 @@ module kestrel_sm #(
   logic [Warps*DecW-1:0] wdec_flat;
   logic [Warps-1:0] wmem, wdiv;  // the warp's next instruction goes to the LSU / divider
   logic [Warps-1:0] wshfl;       // ... is a shuffle (reads rs3, which the scoreboard does not check)
+  logic [Warps-1:0] wpair;       // ... is an RV32 register-pair atomic (reads rs2+1 and rd+1 too)
   // F fields per warp (kestrel_decoder fp_o) and the FP-execute flag.
   localparam int unsigned FpDecW = 38;
   localparam int unsigned FpDecLoad = 37;
@@ -328,6 +329,7 @@ module kestrel_sm #(
     );
     assign sb_check[g*18 +: 18] = fetch_fault_w[g] ? 18'd0 : wregs;
     assign wshfl[g] = wword[g][6:0] == kestrel_pkg::OpSimt && wword[g][14:12] == 3'd2;
+    assign wpair[g] = Xlen == 32 && wword[g][6:0] == kestrel_pkg::OpAtomic && wword[g][14:12] == 3'd3;
   end
 
 
@@ -412,6 +414,9 @@ module kestrel_sm #(
   logic [RowW-1:0] xbar_result;
 
   logic lsu_inflight_q, lsu_inflight_d;
+  // Stage 1 holds an RV32 register-pair atomic: the register file reads its
+  // high words (rs2+1, rd+1) this cycle, so nothing issues.
+  logic s1_pair;
   logic div_inflight_q, div_inflight_d;
   logic div_pending_q, div_pending_d;            // divider finished, waiting for the retire slot
   logic [WarpW-1:0] div_warp_q;
@@ -498,9 +503,9 @@ module kestrel_sm #(
           // Stage 3 three cycles from now belongs to a lane-pipeline result.
           ready[w] = 1'b0;
         end
-        if (wshfl[w] && sb_busy[w]) ready[w] = 1'b0;
+        if ((wshfl[w] || wpair[w]) && sb_busy[w]) ready[w] = 1'b0;
       end
-      if (stop_q || fault_valid_q || hold_issue) ready[w] = 1'b0;
+      if (stop_q || fault_valid_q || hold_issue || s1_pair) ready[w] = 1'b0;
     end
   end
 
@@ -550,9 +555,10 @@ module kestrel_sm #(
   // stage 1 (nothing issues after a trap, so the port is free).
   logic trap_a1_read;
   assign trap_a1_read = s1_valid_q && s1_dec_q.cls == kestrel_pkg::ClassTrap && !s1_ffault_q;
+  assign s1_pair = Xlen == 32 && s1_valid_q && s1_dec_q.cls == kestrel_pkg::ClassAtomic && s1_dec_q.funct3 == 3'd3;
   always_comb begin
-    rf_ren = issue || trap_a1_read;
-    rf_rwarp = trap_a1_read ? s1_warp_q : iw;
+    rf_ren = issue || trap_a1_read || s1_pair;
+    rf_rwarp = (trap_a1_read || s1_pair) ? s1_warp_q : iw;
     rf_rs1 = trap_a1_read ? 5'd11 : idec.rs1;
     rf_rs2 = trap_a1_read ? 5'd0 : idec.rs2;
     // The third port: a shuffle's rs3, a CAS's compare value (rd, which the
@@ -560,6 +566,12 @@ module kestrel_sm #(
     rf_rs3 = 5'd0;
     if (idec.cls == kestrel_pkg::ClassWarp && idec.funct3 == 3'd2) rf_rs3 = idec.funct7[6:2];
     if (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] == kestrel_pkg::AmoCas) rf_rs3 = idec.rd;
+    if (s1_pair) begin
+      // The pairs' high registers; x0 as a pair reads zero in both halves
+      // (the decoder has made rd x0 when it was x0, and registers are even).
+      rf_rs2 = (s1_dec_q.rs2 == 5'd0) ? 5'd0 : (s1_dec_q.rs2 | 5'd1);
+      rf_rs3 = (s1_dec_q.rd == 5'd0) ? 5'd0 : (s1_dec_q.rd | 5'd1);
+    end
     sb_set = issue && idec.rd_we && idec.cls != kestrel_pkg::ClassBarrier;
     sb_set_warp = iw;
     sb_set_rd = idec.rd;
@@ -948,7 +960,8 @@ module kestrel_sm #(
   assign s1_unit = is_mem(s1_dec_q.cls) || s1_dec_q.cls == kestrel_pkg::ClassDiv || (s1_fpx_q && !s1_rmfault);
   logic [Lanes*32-1:0] lsu_local_base;
   logic [31:0] lsu_warp_base;
-  logic lsu_rsp_valid, lsu_rsp_ready, lsu_rsp_load;
+  logic lsu_rsp_valid, lsu_rsp_ready, lsu_rsp_load, lsu_rsp_last;
+  logic [Lanes*32-1:0] lsu_wdata_hi, lsu_cmp_hi;
   logic [WarpW-1:0] lsu_rsp_warp;
   logic [4:0] lsu_rsp_rd;
   logic [Lanes-1:0] lsu_rsp_mask;
@@ -970,6 +983,13 @@ module kestrel_sm #(
     lsu_wdata = rf_rs2_data;
     if (s1_fp_q[FpDecStore]) begin
       for (int unsigned l = 0; l < Lanes; l++) lsu_wdata[l*Xlen +: Xlen] = Xlen'(frf_rs2_data[l*32 +: 32]);
+    end
+  end
+  // A register pair's high words, read in the cycle after the request.
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      lsu_wdata_hi[l*32 +: 32] = rf_rs2_data[l*Xlen +: 32];
+      lsu_cmp_hi[l*32 +: 32] = rf_rs3_data[l*Xlen +: 32];
     end
   end
   always_comb begin
@@ -1002,6 +1022,9 @@ module kestrel_sm #(
     .req_addr_i       (s1_alu),
     .req_wdata_i      (lsu_wdata),
     .req_cmp_i        (rf_rs3_data),
+    .req_pair_i       (s1_pair),
+    .req_wdata_hi_i   (lsu_wdata_hi),
+    .req_cmp_hi_i     (lsu_cmp_hi),
     .req_shared_phys_i(bphys_q[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*32 +: 32]),
     .req_local_base_i (lsu_local_base),
     .rsp_valid_o      (lsu_rsp_valid),
@@ -1009,6 +1032,7 @@ module kestrel_sm #(
     .rsp_warp_o       (lsu_rsp_warp),
     .rsp_rd_o         (lsu_rsp_rd),
     .rsp_load_o       (lsu_rsp_load),
+    .rsp_last_o       (lsu_rsp_last),
     .rsp_mask_o       (lsu_rsp_mask),
     .rsp_data_o       (lsu_rsp_data),
     .rsp_fault_o      (lsu_rsp_fault),
@@ -1442,7 +1466,7 @@ module kestrel_sm #(
     end else if (s3_valid_q) begin
       bar_issue = active_q[w3] && !s3_faulting && s3_mask_q != '0;
     end else if (grant_lsu) begin
-      bar_issue = lsu_retire_ok;
+      bar_issue = lsu_retire_ok && lsu_rsp_last;
       bar_issue_slot = wblk_q[32'(lsu_rsp_warp)*WarpW +: WarpW];
     end else if (grant_div) begin
       bar_issue = div_inflight_q;
@@ -1794,7 +1818,8 @@ module kestrel_sm #(
     end
 
     // ---- LSU, divider and barrier-result retires -----------------------------
-    if (grant_lsu) begin
+    // A pair's first beat writes rd only; the instruction ends with the second.
+    if (grant_lsu && lsu_rsp_last) begin
       lsu_inflight_d = 1'b0;
       if (lsu_inflight_q) begin
         long_d[lsu_rsp_warp] = 1'b0;

@@ -111,10 +111,10 @@ inline std::vector<std::string> test_backends() {
 }  // namespace kestrel::features
 
 // Skips the current test when `backend` lacks any of the listed features.
-#define KESTREL_SKIP_WITHOUT(backend, ...)                                                            \
-  do {                                                                                                \
+#define KESTREL_SKIP_WITHOUT(backend, ...)                                                             \
+  do {                                                                                                 \
     for (::kestrel::features::Feature kestrel_needed_ : {__VA_ARGS__}) {                               \
       const std::string kestrel_why_ = ::kestrel::features::missing_feature(backend, kestrel_needed_); \
-      if (!kestrel_why_.empty()) GTEST_SKIP() << kestrel_why_;                                        \
-    }                                                                                                 \
+      if (!kestrel_why_.empty()) GTEST_SKIP() << kestrel_why_;                                         \
+    }                                                                                                  \
   } while (false)

@@ -102,13 +102,55 @@ bool Checker::match_barrier_record(const RtlRetire& rtl) {
   return true;
 }
 
+bool Checker::is_pair_atomic(uint64_t pc) const {
+  if (xlen_ != 32) return false;
+  uint32_t word = 0;
+  try {
+    gpu_.read_mem(pc, &word, 4);
+  } catch (const Error&) {
+    return false;
+  }
+  return (word & 0x7F) == 0x2B && ((word >> 12) & 7) == 3;  // custom-1, funct3 3 (docs/isa.md section 2.2)
+}
+
 bool Checker::retire(const RtlRetire& rtl) {
   if (!ok()) return false;
   ++retired_;
   if (model_faulted_) return true;  // retires after the model's own fault (watchdog) are not comparable
   if (rtl.rd_data.size() < lanes_)
     return fail("retire record with " + std::to_string(rtl.rd_data.size()) + " lanes");
+  // An RV32 register-pair atomic retires as two records of its warp: rd with
+  // the low words, then rd+1 with the high words.  The model steps when both
+  // are in, so that an oracle gets the 64-bit old values.
+  const uint64_t warp_key = key(rtl.sm, rtl.warp_slot);
+  auto low = pair_low_.find(warp_key);
+  if (low != pair_low_.end()) {
+    const RtlRetire first = low->second;
+    pair_low_.erase(low);
+    if (rtl.pc != first.pc || !rtl.rd_we || rtl.rd_fp || rtl.rd != first.rd + 1 || rtl.mask != first.mask) {
+      return fail("retire #" + std::to_string(retired_) + " (" + describe(rtl) +
+                  "): expected the high word x" + std::to_string(first.rd + 1) + " of the pair atomic at " +
+                  hex(first.pc) + " (mask " + hex(first.mask) + ")");
+    }
+    std::vector<uint64_t> wide(lanes_);
+    for (uint32_t lane = 0; lane < lanes_; ++lane)
+      wide[lane] = (first.rd_data[lane] & 0xFFFFFFFFu) | (rtl.rd_data[lane] & 0xFFFFFFFFu) << 32;
+    if (!step_and_compare(first, &wide)) return false;
+    if (!match_barrier_record(rtl)) {
+      return fail("retire #" + std::to_string(retired_) + " (" + describe(rtl) +
+                  "): the model wrote no high word for this pair atomic");
+    }
+    return ok();
+  }
   if (match_barrier_record(rtl)) return ok();
+  if (rtl.rd_we && !rtl.rd_fp && is_pair_atomic(rtl.pc)) {
+    pair_low_[warp_key] = rtl;
+    return true;
+  }
+  return step_and_compare(rtl, nullptr);
+}
+
+bool Checker::step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>* wide_values) {
   auto pend = pending_.find(key(rtl.sm, rtl.warp_slot));
   if (pend != pending_.end() && !pend->second.empty()) {
     const PendingWrite& w = pend->second.front();
@@ -124,7 +166,7 @@ bool Checker::retire(const RtlRetire& rtl) {
   try {
     if (follow_atomics_) {
       oracle_.lanes = rtl.rd_we ? rtl.mask : 0;
-      oracle_.values = rtl.rd_data;
+      oracle_.values = wide_values != nullptr ? *wide_values : rtl.rd_data;
       m = gpu_.step(rtl.sm, rtl.warp_slot, oracle_);
       chains_.add(m.accesses);
     } else {
@@ -252,6 +294,10 @@ bool Checker::fault(const model::Fault& rtl) {
 
 bool Checker::finish() {
   if (!ok()) return false;
+  for (const auto& [k, first] : pair_low_) {
+    return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " never wrote the high word x" +
+                std::to_string(first.rd + 1) + " of its pair atomic at " + hex(first.pc));
+  }
   for (const auto& [k, writes] : pending_) {
     if (!writes.empty()) {
       return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " never wrote its barrier result x" +

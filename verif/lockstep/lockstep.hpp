@@ -11,6 +11,11 @@
 //   later as separate retire records at the barrier's PC ("barrier-result
 //   records").  The checker keeps the model's writes until the RTL's
 //   barrier-result record for that warp arrives.
+// * RV32 register-pair atomics: the RTL retires them as two records of the
+//   warp, rd with the low words and then rd+1 with the high words; the
+//   checker joins them (the model steps once, with 64-bit oracle values) and
+//   matches the model's rd+1 write like a barrier result (counted among the
+//   barrier-result records).
 // * cycle/time CSR reads: the model counts issued instructions, the RTL clock
 //   cycles; those values are not compared, and the model takes the RTL's
 //   value into its register so that what is computed from it agrees.
@@ -101,6 +106,10 @@ class Checker {
   };
   bool fail(const std::string& message);
   bool is_cycle_read(uint64_t pc) const;
+  bool is_pair_atomic(uint64_t pc) const;
+  // Steps the model for one RTL record and compares; `wide_values`: an RV32
+  // pair atomic's 64-bit destination values (the oracle's), else null.
+  bool step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>* wide_values);
   std::string describe(const RtlRetire& rtl) const;
   bool match_barrier_record(const RtlRetire& rtl);
   bool raced_load(const model::Retire& m, const model::RegWrite& w, uint64_t rtl_value,
@@ -113,6 +122,7 @@ class Checker {
   unsigned lanes_;
   std::map<uint64_t, std::vector<uint32_t>> placements_;   // key: sm << 32 | block index
   std::map<uint64_t, std::vector<PendingWrite>> pending_;  // key: sm << 32 | warp slot
+  std::map<uint64_t, RtlRetire> pair_low_;                 // a pair atomic's first record, same key
   // A plain load whose value the RTL read differently from the model (GPU
   // lock-step): accepted only if, at the end, it is a value of a followed
   // word's chain; `message` is the mismatch reported otherwise.

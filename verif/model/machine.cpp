@@ -1311,9 +1311,9 @@ class Machine final : public Engine {
       }
       const T prior = load_host<T>(p);
       uint64_t rtl = 0;
-      // RV32's pair atomics write two registers: the oracle's one value does
-      // not hold their old value, so they run from the model's memory.
-      const bool observed = (sizeof(T) == 4 || kXlen == 64) && oracle_value(l, addr, p, rtl);
+      // RV32's pair atomics: the oracle's value is the pair's 64 bits (the
+      // lock-step checker joins the RTL's rd and rd+1 records).
+      const bool observed = oracle_value(l, addr, p, rtl);
       const T old = observed ? static_cast<T>(rtl) : prior;
       T result = old;
       bool swapped = false;

@@ -7,6 +7,7 @@
 // constrained-random programs with fixed seeds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -439,6 +440,151 @@ TYPED_TEST(SmLockstep, CompareAndSwapOnGlobalAndSharedMemory) {
   }
 }
 
+// 64-bit atomics (guide B.12: atomicAdd/Exch/Min/Max/And/Or/Xor/CAS on
+// unsigned long long): A's .d AMOs and kx.amocas.d on RV64; on RV32 the
+// register-pair forms (docs/isa.md section 2.2: custom-1 funct3 3, value in
+// an even/odd pair, rd+1 written too).  Every thread applies each operation
+// to a global and a shared doubleword with a value whose high half carries
+// the sign, then adds its value through a CAS retry loop (with a carry
+// between the halves on RV32).  Corner cases: rd = x0 discards the old value
+// and leaves x1 alone (the program returns through ra), rs2 = x0 reads zero.
+TYPED_TEST(SmLockstep, SixtyFourBitAtomicsOnGlobalAndSharedMemory) {
+  Assembler a = this->assembler();
+  const bool rv64 = this->xlen() == 64;
+  const auto amo_d = [&](unsigned funct5, Reg rd, Reg addr, Reg src) {
+    if (rv64) {
+      a.amo(funct5, 8, rd, addr, src);
+    } else {
+      a.kx_amo(funct5, 8, rd, addr, src);
+    }
+  };
+  static constexpr unsigned kOps[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C};
+  constexpr int kWords = 11;  // the nine AMOs, the CAS counter, the corner-case word
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.csrr(s10, KESTREL_CSR_SHARED_BASE);
+  a.addi(s0, a0, 1024);
+  a.bne(t0, zero, "cleared");
+  for (int i = 0; i < kWords; ++i) {
+    for (int half = 0; half < 2; ++half) {
+      a.sw(zero, s0, 8 * i + 4 * half);
+      a.sw(zero, s10, 8 * i + 4 * half);
+    }
+  }
+  a.bind("cleared");
+  a.kx_bar_sync();
+  a.li(s7, 0);
+  // v = hi:lo, lo = tid * 0x3C6EF35F + 0x9E3779B9, hi = +-(tid + 1) (odd
+  // threads negative): in a2 (RV64) or the pair a2/a3 (RV32).
+  a.li(t1, 0x3C6EF35F);
+  a.mul(a2, t0, t1);
+  a.li(t1, 0x9E3779B9);
+  a.add(a2, a2, t1);
+  a.addi(a3, t0, 1);
+  a.andi(t1, t0, 1);
+  a.beq(t1, zero, "positive");
+  a.sub(a3, zero, a3);
+  a.bind("positive");
+  if (rv64) {
+    a.slli(a2, a2, 32);
+    a.srli(a2, a2, 32);
+    a.slli(a3, a3, 32);
+    a.or_(a2, a2, a3);
+  }
+  for (int target = 0; target < 2; ++target) {
+    const Reg base = target == 0 ? s0 : s10;
+    for (int i = 0; i < 9; ++i) {
+      a.addi(t2, base, 8 * i);
+      amo_d(kOps[i], a4, t2, a2);  // a4 (and a5 on RV32) = old
+      a.add(s7, s7, a4);
+      if (!rv64) a.xor_(s7, s7, a5);
+    }
+    // atomicAdd through a CAS loop on word 9.
+    const std::string loop = "cas" + std::to_string(target);
+    a.addi(t2, base, 72);
+    if (rv64) {
+      a.ld(a4, t2, 0);
+      a.bind(loop);
+      a.add(a6, a4, a2);
+      a.addi(s2, a4, 0);
+      a.kx_amocas(8, a4, t2, a6);
+      a.add(s7, s7, a4);
+      a.bne(a4, s2, loop);
+    } else {
+      a.lw(a4, t2, 0);
+      a.lw(a5, t2, 4);
+      a.bind(loop);
+      a.add(a6, a4, a2);
+      a.sltu(t3, a6, a4);  // carry into the high word
+      a.add(a7, a5, a3);
+      a.add(a7, a7, t3);
+      a.addi(s2, a4, 0);
+      a.addi(s3, a5, 0);
+      a.kx_amocas(8, a4, t2, a6);  // compare a4/a5, new a6/a7
+      a.add(s7, s7, a5);
+      a.xor_(t3, a4, s2);
+      a.xor_(t4, a5, s3);
+      a.or_(t3, t3, t4);
+      a.bne(t3, zero, loop);
+    }
+    // Corner cases on word 10.
+    a.addi(t2, base, 80);
+    amo_d(0x00, zero, t2, a2);  // old value discarded; x1 (ra) untouched
+    amo_d(0x00, a4, t2, zero);  // adds zero, a4 = the sum so far
+    a.add(s7, s7, a4);
+    a.kx_amocas(8, zero, t2, a2);  // compares with zero: fails unless the word is 0
+  }
+  a.kx_bar_sync();
+  // Thread 0 copies the shared words next to the global ones (a0 + 1024 + 88).
+  a.bne(t0, zero, "copied");
+  for (int i = 0; i < 2 * kWords; ++i) {
+    a.lw(t1, s10, 4 * i);
+    a.sw(t1, s0, 8 * kWords + 4 * i);
+  }
+  a.bind("copied");
+  this->store_result(a, s7);
+  a.ret();
+  this->sm().load(a);
+  const unsigned n = 2 * this->lanes() - 1;
+  model::LaunchDesc desc = this->sm().desc(Dim3{1, 1, 1}, Dim3{n, 1, 1});
+  desc.shared_base = kShared;
+  desc.shared_static = 8 * kWords;
+  const RunResult r = this->run_desc(desc);
+  EXPECT_EQ(r.atomics, r.model_counters[KESTREL_CNT_ATOMICS]);
+  EXPECT_EQ(r.shared_passes, r.model_counters[KESTREL_CNT_SHARED_PASSES]);
+  // What every order of the threads leaves (the swap's winner depends on it).
+  uint64_t sum = 0, all_or = 0, all_and = 0, all_xor = 0, umin = 0, umax = 0;
+  int64_t smin = 0, smax = 0;
+  for (uint32_t t = 0; t < n; ++t) {
+    const uint32_t lo = t * 0x3C6EF35Fu + 0x9E3779B9u;
+    const int32_t hi = (t & 1) ? -static_cast<int32_t>(t + 1) : static_cast<int32_t>(t + 1);
+    const uint64_t v = uint64_t{static_cast<uint32_t>(hi)} << 32 | lo;
+    sum += v;
+    all_or |= v;
+    all_xor ^= v;
+    smin = std::min(smin, static_cast<int64_t>(v));
+    smax = std::max(smax, static_cast<int64_t>(v));
+    umin = std::min(umin, v);
+    umax = std::max(umax, v);
+  }
+  auto word = [&](int target, int i) {
+    const uint64_t addr = kData + 1024 + (target == 0 ? 8 * i : 8 * kWords + 8 * i);
+    return uint64_t{this->sm().bench_mem32(addr)} | uint64_t{this->sm().bench_mem32(addr + 4)} << 32;
+  };
+  for (int target = 0; target < 2; ++target) {
+    SCOPED_TRACE(target == 0 ? "global" : "shared");
+    EXPECT_EQ(word(target, 0), sum);
+    EXPECT_EQ(word(target, 2), all_xor);
+    EXPECT_EQ(word(target, 3), all_or);
+    EXPECT_EQ(word(target, 4), all_and);  // anded with the initial 0
+    EXPECT_EQ(static_cast<int64_t>(word(target, 5)), smin);
+    EXPECT_EQ(static_cast<int64_t>(word(target, 6)), smax);
+    EXPECT_EQ(word(target, 7), umin);
+    EXPECT_EQ(word(target, 8), umax);
+    EXPECT_EQ(word(target, 9), sum);
+    EXPECT_EQ(word(target, 10), sum);  // the rd = x0 adds landed; the CAS never matched
+  }
+}
+
 // kx.amofadd.s (docs/isa.md section 2.2) on a global and a shared word that
 // every thread adds to (lanes in lane order, each getting the sum before its
 // own add), then per-thread words with special operands: NaN results become
@@ -770,6 +916,27 @@ TYPED_TEST(SmLockstep, FaultMisalignedLowestLane) {
   expect_fault(this, a, KESTREL_FAULT_MISALIGNED);
 }
 
+// An RV32 pair atomic at an address that is 4 but not 8 aligned faults
+// MISALIGNED in the lowest such lane, writing no register (docs/isa.md
+// section 2.2: the faults of a store).
+TYPED_TEST(SmLockstep, FaultMisalignedSixtyFourBitAtomic) {
+  Assembler a = this->assembler();
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.slli(t1, t0, 3);
+  a.add(t1, t1, a0);
+  a.andi(t2, t0, 2);
+  a.slli(t2, t2, 1);
+  a.add(t1, t1, t2);  // lanes 2, 3, 6, 7 ... 4 bytes off
+  a.li(a2, 1);
+  if (this->xlen() == 64) {
+    a.amo(0x00, 8, a4, t1, a2);
+  } else {
+    a.kx_amo(0x00, 8, a4, t1, a2);
+  }
+  a.ret();
+  expect_fault(this, a, KESTREL_FAULT_MISALIGNED);
+}
+
 TYPED_TEST(SmLockstep, FaultIllegalAddressUnmappedAndNull) {
   Assembler a = this->assembler();
   a.csrr(t0, KESTREL_CSR_TID_X);
@@ -912,8 +1079,9 @@ TYPED_TEST(SmLockstep, AluBoundIpcWithAllWarpsBusy) {
 
 // ---- constrained-random programs ---------------------------------------------
 // Straight code, if/else on data bits (divergent), bounded loops with per-thread
-// trip counts, loads, stores and atomics (A's AMOs, kx.amoinc/amodec, kx.amocas) of every
-// width to a shared scratch area and to shared memory, barriers of every kind
+// trip counts, loads, stores and atomics (A's AMOs, kx.amoinc/amodec,
+// kx.amocas, RV32's register-pair forms) of every width to a shared scratch
+// area and to shared memory, barriers of every kind
 // (also inside divergent code: exits and bounded loops guarantee they
 // complete), rare early exits, the F
 // extension: every lane-pipeline operation with static and dynamic rounding
@@ -1089,28 +1257,40 @@ class RandomProgram {
     const int32_t off = static_cast<int32_t>((rng_() % (16u >> size_log2)) << size_log2) % 16;
     const Reg d = dest_reg(), v = data_reg();
     if (rng_() % 4 == 0) {
-      // An atomic on a word (or, on RV64, a doubleword): A's AMOs and
-      // custom-1's inc/dec, on global or shared memory.
+      // An atomic on a word or a doubleword: A's AMOs and custom-1's
+      // inc/dec (words) and CAS, on global or shared memory.  A doubleword on
+      // RV32 is a register-pair form (docs/isa.md section 2.2): even rd and
+      // rs2, rd+1 written too.
       static const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C};
-      const bool dword = xlen_ == 64 && rng_() % 2;
+      const bool dword = rng_() % 2 != 0;
+      const bool pair = dword && xlen_ == 32;
+      const Reg dd = pair ? static_cast<Reg>(d & ~1u) : d;
+      const Reg vv = pair ? static_cast<Reg>(v & ~1u) : v;
       a_.addi(t6, t6, dword ? off & ~7 : off & ~3);
       const unsigned pick = static_cast<unsigned>(rng_() % 13);
       if (pick < 9) {
-        a_.amo(ops[pick], dword ? 8 : 4, d, t6, v);
-      } else if (pick == 9) {
-        a_.kx_amoinc_w(d, t6, v);
-      } else if (pick == 10) {
-        a_.kx_amodec_w(d, t6, v);
+        if (pair)
+          a_.kx_amo(ops[pick], 8, dd, t6, vv);
+        else
+          a_.amo(ops[pick], dword ? 8 : 4, dd, t6, vv);
+      } else if (pick == 9 && !dword) {
+        a_.kx_amoinc_w(dd, t6, vv);
+      } else if (pick == 10 && !dword) {
+        a_.kx_amodec_w(dd, t6, vv);
       } else {
         // CAS: rd is the compare value; loading the word first makes the
         // lowest lane on each word succeed, a random rd mostly fails.
-        if (pick == 11) {
-          if (dword)
-            a_.ld(d, t6, 0);
-          else
-            a_.lw(d, t6, 0);
+        if (pick != 12) {
+          if (pair) {
+            a_.lw(dd, t6, 0);
+            a_.lw(static_cast<Reg>(dd + 1), t6, 4);
+          } else if (dword) {
+            a_.ld(dd, t6, 0);
+          } else {
+            a_.lw(dd, t6, 0);
+          }
         }
-        a_.kx_amocas(dword ? 8 : 4, d, t6, v);
+        a_.kx_amocas(dword ? 8 : 4, dd, t6, vv);
       }
     } else if (rng_() % 2) {
       switch (size_log2) {

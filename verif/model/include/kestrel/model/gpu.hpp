@@ -96,11 +96,12 @@ struct RegWrite {
 // destination register; a global atomic (AMO, kx.amo*, CAS, float add, LR)
 // then takes each such lane's old value from it instead of from the model's
 // memory, and an SC its success (0) or failure.  Lanes without a value (rd =
-// x0), RV32's 64-bit pair atomics and everything that is not a global atomic
-// execute from the model's own state as always.
+// x0) and everything that is not a global atomic execute from the model's own
+// state as always.
 struct AtomicOracle {
   uint32_t lanes = 0;            // lanes whose value the RTL reported
-  std::vector<uint64_t> values;  // per lane: the destination's value (XLEN bits or an f pattern)
+  std::vector<uint64_t> values;  // per lane: the destination's value (XLEN bits or an f pattern;
+                                 // RV32 pair atomics: the pair's 64 bits, rd+1 high)
 };
 
 // One lane's global-memory access of a step() given an oracle: what the
