@@ -8,15 +8,14 @@
 // stores, the other F instructions as ClassAlu with fpx_o set (the SM sends
 // them to kestrel_fp_exec; fp_o carries their fields), and the FP CSRs
 // (fflags, frm, fcsr: read and written per thread).  Everything else is
-// ClassIllegal.  The A extension's AMOs (.w, and .d on RV64) and custom-1's
+// ClassIllegal.  The A extension's AMOs and LR/SC (.w, and .d on RV64) and custom-1's
 // kx.amoinc.w/kx.amodec.w, kx.amocas.w/.d and kx.amofadd.s are
 // ClassAtomic (the LSU performs them; a CAS also reads rd, the compare value,
 // through the SM's third register read port; kx.amofadd.s reads f rs2 and
 // writes f rd, flagged in fp_o as both an FP load and an FP store, with no x
 // register but rs1).  RV32's register-pair forms (custom-1 funct3 3: the A
-// operations and CAS on even rd/rs2) are ClassAtomic with funct3 3 too.  Not
-// yet in the SM, so reported illegal here: LR/SC, and writes of every other
-// CSR (all are read-only).
+// operations and CAS on even rd/rs2) are ClassAtomic with funct3 3 too.
+// Writes of every other CSR (all are read-only) are illegal.
 //
 // In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
 // rs1_re clear for f operands), so the x scoreboard and register read work
@@ -177,8 +176,8 @@ module kestrel_decoder #(
         // to rd (a CAS's compare value is rd too).  funct3 2 is a word, 3 a
         // doubleword: A's .d on RV64; custom-1's CAS .d on both, and on RV32
         // the A operations as register-pair forms (even rd and rs2; the SM
-        // reads rs2+1 and rd+1 and writes rd+1 too).  Not yet in the RTL, so
-        // illegal here: LR/SC.
+        // reads rs2+1 and rd+1 and writes rd+1 too).  LR/SC like A's AMOs
+        // (LR needs rs2 = 0 and reads no rs2; SC's rd gets 0 or 1).
         dec_o.cls = kestrel_pkg::ClassAtomic;
         dec_o.src_b_imm = 1'b1;
         dec_o.imm = '0;
@@ -190,6 +189,11 @@ module kestrel_decoder #(
             kestrel_pkg::AmoAdd, kestrel_pkg::AmoSwap, kestrel_pkg::AmoXor, kestrel_pkg::AmoOr, kestrel_pkg::AmoAnd,
             kestrel_pkg::AmoMin, kestrel_pkg::AmoMax, kestrel_pkg::AmoMinu, kestrel_pkg::AmoMaxu:
               legal = (funct3 == 3'd2) || (Rv64 && funct3 == 3'd3);
+            kestrel_pkg::AmoLr: begin
+              legal = ((funct3 == 3'd2) || (Rv64 && funct3 == 3'd3)) && rs2 == 5'd0;
+              dec_o.rs2_re = 1'b0;
+            end
+            kestrel_pkg::AmoSc: legal = (funct3 == 3'd2) || (Rv64 && funct3 == 3'd3);
             default: legal = 1'b0;
           endcase
         end else begin

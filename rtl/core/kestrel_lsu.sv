@@ -47,6 +47,23 @@
 // completion beats: rd with the low words (rsp_last_o low), then rd+1 with the
 // high words (rsp_last_o high); a fault or rd = x0 is one beat.
 //
+// LR/SC (docs/isa.md section 1).  A thread's reservation lives where its
+// latest LR went: shared memory's here, one entry per thread slot (Warps x
+// Lanes: valid, bank, row, doubleword), global and local memory's at the
+// memory side (kestrel_mem_atomic, which the LR and SC requests name their
+// warp and lane to; `gres` here says a thread's latest LR/SC was such an LR,
+// else its memory-side SC is sent with amo.held = 0 and fails there).  An LR
+// or SC on shared memory makes the passes of a load or a store (the model's
+// pass count); an LR sets the served lanes' entries; in an SC pass each
+// bank's lowest served lane holding a reservation on exactly its word and
+// size writes (lane order: its write ends the others'), every served lane
+// gets rd = 0 (wrote) or 1 and loses its entry.  Every bank write (store
+// pass, atomic write-back, successful SC) ends the entries on a word it
+// writes: each entry looks at its own bank's (and pair's) write, in a loop of
+// the flop process that runs only in a cycle with a bank write.  Global and
+// local LR/SC go one lane per request like the atomics, and clear the lane's
+// shared entry.
+//
 // Events, at the completion without a fault: shared_access (the instruction
 // touched shared memory), shared_passes (the passes it took) and atomics (its
 // active lanes, for an atomic) - the model's counters 13-15.
@@ -123,6 +140,7 @@ module kestrel_lsu #(
   logic [WarpW-1:0] warp_q;
   logic [4:0] rd_q;
   logic store_q, unsigned_q, amo_q;
+  logic lr, sc, serial, wr_pass;
   logic [4:0] amo_op_q;
   kestrel_pkg::mem_size_e size_q;
   logic [Lanes-1:0] mask_q;
@@ -154,6 +172,13 @@ module kestrel_lsu #(
   target_e lane_target [Lanes];
   logic [31:0] lane_phys [Lanes];
   logic [3:0] size_bytes;
+
+  // LR and SC are atomics to the SM (rd written) but take load/store passes;
+  // the other atomics go one lane per bank (`serial`) with a write-back.
+  assign lr = amo_q && amo_op_q == kestrel_pkg::AmoLr;
+  assign sc = amo_q && amo_op_q == kestrel_pkg::AmoSc;
+  assign serial = amo_q && !lr && !sc;
+  assign wr_pass = store_q || sc;
 
   always_comb begin
     unique case (size_q)
@@ -257,10 +282,10 @@ module kestrel_lsu #(
   // banks.
   logic [LaneW-1:0] lane_bank [Lanes];
   logic [RowW-1:0] lane_row [Lanes];
-  logic [Lanes-1:0] sh_pend, served;
-  logic [Lanes-1:0] sel_valid;
+  logic [Lanes-1:0] sh_pend, served, writer;
+  logic [Lanes-1:0] sel_valid, win_valid;
   logic [Lanes*RowW-1:0] sel_row;
-  logic [Lanes*LaneW-1:0] sel_lane;
+  logic [Lanes*LaneW-1:0] sel_lane, win_lane;
   logic dword;
   assign dword = (size_q == kestrel_pkg::SizeDouble);
 
@@ -270,24 +295,60 @@ module kestrel_lsu #(
       lane_row[l] = lane_phys[l][2 + LaneW +: RowW];
       sh_pend[l] = pending_eff[l] && lane_target[l] == TargetShared;
     end
-    // Each bank's lowest pending lane picks the word (row) the bank delivers.
+  end
+
+  // ---- LR/SC reservations ---------------------------------------------------
+  // Shared memory's, one per thread slot (warp * Lanes + lane): valid, bank,
+  // row, doubleword; flags reset and flushed at launch start, the word
+  // unreset (meaningful only while valid).  gres_q: the thread's latest
+  // LR/SC was an LR on global or local memory.
+  localparam int unsigned Slots = Warps * Lanes;
+  logic [Slots-1:0] sres_valid_q, sres_dword_q, gres_q;
+  logic [LaneW-1:0] sres_bank_q [Slots];
+  logic [RowW-1:0] sres_row_q [Slots];
+  // An SC lane that holds a reservation on exactly its shared word and size.
+  logic [Lanes-1:0] held;
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      logic [$clog2(Slots)-1:0] e;
+      e = $clog2(Slots)'(32'(warp_q) * Lanes + l);
+      held[l] = sc && sres_valid_q[e] && sres_bank_q[e] == lane_bank[l] && sres_row_q[e] == lane_row[l]
+                && sres_dword_q[e] == dword;
+    end
+  end
+
+  always_comb begin
+    // Each bank's lowest pending lane picks the word (row) the bank delivers;
+    // an SC's writer is the bank's lowest lane on that word that holds its
+    // reservation.
     sel_valid = '0;
     sel_row = '0;
     sel_lane = '0;
+    win_valid = '0;
+    win_lane = '0;
     for (int unsigned b = 0; b < Lanes; b++) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
-        if (!sel_valid[b] && sh_pend[l] && lane_bank[l] == LaneW'(b)) begin
-          sel_valid[b] = 1'b1;
-          sel_row[b*RowW +: RowW] = lane_row[l];
-          sel_lane[b*LaneW +: LaneW] = LaneW'(l);
+        if (sh_pend[l] && lane_bank[l] == LaneW'(b)) begin
+          if (!sel_valid[b]) begin
+            sel_valid[b] = 1'b1;
+            sel_row[b*RowW +: RowW] = lane_row[l];
+            sel_lane[b*LaneW +: LaneW] = LaneW'(l);
+          end
+          if (!win_valid[b] && held[l] && lane_row[l] == sel_row[b*RowW +: RowW]) begin
+            win_valid[b] = 1'b1;
+            win_lane[b*LaneW +: LaneW] = LaneW'(l);
+          end
         end
       end
     end
     // Served this pass: every pending lane on its bank's word; for an atomic
-    // only the bank's lowest lane.
+    // only the bank's lowest lane.  Writers: the served lanes of a store, an
+    // SC's winners.
     for (int unsigned l = 0; l < Lanes; l++) begin
       served[l] = sh_pend[l] && lane_row[l] == sel_row[32'(lane_bank[l])*RowW +: RowW]
-                  && (!amo_q || sel_lane[32'(lane_bank[l])*LaneW +: LaneW] == LaneW'(l));
+                  && (!serial || sel_lane[32'(lane_bank[l])*LaneW +: LaneW] == LaneW'(l));
+      writer[l] = served[l] && (!sc || (win_valid[lane_bank[l]]
+                                        && win_lane[32'(lane_bank[l])*LaneW +: LaneW] == LaneW'(l)));
     end
   end
 
@@ -323,7 +384,7 @@ module kestrel_lsu #(
   logic [LaneW-1:0] fadd_bank, fadd_owner;
   logic unused_fadd_valid;
   logic [31:0] fadd_sum;
-  assign fadd = amo_q && amo_op_q == kestrel_pkg::AmoFadd;
+  assign fadd = serial && amo_op_q == kestrel_pkg::AmoFadd;
   kestrel_lowest_set #(.Width(Lanes)) u_fadd_bank (
     .bits_i  (rmw_left_q),
     .valid_o (unused_fadd_valid),
@@ -384,9 +445,9 @@ module kestrel_lsu #(
                                : (dword && (b % 2) == 1) ? amo_new[b*64 + 32 +: 32] : amo_new[b*64 +: 32];
       end else if (shared_go) begin
         bank_en[b] = sel_valid[home];
-        bank_rd[b] = !store_q;
+        bank_rd[b] = !wr_pass;
         bank_addr[b*RowW +: RowW] = sel_row[home*RowW +: RowW];
-        if (store_q) begin
+        if (wr_pass) begin
           // Each byte takes the highest served lane that covers it.
           for (int unsigned l = 0; l < Lanes; l++) begin
             for (int unsigned k = 0; k < 4; k++) begin
@@ -400,7 +461,7 @@ module kestrel_lsu #(
                          && 3'(k) < {1'b0, lane_phys[l][1:0]} + size_bytes[2:0];
                 src_byte = 3'(k) - {1'b0, lane_phys[l][1:0]};
               end
-              if (served[l] && covers) begin
+              if (writer[l] && covers) begin
                 bank_be[b*4 + k] = 1'b1;
                 bank_wdata[b*32 + k*8 +: 8] = wdata64[l*64 + 32'(src_byte)*8 +: 8];
               end
@@ -427,12 +488,17 @@ module kestrel_lsu #(
 
   assign mem_req_valid_o = mem_go;
   always_comb begin
+    mem_req_o.amo.sm = '0;  // the GPU top fills in the SM
+    mem_req_o.amo.warp = 8'(warp_q);
+    mem_req_o.amo.lane = 8'(lead);
+    mem_req_o.amo.held = gres_q[32'(warp_q) * Lanes + 32'(lead)];
     mem_req_o.amo.valid = amo_q;
     mem_req_o.amo.op = amo_op_q;
     mem_req_o.amo.cmp = cmp64[32'(lead)*64 +: 64];
+    // An LR is a read (the page needs R) that marks its word in `be`.
     mem_req_o.kind = (lead_target == TargetLocal) ? kestrel_pkg::MemLocal
-                   : (store_q || amo_q) ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
-    mem_req_o.write = store_q || amo_q;
+                   : (store_q || (amo_q && !lr)) ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
+    mem_req_o.write = store_q || (amo_q && !lr);
     mem_req_o.addr = line_addr;
     mem_req_o.be = (store_q || amo_q) ? line_be : '0;
     mem_req_o.wdata = line_wdata;
@@ -494,6 +560,8 @@ module kestrel_lsu #(
         data_d[l*Xlen +: Xlen] = extend(raw, size_q, unsigned_q);
         data_hi_d[l*32 +: 32] = raw[63:32];  // a pair's high word (RV32)
       end
+      // A shared SC's rd: 0 if the lane wrote, else 1.
+      if (shared_go && sc && served[l]) data_d[l*Xlen +: Xlen] = Xlen'(!writer[l]);
     end
   end
 
@@ -538,9 +606,9 @@ module kestrel_lsu #(
       beat_q <= 1'b0;
     end else begin
       hi_wait_q <= Rv32 && req_valid_i && req_ready_o && req_pair_i;
-      shared_rd_q <= shared_go && !store_q;
+      shared_rd_q <= shared_go && !wr_pass;
       // A float add's pass stays in the write-back until its last bank.
-      rmw_q <= (shared_go && amo_q) || (rmw_q && fadd && (rmw_left_q & ~fadd_onehot) != '0);
+      rmw_q <= (shared_go && serial) || (rmw_q && fadd && (rmw_left_q & ~fadd_onehot) != '0);
       if (req_valid_i && req_ready_o) begin
         busy_q <= 1'b1;
         done_q <= 1'b0;
@@ -614,6 +682,57 @@ module kestrel_lsu #(
     rmw_left_q <= shared_go ? (fadd ? sel_valid : '0) : (rmw_left_q & ~fadd_onehot);
   end
 
+  // Reservation flags.  A bank write ends the entries on a word it writes
+  // (each entry checks its own bank, and for a doubleword the pair's odd
+  // bank); then the lanes an LR/SC serves this cycle update their own.
+  logic [Lanes-1:0] bank_we;
+  logic mem_lrsc;
+  always_comb begin
+    for (int unsigned b = 0; b < Lanes; b++) bank_we[b] = bank_en[b] && bank_be[b*4 +: 4] != '0;
+  end
+  assign mem_lrsc = mem_go && mem_req_ready_i && (lr || sc);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sres_valid_q <= '0;
+      gres_q <= '0;
+    end else if (flush_i) begin
+      sres_valid_q <= '0;
+      gres_q <= '0;
+    end else begin
+      if (bank_we != '0) begin
+        for (int unsigned e = 0; e < Slots; e++) begin
+          if ((bank_we[sres_bank_q[e]] && bank_addr[32'(sres_bank_q[e])*RowW +: RowW] == sres_row_q[e])
+              || (sres_dword_q[e] && bank_we[sres_bank_q[e] | LaneW'(1)]
+                  && bank_addr[(32'(sres_bank_q[e]) | 32'd1) * RowW +: RowW] == sres_row_q[e]))
+            sres_valid_q[e] <= 1'b0;
+        end
+      end
+      if (shared_go && (lr || sc)) begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (served[l]) begin
+            sres_valid_q[32'(warp_q) * Lanes + l] <= lr;
+            gres_q[32'(warp_q) * Lanes + l] <= 1'b0;
+          end
+        end
+      end
+      if (mem_lrsc) begin
+        sres_valid_q[32'(warp_q) * Lanes + 32'(lead)] <= 1'b0;
+        gres_q[32'(warp_q) * Lanes + 32'(lead)] <= lr;
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (shared_go && lr) begin
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        if (served[l]) begin
+          sres_bank_q[32'(warp_q) * Lanes + l] <= lane_bank[l];
+          sres_row_q[32'(warp_q) * Lanes + l] <= lane_row[l];
+          sres_dword_q[32'(warp_q) * Lanes + l] <= dword;
+        end
+      end
+    end
+  end
+
   // ---- completion -----------------------------------------------------------------
   logic [6:0] active_lanes;
   always_comb begin
@@ -653,7 +772,7 @@ module kestrel_lsu #(
     if (done_q && rsp_ready_i && rsp_last_o && rsp_fault_o == kestrel_pkg::FaultNone) begin
       ev_shared_access_o = passes_q != '0;
       ev_shared_passes_o = passes_q;
-      ev_atomics_o = amo_q ? active_lanes : '0;
+      ev_atomics_o = serial ? active_lanes : '0;
     end
   end
 endmodule

@@ -2216,8 +2216,11 @@ module kestrel_sm #(
     events_o.issued = issue;
     for (int unsigned l = 0; l < Lanes; l++) events_o.threads = events_o.threads + 7'(imask[l] && issue);
     // An atomic counts as a load and a store, as in the model.
-    events_o.load = issue && (idec.cls == kestrel_pkg::ClassLoad || idec.cls == kestrel_pkg::ClassAtomic);
-    events_o.store = issue && (idec.cls == kestrel_pkg::ClassStore || idec.cls == kestrel_pkg::ClassAtomic);
+    // An atomic counts as a load and a store; LR only as a load, SC as a store.
+    events_o.load = issue && (idec.cls == kestrel_pkg::ClassLoad
+                              || (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] != kestrel_pkg::AmoSc));
+    events_o.store = issue && (idec.cls == kestrel_pkg::ClassStore
+                               || (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] != kestrel_pkg::AmoLr));
     events_o.barrier_release = |(bar_release & used_q);
     events_o.diverged = issue && imask != ~exited_q[32'(iw)*Lanes +: Lanes];
     events_o.stall_idle = !issue && active_q == '0;

@@ -12,16 +12,35 @@
 // in progress, so every atomic of every SM is performed whole, in the order
 // the crossbar took them (docs/isa.md section 2.2).
 //
+// LR/SC (docs/isa.md section 1): one reservation per thread of the GPU
+// (NumSms x Warps x Lanes entries: valid, line, word, doubleword), cleared
+// at launch start (clear_i).  An LR (op AmoLr, a read whose `be` marks its
+// word) passes through like a read and sets its thread's entry as it goes
+// out.  Every write that goes out to DRAM (pass-through stores, an atomic's
+// write-back, a successful SC) ends every reservation on a 4-byte word it
+// writes: the per-entry comparison sits in a loop of the flop process, run
+// only in a cycle that sends a write.  An SC is an atomic: after the drain it
+// succeeds if its `held` is set and its thread's entry is valid on exactly its
+// word and size; it drops that entry either way, writes its operand only on
+// success (no read), and is answered with 0 (success) or 1 at the word's
+// place of an otherwise zero line.
+//
 // Throughput: pass-through one request and one response per cycle; an atomic
 // takes the memory's read and write latencies plus three cycles (a failed
-// CAS: the read latency plus two).  Handshakes are valid/ready on all four
+// CAS: the read latency plus two; an SC: the write latency plus three, a
+// failed one two cycles after the drain).  An LR costs what a read does.  Handshakes are valid/ready on all four
 // sides; the external payload of a pass-through
 // request is the input's (stable while it waits, by the input's rule).
 module kestrel_mem_atomic #(
-  parameter int unsigned Outstanding = 16
+  parameter int unsigned Outstanding = 16,
+  // the GPU's threads, one reservation each
+  parameter int unsigned NumSms = kestrel_pkg::DefaultSms,
+  parameter int unsigned Warps = kestrel_pkg::DefaultWarps,
+  parameter int unsigned Lanes = kestrel_pkg::DefaultLanes
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
+  input  logic                   clear_i,         // launch start: every reservation ends
   // crossbar side
   input  logic                   in_req_valid_i,
   output logic                   in_req_ready_o,
@@ -40,6 +59,9 @@ module kestrel_mem_atomic #(
   localparam int unsigned LineBytes = kestrel_pkg::LineBytes;
   localparam int unsigned OffW = kestrel_pkg::LineOffW;
   localparam int unsigned CountW = $clog2(Outstanding + 1) + 1;
+  localparam int unsigned Entries = NumSms * Warps * Lanes;
+  localparam int unsigned LineW = kestrel_pkg::AddrW - OffW;
+  localparam int unsigned WordW = OffW - 2;  // 4-byte words of a line
 
   typedef enum logic [2:0] {Pass, Drain, Read, ReadWait, Write, WriteWait, Answer} state_e;
   state_e state_q, state_d;
@@ -87,7 +109,61 @@ module kestrel_mem_atomic #(
     .addend_i(operand[31:0]),
     .sum_o   (fadd_v)
   );
-  assign new_v = (amo_q.amo.op == kestrel_pkg::AmoFadd) ? {32'd0, fadd_v} : alu_v;
+  logic sc, write_new;
+  assign sc = amo_q.amo.op == kestrel_pkg::AmoSc;
+  // An SC that gets to the write-back writes its operand.
+  assign new_v = sc ? operand : (amo_q.amo.op == kestrel_pkg::AmoFadd) ? {32'd0, fadd_v} : alu_v;
+  assign write_new = sc || write_v;
+
+  // ---- LR/SC reservations ---------------------------------------------------
+  // Thread index of an LR/SC: (sm * Warps + warp) * Lanes + lane; a thread
+  // outside the configuration reserves nothing and never succeeds.
+  function automatic int unsigned thread_idx(input logic [7:0] sm, input logic [7:0] warp,
+                                             input logic [7:0] lane);
+    if (32'(sm) < NumSms && 32'(warp) < Warps && 32'(lane) < Lanes)
+      thread_idx = (32'(sm) * Warps + 32'(warp)) * Lanes + 32'(lane);
+    else
+      thread_idx = Entries;
+  endfunction
+  // The word of an LR/SC: its lowest enabled byte, and a doubleword if the
+  // next word is enabled too.
+  function automatic logic [WordW:0] word_of(input logic [LineBytes-1:0] be);
+    /* verilator lint_off UNUSEDSIGNAL */  // o[1:0]: aligned words
+    logic [OffW-1:0] o;
+    /* verilator lint_on UNUSEDSIGNAL */
+    o = '0;
+    for (int b = LineBytes - 1; b >= 0; b--) begin
+      if (be[b]) o = OffW'(b);
+    end
+    word_of = {o[OffW-1:2], !o[2] && be[{o[OffW-1:3], 3'b100}]};
+  endfunction
+
+  logic [Entries-1:0] res_valid_q, res_dword_q;
+  logic [LineW-1:0] res_line_q [Entries];
+  logic [WordW-1:0] res_word_q [Entries];
+
+  // The write going out this cycle, if any, and the 4-byte words it touches.
+  logic wr_fire, lr_fire, sc_decide, sc_ok;
+  logic [LineBytes/4-1:0] wr_words;
+  always_comb begin
+    wr_fire = ext_req_valid_o && ext_req_ready_i
+              && (ext_req_o.kind == kestrel_pkg::MemWrite || (ext_req_o.kind == kestrel_pkg::MemLocal && ext_req_o.write));
+    for (int unsigned w = 0; w < LineBytes / 4; w++) wr_words[w] = |ext_req_o.be[w*4 +: 4];
+  end
+  assign lr_fire = state_q == Pass && in_req_valid_i && in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr
+                   && ext_req_ready_i;
+  // An SC decides at the end of its drain.
+  assign sc_decide = state_q == Drain && pending_q == '0 && sc;
+  int unsigned lr_idx, sc_idx;
+  assign lr_idx = thread_idx(in_req_i.amo.sm, in_req_i.amo.warp, in_req_i.amo.lane);
+  assign sc_idx = thread_idx(amo_q.amo.sm, amo_q.amo.warp, amo_q.amo.lane);
+  always_comb begin
+    sc_ok = 1'b0;
+    if (amo_q.amo.held && sc_idx < Entries) begin
+      sc_ok = res_valid_q[sc_idx] && res_line_q[sc_idx] == amo_q.addr[kestrel_pkg::AddrW-1:OffW]
+              && res_word_q[sc_idx] == off[OffW-1:2] && res_dword_q[sc_idx] == dword;
+    end
+  end
 
   always_comb begin
     state_d = state_q;
@@ -105,7 +181,14 @@ module kestrel_mem_atomic #(
         ext_rsp_ready_o = in_rsp_ready_i;
         if (ext_rsp_valid_i && in_rsp_ready_i) pending_d = pending_d - 1'b1;
         if (state_q == Pass) begin
-          if (in_req_i.amo.valid) begin
+          if (in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr) begin
+            // An LR goes out as the read it is (its entry is set as it goes).
+            ext_req_valid_o = in_req_valid_i;
+            ext_req_o.amo = '0;
+            ext_req_o.be = '0;
+            in_req_ready_o = ext_req_ready_i;
+            if (in_req_valid_i && ext_req_ready_i) pending_d = pending_d + 1'b1;
+          end else if (in_req_i.amo.valid) begin
             in_req_ready_o = 1'b1;  // taken into amo_q
             if (in_req_valid_i) state_d = Drain;
           end else begin
@@ -114,7 +197,8 @@ module kestrel_mem_atomic #(
             if (in_req_valid_i && ext_req_ready_i) pending_d = pending_d + 1'b1;
           end
         end else if (pending_q == '0) begin
-          state_d = Read;
+          // An SC reads nothing: it writes if it holds its reservation.
+          state_d = !sc ? Read : sc_ok ? Write : Answer;
         end
       end
       Read: begin
@@ -140,7 +224,7 @@ module kestrel_mem_atomic #(
         ext_req_o.wdata[32'(off[OffW-1:3]) * 64 +: 64] = off[2] ? {new_v[31:0], 32'd0} : new_v;
         if (ext_req_ready_i) state_d = WriteWait;
         // A CAS whose comparison failed writes nothing.
-        if (!write_v) begin
+        if (!write_new) begin
           ext_req_valid_o = 1'b0;
           state_d = Answer;
         end
@@ -168,6 +252,37 @@ module kestrel_mem_atomic #(
       state_q <= state_d;
       pending_q <= pending_d;
       if (state_q == ReadWait && ext_rsp_valid_i) fault_q <= ext_rsp_i.fault;
+      if (sc_decide) fault_q <= kestrel_pkg::FaultNone;
+    end
+  end
+
+  // Reservation flags: reset, cleared at launch start; a write that goes out
+  // ends every entry on a word it writes (an SC's own entry ends at its
+  // decision); an LR sets its thread's entry.  Only one request goes out per
+  // cycle, so an LR and a write never meet in one cycle.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      res_valid_q <= '0;
+    end else if (clear_i) begin
+      res_valid_q <= '0;
+    end else begin
+      if (wr_fire) begin
+        for (int unsigned e = 0; e < Entries; e++) begin
+          if (res_line_q[e] == ext_req_o.addr[kestrel_pkg::AddrW-1:OffW]
+              && (wr_words[res_word_q[e]] || (res_dword_q[e] && wr_words[res_word_q[e] | WordW'(1)])))
+            res_valid_q[e] <= 1'b0;
+        end
+      end
+      if (sc_decide && sc_idx < Entries) res_valid_q[sc_idx] <= 1'b0;
+      if (lr_fire && lr_idx < Entries) res_valid_q[lr_idx] <= 1'b1;
+    end
+  end
+
+  // Reserved words: datapath registers, meaningful only while valid, no reset.
+  always_ff @(posedge clk_i) begin
+    if (lr_fire && lr_idx < Entries) begin
+      {res_line_q[lr_idx], res_word_q[lr_idx], res_dword_q[lr_idx]} <= {in_req_i.addr[kestrel_pkg::AddrW-1:OffW],
+                                                                         word_of(in_req_i.be)};
     end
   end
 
@@ -175,5 +290,7 @@ module kestrel_mem_atomic #(
   always_ff @(posedge clk_i) begin
     if (state_q == Pass && in_req_valid_i && in_req_i.amo.valid) amo_q <= in_req_i;
     if (state_q == ReadWait && ext_rsp_valid_i) line_q <= ext_rsp_i.rdata;
+    // An SC's answer: 0 (success) or 1 at its word's place.
+    if (sc_decide) line_q <= kestrel_pkg::LineBits'(!sc_ok) << (32'(off) * 8);
   end
 endmodule

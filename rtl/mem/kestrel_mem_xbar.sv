@@ -24,7 +24,7 @@ module kestrel_mem_xbar #(
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits(mem_req_t) and $bits(mem_rsp_t), spelled out: Yosys 0.23 does not
   // take $bits of a package type in a parameter list
-  localparam int unsigned ReqW = 70 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
+  localparam int unsigned ReqW = 95 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
                                  + kestrel_pkg::LineBits + kestrel_pkg::MemTagW,
   localparam int unsigned RspW = kestrel_pkg::LineBits + 4 + kestrel_pkg::MemTagW
 ) (

@@ -261,7 +261,18 @@ package kestrel_pkg;
   // custom-1's CAS/inc/dec).  `cmp` is a CAS's compare value (bits 31:0 for
   // a word; most significant, so the older fields keep their bit positions).
   // kind is MemWrite (the page needs W) or MemLocal.
+  // LR and SC (op AmoLr, AmoSc) name their thread: `sm` (filled in by the GPU
+  // top), `warp` (the SM's warp slot) and `lane`; the memory side keeps one
+  // reservation per thread.  An LR is a read (kind MemRead or MemLocal) whose
+  // `be` marks the reserved word; an SC's `held` says the thread's latest
+  // reservation is a memory-side one (an LR or SC on shared memory since
+  // makes it 0: the SC fails), and its response carries 0 (success) or 1 at
+  // the word's place.
   typedef struct packed {
+    logic [7:0] sm;
+    logic [7:0] warp;
+    logic [7:0] lane;
+    logic held;
     logic [63:0] cmp;
     logic valid;
     logic [4:0] op;
@@ -270,6 +281,8 @@ package kestrel_pkg;
   // AMO funct5 values (docs/isa.md sections 1 and 2.2).
   localparam logic [4:0] AmoAdd = 5'h00;
   localparam logic [4:0] AmoSwap = 5'h01;
+  localparam logic [4:0] AmoLr = 5'h02;
+  localparam logic [4:0] AmoSc = 5'h03;
   localparam logic [4:0] AmoXor = 5'h04;
   localparam logic [4:0] AmoCas = 5'h05;
   localparam logic [4:0] AmoInc = 5'h06;

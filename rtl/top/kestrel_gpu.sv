@@ -25,7 +25,7 @@ module kestrel_gpu #(
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
-  localparam int unsigned ReqW = 70 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
+  localparam int unsigned ReqW = 95 + 2 + 1 + kestrel_pkg::AddrW + kestrel_pkg::LineBytes
                                  + kestrel_pkg::LineBits + kestrel_pkg::MemTagW,
   localparam int unsigned RspW = kestrel_pkg::LineBits + 4 + kestrel_pkg::MemTagW,
   localparam int unsigned EventsW = 33,
@@ -141,7 +141,13 @@ module kestrel_gpu #(
     // A registered stage each way between the SM and the crossbar: the SM's
     // memory arbitration mixes its port's ready into its valid in one block,
     // so the two sides meet only through flops (one cycle each way).
-    assign req_bits = req;
+    // The SM index completes an LR/SC's thread identity (mem_amo_t).
+    kestrel_pkg::mem_req_t req_named;
+    always_comb begin
+      req_named = req;
+      req_named.amo.sm = 8'(s);
+    end
+    assign req_bits = req_named;
     kestrel_skid_buf #(.Width(ReqW)) u_req_stage (
       .clk_i,
       .rst_ni,
@@ -291,10 +297,18 @@ module kestrel_gpu #(
   );
 
   // Global and local atomics are performed here, after the page check and
-  // before the DRAM port (docs/microarchitecture.md, "Atomics").
-  kestrel_mem_atomic #(.Outstanding(MemOutstanding)) u_atomic (
+  // before the DRAM port, and every thread's LR/SC reservation on global and
+  // local memory lives here (docs/microarchitecture.md, "Atomics"); the
+  // reservations are cleared at launch start.
+  kestrel_mem_atomic #(
+    .Outstanding(MemOutstanding),
+    .NumSms(NumSms),
+    .Warps(Warps),
+    .Lanes(Lanes)
+  ) u_atomic (
     .clk_i,
     .rst_ni,
+    .clear_i(start),
     .in_req_valid_i(xbar_req_valid),
     .in_req_ready_o(xbar_req_ready),
     .in_req_i(xbar_req),

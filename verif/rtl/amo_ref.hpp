@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <type_traits>
 
 #include "fpu.hpp"
@@ -19,6 +20,8 @@ namespace kestrel::rtlbench {
 enum AmoOp : unsigned {
   kAmoAdd = 0x00,
   kAmoSwap = 0x01,
+  kAmoLr = 0x02,
+  kAmoSc = 0x03,
   kAmoXor = 0x04,
   kAmoCas = 0x05,
   kAmoInc = 0x06,
@@ -106,5 +109,43 @@ inline bool amo_on_line(unsigned op, const uint8_t be[8], const uint8_t* wdata, 
     return amo_writes<uint32_t>(op, old, static_cast<uint32_t>(compare));
   }
 }
+
+// LR/SC reservations as kestrel_mem_atomic keeps them: one per thread, on the
+// bytes (a naturally aligned word or doubleword) an LR's byte enables mark in
+// a line; every write ends the reservations on bytes it writes; an SC
+// succeeds only with `held` and its thread's reservation on exactly its bytes,
+// and always ends that reservation (docs/isa.md section 1).
+class LineReservations {
+ public:
+  static uint64_t mask_of(const uint8_t be[8]) {
+    uint64_t m = 0;
+    for (unsigned b = 0; b < 8; ++b) m |= uint64_t{be[b]} << (8 * b);
+    return m;
+  }
+  void clear() { res_.clear(); }
+  void lr(uint32_t thread, uint32_t line, const uint8_t be[8]) { res_[thread] = Entry{line, mask_of(be)}; }
+  bool sc(uint32_t thread, bool held, uint32_t line, const uint8_t be[8]) {
+    auto it = res_.find(thread);
+    const bool ok = held && it != res_.end() && it->second.line == line && it->second.mask == mask_of(be);
+    if (it != res_.end()) res_.erase(it);
+    return ok;
+  }
+  void write(uint32_t line, const uint8_t be[8]) {
+    const uint64_t m = mask_of(be);
+    for (auto it = res_.begin(); it != res_.end();) {
+      if (it->second.line == line && (it->second.mask & m) != 0)
+        it = res_.erase(it);
+      else
+        ++it;
+    }
+  }
+
+ private:
+  struct Entry {
+    uint32_t line;
+    uint64_t mask;
+  };
+  std::map<uint32_t, Entry> res_;
+};
 
 }  // namespace kestrel::rtlbench

@@ -57,9 +57,10 @@ struct LaunchLayout {  // launch_t, 510 bits
                             kGridY = 206, kGridX = 222, kParam = 254, kGp = 318, kExitPc = 382,
                             kEntryPc = 446;
 };
-struct MemReqLayout {  // mem_req_t, 689 bits
+struct MemReqLayout {  // mem_req_t, 714 bits
   static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
-                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625;
+                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625, kAmoHeld = 689, kAmoLane = 690,
+                            kAmoWarp = 698, kAmoSm = 706;
 };
 struct MemRspLayout {  // mem_rsp_t, 524 bits
   static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
@@ -91,13 +92,16 @@ class MemoryModel {
       perms_[((addr - KESTREL_GLOBAL_BASE) >> KESTREL_PAGE_SHIFT) + p] = perms;
   }
   const std::vector<uint8_t>& bytes() const { return data_; }
+  void clear_reservations() { reservations_.clear(); }
 
   // Serves one line request; returns the fault kind (0 = none).  An atomic
   // (amo_op >= 0, kind MemWrite or MemLocal) is performed here as the GPU
   // top's memory-side unit does: rdata gets the line before it (`compare`:
-  // a CAS's compare value).
+  // a CAS's compare value).  LR/SC (`thread` names the thread) keep
+  // reservations as kestrel_mem_atomic does: an LR is a read whose `be`
+  // marks its word, an SC answers 0 (it wrote) or 1 at the word's place.
   unsigned access(unsigned kind, uint32_t addr, const uint8_t* be, const uint8_t* wdata, uint8_t* rdata,
-                  int amo_op = -1, uint64_t compare = 0) {
+                  int amo_op = -1, uint64_t compare = 0, uint32_t thread = 0, bool held = false) {
     const bool in_dram = addr >= KESTREL_GLOBAL_BASE && addr - KESTREL_GLOBAL_BASE + 64 <= bytes_;
     const uint32_t perm = in_dram ? perms_[(addr - KESTREL_GLOBAL_BASE) >> KESTREL_PAGE_SHIFT] : 0;
     if (kind == kMemFetch && !(perm & KESTREL_PAGE_EXEC)) return KESTREL_FAULT_FETCH;
@@ -106,15 +110,34 @@ class MemoryModel {
     if (kind == kMemWrite && !(perm & KESTREL_PAGE_WRITE))
       return perm != 0 ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
     uint8_t* line = &data_[addr - KESTREL_GLOBAL_BASE];
+    if (amo_op == kAmoLr) {
+      reservations_.lr(thread, addr, be);
+      std::memcpy(rdata, line, 64);
+      return 0;
+    }
+    if (amo_op == kAmoSc) {
+      const bool ok = reservations_.sc(thread, held, addr, be);
+      unsigned first = 0;
+      while (first < 64 && ((be[first / 8] >> (first % 8)) & 1) == 0) ++first;
+      if (ok) {
+        for (unsigned b = 0; b < 64; ++b)
+          if ((be[b / 8] >> (b % 8)) & 1) line[b] = wdata[b];
+        reservations_.write(addr, be);
+      }
+      std::memset(rdata, 0, 64);
+      if (first < 64) rdata[first] = ok ? 0 : 1;
+      return 0;
+    }
     if (amo_op >= 0) {
       std::memcpy(rdata, line, 64);
-      amo_on_line(static_cast<unsigned>(amo_op), be, wdata, line, compare);
+      if (amo_on_line(static_cast<unsigned>(amo_op), be, wdata, line, compare)) reservations_.write(addr, be);
       return 0;
     }
     const bool writes = kind == kMemWrite || (kind == kMemLocal && be != nullptr);
     if (writes) {
       for (unsigned b = 0; b < 64; ++b)
         if ((be[b / 8] >> (b % 8)) & 1) line[b] = wdata[b];
+      reservations_.write(addr, be);
     }
     std::memcpy(rdata, line, 64);
     return 0;
@@ -128,6 +151,7 @@ class MemoryModel {
   uint64_t bytes_;
   std::vector<uint8_t> data_;
   std::vector<uint32_t> perms_;
+  LineReservations reservations_;
 };
 
 struct SmBenchConfig {
@@ -245,6 +269,7 @@ class SmHarness {
     uint64_t fault_seen_at = 0;
     bool fault_seen = false;
     uint64_t cycle = 0;
+    mem_.clear_reservations();  // launch start ends every reservation
     dut_->start_i = 1;
     tick();
     dut_->start_i = 0;
@@ -407,8 +432,11 @@ class SmHarness {
       const int amo_op = get_bits(w, MemReqLayout::kAmoValid, 1) != 0
                              ? static_cast<int>(get_bits(w, MemReqLayout::kAmoOp, 5))
                              : -1;
-      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write) ? nullptr : be, wdata, p.data, amo_op,
-                            get_bits(w, MemReqLayout::kAmoCmp, 64));
+      const uint32_t thread = static_cast<uint32_t>(get_bits(w, MemReqLayout::kAmoWarp, 8) << 8 |
+                                                    get_bits(w, MemReqLayout::kAmoLane, 8));
+      p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write && amo_op != kAmoLr) ? nullptr : be,
+                            wdata, p.data, amo_op, get_bits(w, MemReqLayout::kAmoCmp, 64), thread,
+                            get_bits(w, MemReqLayout::kAmoHeld, 1) != 0);
       const unsigned span = max_latency_ > min_latency_ ? max_latency_ - min_latency_ + 1 : 1;
       uint64_t ready = cycle + min_latency_ + rng_() % span;
       // In order: never before the previous response.

@@ -36,8 +36,8 @@ constexpr uint32_t kSharedPhys = 256;          // the block's region in the SM R
 constexpr uint32_t kStackBytes = 256;
 constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // lane l at + l * kStackBytes
 
-// mem_req_t is 689 bits: 22 words of the Verilated port.
-constexpr unsigned kReqWords = 22;
+// mem_req_t is 714 bits: 23 words of the Verilated port.
+constexpr unsigned kReqWords = 23;
 
 enum Kind { kRead = 0, kWrite = 1, kFetch = 2, kLocal = 3 };
 
@@ -102,8 +102,8 @@ class MemoryModel {
     if (rsp_fire) queue_.pop_front();
     if (!req_fire) return;
     ++requests;
-    // mem_req_t = {amo.cmp[63:0], amo.valid, amo.op[4:0], kind[1:0], write, addr[31:0], be[63:0],
-    // wdata[511:0], tag[7:0]} = 689 bits.
+    // mem_req_t = {amo.sm[7:0], amo.warp[7:0], amo.lane[7:0], amo.held, amo.cmp[63:0], amo.valid,
+    // amo.op[4:0], kind[1:0], write, addr[31:0], be[63:0], wdata[511:0], tag[7:0]} = 714 bits.
     auto bits = [&](unsigned lo, unsigned width) {
       uint64_t v = 0;
       for (unsigned i = 0; i < width; ++i) v |= uint64_t(req[(lo + i) / 32] >> ((lo + i) % 32) & 1) << i;

@@ -585,6 +585,139 @@ TYPED_TEST(SmLockstep, SixtyFourBitAtomicsOnGlobalAndSharedMemory) {
   }
 }
 
+// LR/SC (docs/isa.md section 1): an atomic add as an LR/SC retry loop on a
+// global and a shared word (and doublewords on RV64), every thread of two
+// warps contending: in each round the lowest lane of a warp whose SC comes
+// first wins and the SC ends the others' reservations (they get rd = 1 and
+// retry).  Then per-thread rules: an SC without an LR fails and writes
+// nothing; the thread's own store ends its reservation; an SC to another
+// word or of another size than the LR's fails; an LR on shared memory moves
+// the reservation away from global memory (and back); lane 0's store to a
+// word ends the other lanes' reservations on it; LR/SC on the stack (local
+// memory) succeed.  The sum of every rd goes to the result.
+TYPED_TEST(SmLockstep, LoadReservedStoreConditional) {
+  Assembler a = this->assembler();
+  const bool rv64 = this->xlen() == 64;
+  a.csrr(t0, KESTREL_CSR_TID_X);
+  a.csrr(s10, KESTREL_CSR_SHARED_BASE);
+  a.addi(s0, a0, 1024);  // global counters: word at +0, doubleword at +8
+  a.bne(t0, zero, "cleared");
+  a.sw(zero, s10, 0);
+  a.sw(zero, s10, 8);
+  a.sw(zero, s10, 12);
+  a.bind("cleared");
+  a.kx_bar_sync();
+  a.li(s7, 0);
+  a.addi(t3, t0, 1);
+  for (int target = 0; target < 2; ++target) {
+    const Reg base = target == 0 ? s0 : s10;
+    const std::string w = "w" + std::to_string(target), d = "d" + std::to_string(target);
+    a.bind(w);
+    a.lr(4, t1, base);
+    a.add(s7, s7, t1);
+    a.add(t2, t1, t3);
+    a.sc(4, t4, base, t2);
+    a.add(s7, s7, t4);
+    a.bne(t4, zero, w);
+    if (rv64) {
+      a.addi(t6, base, 8);
+      a.bind(d);
+      a.lr(8, t1, t6);
+      a.add(s7, s7, t1);
+      a.slli(t2, t3, 40);
+      a.add(t2, t2, t3);
+      a.add(t2, t2, t1);  // the upper half changes too
+      a.sc(8, t4, t6, t2);
+      a.add(s7, s7, t4);
+      a.bne(t4, zero, d);
+    }
+  }
+  // Per-thread rules on a global word at a0 + 2048 + 8 tid (t1) and its
+  // shared word at shared + 64 + 8 tid (s11).
+  a.slli(t1, t0, 3);
+  a.add(t1, t1, a0);
+  a.addi(t1, t1, 2047);
+  a.addi(t1, t1, 1);
+  a.slli(s11, t0, 3);
+  a.add(s11, s11, s10);
+  a.addi(s11, s11, 64);
+  a.li(t2, -5);
+  a.sw(t2, t1, 0);
+  a.sc(4, t4, t1, t3);  // no LR: fails, writes nothing
+  a.add(s7, s7, t4);
+  a.lr(4, t4, t1);  // -5, sign-extended
+  a.add(s7, s7, t4);
+  a.sw(t3, t1, 0);  // own store ends the reservation
+  a.sc(4, t4, t1, t0);
+  a.add(s7, s7, t4);
+  a.lr(4, t4, t1);
+  a.addi(t5, t1, 4);
+  a.sc(4, t4, t5, t0);  // another word: fails
+  a.add(s7, s7, t4);
+  a.sc(4, t4, t1, t0);  // the failed SC dropped the reservation
+  a.add(s7, s7, t4);
+  if (rv64) {
+    a.lr(4, t4, t1);
+    a.sc(8, t4, t1, t0);  // another size: fails
+    a.add(s7, s7, t4);
+  }
+  a.lr(4, t4, t1);
+  a.lr(4, t5, s11);     // the reservation moves to shared memory
+  a.sc(4, t4, t1, t0);  // fails
+  a.add(s7, s7, t4);
+  a.lr(4, t5, s11);
+  a.lr(4, t4, t1);       // and back to global memory
+  a.sc(4, t5, s11, t0);  // fails, and drops the global one too
+  a.add(s7, s7, t5);
+  a.sc(4, t4, t1, t0);
+  a.add(s7, s7, t4);
+  a.lr(4, t4, t1);
+  a.sc(4, t4, t1, t0);  // succeeds: memory = tid
+  a.add(s7, s7, t4);
+  a.lw(t5, t1, 0);
+  a.add(s7, s7, t5);
+  // Lanes reserve one shared word; lane 0 stores to it; every SC fails.
+  a.lr(4, t4, s10);
+  a.bne(t0, zero, "no_store");
+  a.sw(t0, s10, 0);
+  a.bind("no_store");
+  a.sc(4, t4, s10, t3);
+  a.add(s7, s7, t4);
+  // Local memory.
+  a.addi(sp, sp, -16);
+  a.sw(t3, sp, 8);
+  a.lr(4, t4, sp);
+  a.add(s7, s7, t4);
+  a.addi(t5, sp, 8);
+  a.lr(4, t4, t5);
+  a.add(t4, t4, t3);
+  a.sc(4, t6, t5, t4);
+  a.add(s7, s7, t6);
+  a.lw(t4, sp, 8);
+  a.add(s7, s7, t4);
+  a.addi(sp, sp, 16);
+  a.kx_bar_sync();
+  a.lw(t5, s10, 0);
+  a.add(s7, s7, t5);
+  this->store_result(a, s7);
+  a.ret();
+  this->sm().load(a);
+  const unsigned n = 2 * this->lanes() - 1;
+  model::LaunchDesc desc = this->sm().desc(Dim3{1, 1, 1}, Dim3{n, 1, 1});
+  desc.shared_base = kShared;
+  desc.shared_static = 64 + 8 * n;
+  const RunResult r = this->run_desc(desc);
+  EXPECT_EQ(r.atomics, 0u);
+  EXPECT_EQ(r.shared_passes, r.model_counters[KESTREL_CNT_SHARED_PASSES]);
+  EXPECT_EQ(this->sm().bench_mem32(kData + 1024), n * (n + 1) / 2);
+  if (rv64) {
+    uint64_t expect = 0;
+    for (uint64_t t = 1; t <= n; ++t) expect += t + (t << 40);
+    EXPECT_EQ(this->sm().bench_mem32(kData + 1032) | uint64_t{this->sm().bench_mem32(kData + 1036)} << 32,
+              expect);
+  }
+}
+
 // kx.amofadd.s (docs/isa.md section 2.2) on a global and a shared word that
 // every thread adds to (lanes in lane order, each getting the sum before its
 // own add), then per-thread words with special operands: NaN results become
@@ -1079,7 +1212,7 @@ TYPED_TEST(SmLockstep, AluBoundIpcWithAllWarpsBusy) {
 
 // ---- constrained-random programs ---------------------------------------------
 // Straight code, if/else on data bits (divergent), bounded loops with per-thread
-// trip counts, loads, stores and atomics (A's AMOs, kx.amoinc/amodec,
+// trip counts, loads, stores and atomics (A's AMOs and LR/SC, kx.amoinc/amodec,
 // kx.amocas, RV32's register-pair forms) of every width to a shared scratch
 // area and to shared memory, barriers of every kind
 // (also inside divergent code: exits and bounded loops guarantee they
@@ -1257,7 +1390,7 @@ class RandomProgram {
     const int32_t off = static_cast<int32_t>((rng_() % (16u >> size_log2)) << size_log2) % 16;
     const Reg d = dest_reg(), v = data_reg();
     if (rng_() % 4 == 0) {
-      // An atomic on a word or a doubleword: A's AMOs and custom-1's
+      // An atomic on a word or a doubleword: A's AMOs and LR/SC, custom-1's
       // inc/dec (words) and CAS, on global or shared memory.  A doubleword on
       // RV32 is a register-pair form (docs/isa.md section 2.2): even rd and
       // rs2, rd+1 written too.
@@ -1267,8 +1400,14 @@ class RandomProgram {
       const Reg dd = pair ? static_cast<Reg>(d & ~1u) : d;
       const Reg vv = pair ? static_cast<Reg>(v & ~1u) : v;
       a_.addi(t6, t6, dword ? off & ~7 : off & ~3);
-      const unsigned pick = static_cast<unsigned>(rng_() % 13);
-      if (pick < 9) {
+      const unsigned pick = static_cast<unsigned>(rng_() % 16);
+      if (pick >= 13) {
+        // LR alone, LR then SC (lanes on one word compete; other warps'
+        // stores may end the reservation in between) or SC alone; .d on RV64.
+        const unsigned width = dword && xlen_ == 64 ? 8 : 4;
+        if (pick != 15) a_.lr(width, d, t6);
+        if (pick != 13) a_.sc(width, d, t6, v);
+      } else if (pick < 9) {
         if (pair)
           a_.kx_amo(ops[pick], 8, dd, t6, vv);
         else

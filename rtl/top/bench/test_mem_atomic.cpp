@@ -8,7 +8,9 @@
 // before it and leaves amo_on_line's word (the C++ reference of
 // kestrel_amo_alu) in memory; atomics never reach the external port (a read
 // and a write of the line go there instead, only the read for a failed CAS);
-// the final memory matches.
+// the final memory matches.  LR/SC of 4 threads (2 SMs x 2 warps, lane 3)
+// on a few words join the random traffic, checked against LineReservations
+// (amo_ref.hpp); directed LR/SC sequences check each rule by hand.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -42,8 +44,20 @@ MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& l
   r.tag = tag;
   r.addr = KESTREL_GLOBAL_BASE + (rng() % kLines) * 64;
   for (auto& byte : r.wdata) byte = static_cast<uint8_t>(rng() % 4 == 0 ? 0xFF : rng() % 8);
-  const unsigned pick = rng() % 3;
-  if (pick == 0) {  // an atomic: one aligned word or doubleword
+  const unsigned pick = rng() % 6;
+  if (pick >= 4) {  // LR or SC of one of 4 threads on one of eight words
+    r.amo = true;
+    r.amo_op = pick == 4 ? 0x02 : 0x03;
+    r.addr = KESTREL_GLOBAL_BASE + (rng() % 2) * 64 * kLines / 2;
+    const bool dword = rng() % 4 == 0;
+    r.be = (dword ? 0xFFull : 0xFull) << (8 * (rng() % 2));
+    r.amo_sm = rng() % 2;
+    r.amo_warp = rng() % 2;
+    r.amo_lane = 3;
+    r.amo_held = rng() % 8 != 0;
+    r.kind = pick == 4 ? (rng() % 4 == 0 ? 3 : 0) : (rng() % 4 == 0 ? 3 : 1);
+    r.write = pick == 5;
+  } else if (pick <= 1) {  // an atomic: one aligned word or doubleword
     r.amo = true;
     const bool dword = rng() % 2;
     r.amo_op = ops[rng() % (dword ? 10 : 13)];
@@ -58,7 +72,7 @@ MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& l
     r.kind = rng() % 4 == 0 ? 3 : 1;  // MemLocal or MemWrite
     r.write = true;
   } else {
-    r.kind = pick == 1 ? 0 : 1;
+    r.kind = pick == 2 ? 0 : 1;
     r.write = r.kind == 1;
     r.be = r.write ? (uint64_t{rng()} << 32 | rng()) : 0;
   }
@@ -88,6 +102,8 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
   MemReq current;
   uint8_t next_tag = 0;
   unsigned issued = 0, answered = 0, atomics = 0, ext_requests = 0, plain = 0, failed_cas = 0, cas = 0;
+  unsigned lrs = 0, scs = 0, sc_ok = 0;
+  kestrel::rtlbench::LineReservations res;
   constexpr unsigned kRequests = 3000;
   for (uint64_t now = 0; answered < kRequests; ++now) {
     ASSERT_LT(now, 400000u) << "no progress";
@@ -107,19 +123,37 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
       // Taken: the reference performs it now.
       Line& line = ref[(current.addr - KESTREL_GLOBAL_BASE) / 64];
       Expect e{current.tag, line, !current.write || current.amo};
-      if (current.amo) {
-        uint8_t be[8];
-        for (unsigned i = 0; i < 8; ++i) be[i] = static_cast<uint8_t>(current.be >> (8 * i));
-        const bool wrote =
-            kestrel::rtlbench::amo_on_line(current.amo_op, be, current.wdata, line.data(), current.amo_cmp);
-        ++atomics;
-        if (current.amo_op == 0x05) ++cas;
-        if (!wrote) ++failed_cas;
-      } else {
-        ++plain;
-        if (current.write)
+      uint8_t be[8];
+      for (unsigned i = 0; i < 8; ++i) be[i] = static_cast<uint8_t>(current.be >> (8 * i));
+      const uint32_t thread = (current.amo_sm * 2 + current.amo_warp) * 4 + current.amo_lane;
+      if (current.amo && current.amo_op == 0x02) {
+        res.lr(thread, current.addr, be);
+        ++lrs;
+      } else if (current.amo && current.amo_op == 0x03) {
+        const bool ok = res.sc(thread, current.amo_held, current.addr, be);
+        if (ok) {
           for (unsigned i = 0; i < 64; ++i)
             if ((current.be >> i) & 1u) line[i] = current.wdata[i];
+          res.write(current.addr, be);
+          ++sc_ok;
+        }
+        e.data.fill(0);
+        e.data[static_cast<unsigned>(__builtin_ctzll(current.be))] = ok ? 0 : 1;
+        ++scs;
+      } else if (current.amo) {
+        const bool wrote =
+            kestrel::rtlbench::amo_on_line(current.amo_op, be, current.wdata, line.data(), current.amo_cmp);
+        if (current.amo_op == 0x05) ++cas;
+        ++atomics;
+        if (!wrote) ++failed_cas;
+        if (wrote) res.write(current.addr, be);
+      } else {
+        ++plain;
+        if (current.write) {
+          for (unsigned i = 0; i < 64; ++i)
+            if ((current.be >> i) & 1u) line[i] = current.wdata[i];
+          res.write(current.addr, be);
+        }
       }
       expected.push_back(e);
       pending = false;
@@ -159,9 +193,150 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
   EXPECT_GT(atomics, 800u);
   EXPECT_GT(failed_cas, 20u);
   EXPECT_GT(cas - failed_cas, 20u);
-  EXPECT_EQ(ext_requests, plain + 2 * atomics - failed_cas)
-      << "an atomic is one read and one write of its line, a failed CAS only the read";
+  EXPECT_GT(sc_ok, 25u);
+  EXPECT_GT(scs - sc_ok, 25u);
+  EXPECT_EQ(ext_requests, plain + lrs + 2 * atomics - failed_cas + sc_ok)
+      << "an atomic is one read and one write of its line, a failed CAS only the read; an LR is its read, an "
+         "SC "
+         "only its write if it succeeds";
   EXPECT_EQ(dram, ref);
+}
+
+// Runs one request to its response through a zero-latency external memory
+// of one line; returns the response's first data bytes at `off` (4 bytes).
+struct Directed {
+  Bench b;
+  std::array<uint8_t, 128> mem{};
+  unsigned ext_writes = 0;
+  Directed() {
+    b.reset();
+    b->clear_i = 0;
+  }
+  uint32_t run(MemReq r) {
+    b->in_req_valid_i = 1;
+    kestrel::rtlbench::pack_req(b->in_req_i.data(), 0, r);
+    b->in_rsp_ready_i = 1;
+    b->ext_req_ready_i = 1;
+    bool have_rsp = false;
+    MemRsp pend;
+    for (unsigned cycle = 0; cycle < 100; ++cycle) {
+      b->ext_rsp_valid_i = have_rsp;
+      if (have_rsp) kestrel::rtlbench::pack_rsp(b->ext_rsp_i.data(), 0, pend);
+      b.eval();
+      const bool taken = b->in_req_valid_i && b->in_req_ready_o;
+      bool took_rsp = have_rsp && b->ext_rsp_ready_o;
+      bool new_rsp = false;
+      MemRsp next;
+      if (b->ext_req_valid_o && b->ext_req_ready_i) {
+        const MemReq q = kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0);
+        uint8_t* line = &mem[(q.addr - KESTREL_GLOBAL_BASE) % 128];
+        if (q.kind == 1 || (q.kind == 3 && q.write)) {
+          ++ext_writes;
+          for (unsigned i = 0; i < 64; ++i)
+            if ((q.be >> i) & 1u) line[i] = q.wdata[i];
+        }
+        std::memcpy(next.rdata, line, 64);
+        next.tag = q.tag;
+        new_rsp = true;
+      }
+      const bool done = b->in_rsp_valid_o;
+      uint32_t value = 0;
+      if (done) {
+        const MemRsp rsp = kestrel::rtlbench::unpack_rsp(b->in_rsp_o.data(), 0);
+        const unsigned off = static_cast<unsigned>(__builtin_ctzll(r.be));
+        std::memcpy(&value, rsp.rdata + off, 4);
+      }
+      b.tick();
+      b->ext_rsp_valid_i = 0;
+      if (taken) b->in_req_valid_i = 0;
+      if (took_rsp) have_rsp = false;
+      if (new_rsp) {
+        pend = next;
+        have_rsp = true;
+      }
+      if (done) return value;
+    }
+    ADD_FAILURE() << "no response";
+    return ~0u;
+  }
+  static MemReq lrsc(bool sc, unsigned sm, unsigned warp, unsigned lane, unsigned off, bool dword,
+                     uint64_t value = 0, bool local = false) {
+    MemReq r;
+    r.amo = true;
+    r.amo_op = sc ? 0x03 : 0x02;
+    r.amo_sm = sm;
+    r.amo_warp = warp;
+    r.amo_lane = lane;
+    r.amo_held = true;
+    r.addr = KESTREL_GLOBAL_BASE;
+    r.be = (dword ? 0xFFull : 0xFull) << off;
+    std::memcpy(r.wdata + off, &value, dword ? 8 : 4);
+    r.kind = local ? 3 : (sc ? 1 : 0);
+    r.write = sc;
+    return r;
+  }
+  static MemReq store(unsigned off, uint8_t value) {
+    MemReq r;
+    r.addr = KESTREL_GLOBAL_BASE;
+    r.kind = 1;
+    r.write = true;
+    r.be = 1ull << off;
+    r.wdata[off] = value;
+    return r;
+  }
+};
+
+TEST(MemAtomic, LrScRules) {
+  Directed d;
+  using D = Directed;
+  d.mem[8] = 0x5A;
+  // LR returns the word; SC on it succeeds (0) and writes.
+  EXPECT_EQ(d.run(D::lrsc(false, 1, 1, 3, 8, false)), 0x5Au);
+  EXPECT_EQ(d.run(D::lrsc(true, 1, 1, 3, 8, false, 0x1234)), 0u);
+  EXPECT_EQ(d.mem[8], 0x34);
+  // The SC dropped the reservation: a second SC fails and writes nothing.
+  EXPECT_EQ(d.run(D::lrsc(true, 1, 1, 3, 8, false, 0x7777)), 1u);
+  EXPECT_EQ(d.mem[8], 0x34);
+  // A one-byte store (another SM's, say) to the word ends the reservation.
+  d.run(D::lrsc(false, 0, 0, 0, 8, false));
+  d.run(D::store(11, 0xEE));
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 0, 8, false, 1)), 1u);
+  // A store next to the word does not.
+  d.run(D::lrsc(false, 0, 0, 0, 8, false));
+  d.run(D::store(12, 0xEE));
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 0, 8, false, 2)), 0u);
+  // Two threads reserve one word: the first SC wins and ends the other's.
+  d.run(D::lrsc(false, 0, 1, 2, 8, false));
+  d.run(D::lrsc(false, 1, 0, 2, 8, false));
+  EXPECT_EQ(d.run(D::lrsc(true, 1, 0, 2, 8, false, 3)), 0u);
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 1, 2, 8, false, 4)), 1u);
+  // Another size or word than the LR's fails.
+  d.run(D::lrsc(false, 0, 0, 1, 8, false));
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 1, 8, true, 5)), 1u);
+  d.run(D::lrsc(false, 0, 0, 1, 8, false));
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 1, 12, false, 5)), 1u);
+  // An SC without `held` fails even on a live reservation.
+  d.run(D::lrsc(false, 0, 0, 1, 16, true));
+  MemReq unheld = D::lrsc(true, 0, 0, 1, 16, true, 6);
+  unheld.amo_held = false;
+  EXPECT_EQ(d.run(unheld), 1u);
+  // A doubleword reservation ends on a store to its high word; local kinds.
+  d.run(D::lrsc(false, 0, 1, 0, 16, true, 0, true));
+  d.run(D::store(23, 1));
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 1, 0, 16, true, 7, true)), 1u);
+  d.run(D::lrsc(false, 0, 1, 0, 16, true, 0, true));
+  EXPECT_EQ(d.run(D::lrsc(true, 0, 1, 0, 16, true, 0x0102030405060708ull, true)), 0u);
+  EXPECT_EQ(d.mem[16], 0x08);
+  EXPECT_EQ(d.mem[23], 0x01);
+  // Launch start ends every reservation.
+  d.run(D::lrsc(false, 1, 1, 1, 0, false));
+  d.b->clear_i = 1;
+  d.b.tick();
+  d.b->clear_i = 0;
+  EXPECT_EQ(d.run(D::lrsc(true, 1, 1, 1, 0, false, 9)), 1u);
+  // A thread outside the configuration never succeeds.
+  d.run(D::lrsc(false, 2, 0, 0, 0, false));
+  EXPECT_EQ(d.run(D::lrsc(true, 2, 0, 0, 0, false, 9)), 1u);
 }
 
 }  // namespace

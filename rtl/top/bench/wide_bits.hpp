@@ -28,11 +28,12 @@ inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
   return value;
 }
 
-// Field positions of kestrel_pkg::mem_req_t (689 bits) and mem_rsp_t (524 bits).
+// Field positions of kestrel_pkg::mem_req_t (714 bits) and mem_rsp_t (524 bits).
 struct MemReqLayout {
   static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
-                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625;
-  static constexpr unsigned kBits = 689;
+                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625, kAmoHeld = 689, kAmoLane = 690,
+                            kAmoWarp = 698, kAmoSm = 706;
+  static constexpr unsigned kBits = 714;
 };
 struct MemRspLayout {
   static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
@@ -49,7 +50,9 @@ struct MemReq {
   uint8_t tag = 0;
   bool amo = false;  // an atomic (mem_amo_t): op is its funct5
   unsigned amo_op = 0;
-  uint64_t amo_cmp = 0;  // a CAS's compare value
+  uint64_t amo_cmp = 0;   // a CAS's compare value
+  bool amo_held = false;  // LR/SC: the thread and an SC's `held`
+  unsigned amo_lane = 0, amo_warp = 0, amo_sm = 0;
 };
 struct MemRsp {
   uint8_t rdata[64] = {};
@@ -67,6 +70,10 @@ inline void pack_req(uint32_t* words, unsigned lsb, const MemReq& r) {
   put_bits(words, lsb + MemReqLayout::kAmoOp, 5, r.amo_op);
   put_bits(words, lsb + MemReqLayout::kAmoValid, 1, r.amo);
   put_bits(words, lsb + MemReqLayout::kAmoCmp, 64, r.amo_cmp);
+  put_bits(words, lsb + MemReqLayout::kAmoHeld, 1, r.amo_held);
+  put_bits(words, lsb + MemReqLayout::kAmoLane, 8, r.amo_lane);
+  put_bits(words, lsb + MemReqLayout::kAmoWarp, 8, r.amo_warp);
+  put_bits(words, lsb + MemReqLayout::kAmoSm, 8, r.amo_sm);
 }
 inline MemReq unpack_req(const uint32_t* words, unsigned lsb) {
   MemReq r;
@@ -80,6 +87,10 @@ inline MemReq unpack_req(const uint32_t* words, unsigned lsb) {
   r.amo_op = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kAmoOp, 5));
   r.amo = get_bits(words, lsb + MemReqLayout::kAmoValid, 1) != 0;
   r.amo_cmp = get_bits(words, lsb + MemReqLayout::kAmoCmp, 64);
+  r.amo_held = get_bits(words, lsb + MemReqLayout::kAmoHeld, 1) != 0;
+  r.amo_lane = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kAmoLane, 8));
+  r.amo_warp = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kAmoWarp, 8));
+  r.amo_sm = static_cast<unsigned>(get_bits(words, lsb + MemReqLayout::kAmoSm, 8));
   return r;
 }
 inline void pack_rsp(uint32_t* words, unsigned lsb, const MemRsp& r) {
