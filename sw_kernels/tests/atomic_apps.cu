@@ -2,7 +2,8 @@
 // histograms (shared-memory bins merged into global ones, and global bins
 // only), parallel counters, lock-free stack pushes with CAS, an intra-warp
 // spin lock (it relies on the forward-progress rule of docs/isa.md section
-// 6), and the guide's B.5 "last block sums the partial sums" kernel.
+// 6), the guide's B.5 "last block sums the partial sums" kernel, and 8- and
+// 16-bit atomics that become LR/SC loops.
 
 constexpr int kBins = 256;
 
@@ -137,4 +138,35 @@ __global__ void sum(const float* array, unsigned int N, volatile float* result, 
       count = 0;
     }
   }
+}
+
+// 8- and 16-bit atomics, which the A extension lacks: clang turns each into
+// an LR/SC loop on the aligned 32-bit word that holds it (masked: the other
+// bytes of the word are kept), so every thread here runs lr.w/sc.w loops on
+// a few contended words, in global and in shared memory.  Thread t adds 1 to
+// the 16-bit counter t % 2 (global, old value to olds[t], and shared) and
+// raises byte t % 4 to (t * 37) % 251 with an 8-bit compare-and-swap loop
+// (global and shared); each block then adds its shared results into
+// `block_sums` ({counter 0, counter 1, byte 0..3}).
+__global__ void narrow_atomics(unsigned short* halves, unsigned char* bytes, unsigned short* olds,
+                               unsigned int* block_sums) {
+  __shared__ unsigned short shared_halves[2];
+  __shared__ unsigned char shared_bytes[4];
+  if (threadIdx.x < 2) shared_halves[threadIdx.x] = 0;
+  if (threadIdx.x < 4) shared_bytes[threadIdx.x] = 0;
+  __syncthreads();
+  const unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
+  olds[t] = __atomic_fetch_add(&halves[t % 2], static_cast<unsigned short>(1), __ATOMIC_RELAXED);
+  __atomic_fetch_add(&shared_halves[t % 2], static_cast<unsigned short>(1), __ATOMIC_RELAXED);
+  const unsigned char want = static_cast<unsigned char>((t * 37) % 251);
+  unsigned char* const words[2] = {&bytes[t % 4], &shared_bytes[t % 4]};
+  for (unsigned char* word : words) {
+    unsigned char seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    while (seen < want &&
+           !__atomic_compare_exchange_n(word, &seen, want, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x < 2) atomicAdd(&block_sums[threadIdx.x], static_cast<unsigned int>(shared_halves[threadIdx.x]));
+  if (threadIdx.x < 4) atomicMax(&block_sums[2 + threadIdx.x], static_cast<unsigned int>(shared_bytes[threadIdx.x]));
 }

@@ -76,6 +76,7 @@ class MemoryModel {
   std::mt19937 rng{7};
   unsigned requests = 0;
   unsigned atomics = 0;
+  kestrel::rtlbench::LineReservations reservations;
 
   void drive(Vlsu4& dut) {
     dut.mem_req_ready_i = rng() % 4 != 0;
@@ -123,18 +124,38 @@ class MemoryModel {
       if (kind == kRead && !(pg & KESTREL_PAGE_READ)) p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
       if (kind == kWrite && !(pg & KESTREL_PAGE_WRITE))
         p.fault = pg ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
-      if (p.fault == KESTREL_FAULT_NONE && bits(624, 1)) {
+      const unsigned op = unsigned(bits(619, 5));
+      uint8_t be8[8];
+      for (unsigned b = 0; b < 8; ++b) be8[b] = uint8_t(be >> (8 * b));
+      // LR/SC: reservations as kestrel_mem_atomic keeps them (thread = lane).
+      const uint32_t thread = uint32_t(bits(698, 8) << 8 | bits(690, 8));
+      if (p.fault == KESTREL_FAULT_NONE && bits(624, 1) && op == kestrel::rtlbench::kAmoLr) {
+        reservations.lr(thread, addr, be8);
+        std::memcpy(p.words.data(), &dram[off], kLine);
+      } else if (p.fault == KESTREL_FAULT_NONE && bits(624, 1) && op == kestrel::rtlbench::kAmoSc) {
+        const bool ok = reservations.sc(thread, bits(689, 1) != 0, addr, be8);
+        if (ok) {
+          for (unsigned b = 0; b < kLine; ++b)
+            if (be >> b & 1) dram[off + b] = uint8_t(bits(8 + 8 * b, 8));
+          reservations.write(addr, be8);
+        }
+        p.words.fill(0);
+        const unsigned first = unsigned(__builtin_ctzll(be));
+        p.words[first / 4] = uint32_t(ok ? 0 : 1) << (8 * (first % 4));
+      } else if (p.fault == KESTREL_FAULT_NONE && bits(624, 1)) {
         // An atomic: the old line back, the word updated (kestrel_mem_atomic).
         std::memcpy(p.words.data(), &dram[off], kLine);
         uint8_t be_bytes[8], wdata[kLine];
         for (unsigned b = 0; b < 8; ++b) be_bytes[b] = uint8_t(be >> (8 * b));
         for (unsigned b = 0; b < kLine; ++b) wdata[b] = uint8_t(bits(8 + 8 * b, 8));
-        kestrel::rtlbench::amo_on_line(unsigned(bits(619, 5)), be_bytes, wdata, &dram[off], bits(625, 64));
+        if (kestrel::rtlbench::amo_on_line(op, be_bytes, wdata, &dram[off], bits(625, 64)))
+          reservations.write(addr, be_bytes);
         ++atomics;
       } else if (p.fault == KESTREL_FAULT_NONE) {
         if (write) {
           for (unsigned b = 0; b < kLine; ++b)
             if (be >> b & 1) dram[off + b] = uint8_t(bits(8 + 8 * b, 8));
+          reservations.write(addr, be8);
         }
         std::memcpy(p.words.data(), &dram[off], kLine);
       }
@@ -467,6 +488,101 @@ TEST_F(RtlLsu, SharedFloatAddWritesBanksOneAtATime) {
     EXPECT_EQ(uint32_t(fadd.data[l]), before_bits) << "lane " << l << " old value";
     EXPECT_EQ(now, before + 1.0f) << "lane " << l;
   }
+}
+
+// LR/SC (docs/isa.md section 1) on shared memory (reservations in the LSU)
+// and global memory (this bench's memory keeps them as kestrel_mem_atomic):
+// LR and SC take load and store passes and count no atomics; an SC without
+// a reservation fails and writes nothing; lanes on one word: the lowest
+// holding lane wins; another lane's store ends a reservation; another word
+// or size fails; a shared LR moves a thread's reservation off global memory.
+TEST_F(RtlLsu, LoadReservedStoreConditional) {
+  auto access = [](bool store, bool amo, unsigned op, unsigned size_log2, uint32_t mask,
+                   std::array<uint64_t, kLanes> addr, std::array<uint64_t, kLanes> data = {}) {
+    Access a;
+    a.store = store;
+    a.amo = amo;
+    a.amo_op = op;
+    a.size_log2 = size_log2;
+    a.mask = mask;
+    a.addr = addr;
+    a.data = data;
+    return a;
+  };
+  const std::array<uint64_t, kLanes> own = {kSharedBase, kSharedBase + 4, kSharedBase + 8, kSharedBase + 12};
+  const std::array<uint64_t, kLanes> one = {kSharedBase, kSharedBase, kSharedBase, kSharedBase};
+  const std::array<uint64_t, kLanes> vals = {100, 101, 102, 103}, news = {200, 201, 202, 203};
+  const std::array<uint64_t, kLanes> ok = {0, 0, 0, 0}, fail = {1, 1, 1, 1};
+  run(access(true, false, 0, 2, 0xF, own, vals));
+  Outcome o = run(access(false, true, 0x02, 2, 0xF, own));  // LR
+  EXPECT_EQ(o.data, vals);
+  EXPECT_EQ(o.shared_passes, 1u);
+  EXPECT_EQ(o.atomics, 0u);
+  o = run(access(false, true, 0x03, 2, 0xF, own, news));  // SC: all succeed
+  EXPECT_EQ(o.data, ok);
+  EXPECT_EQ(o.shared_passes, 1u);
+  EXPECT_EQ(o.atomics, 0u);
+  o = run(access(false, true, 0x03, 2, 0xF, own, vals));  // no reservation left: all fail
+  EXPECT_EQ(o.data, fail);
+  EXPECT_EQ(run(access(false, false, 0, 2, 0xF, own)).data, news);
+  // Every lane on one word: a broadcast LR pass; in the SC lane 0 wins.
+  o = run(access(false, true, 0x02, 2, 0xF, one));
+  EXPECT_EQ(o.shared_passes, 1u);
+  o = run(access(false, true, 0x03, 2, 0xF, one, vals));
+  EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{0, 1, 1, 1}));
+  EXPECT_EQ(o.shared_passes, 1u);
+  // Lanes 1..3 only, lane 0's SC without an LR: lane 1 wins, lane 0 fails.
+  run(access(false, true, 0x02, 2, 0xE, one));
+  o = run(access(false, true, 0x03, 2, 0xF, one, news));
+  EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{1, 0, 1, 1}));
+  EXPECT_EQ(run(access(false, false, 0, 2, 0x1, own)).data[0], 201u);
+  // Lane 1 stores to lane 0's word (a byte): lane 0's SC fails, the rest succeed.
+  run(access(false, true, 0x02, 2, 0xF, own));
+  run(access(true, false, 0, 0, 0x2, {0, kSharedBase + 3, 0, 0}, {0, 0x77, 0, 0}));
+  o = run(access(false, true, 0x03, 2, 0xF, own, vals));
+  EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{1, 0, 0, 0}));
+  // Another word or another size than the LR's fails.
+  run(access(false, true, 0x02, 2, 0xF, own));
+  o = run(access(false, true, 0x03, 2, 0xF,
+                 {kSharedBase + 16, kSharedBase + 20, kSharedBase + 24, kSharedBase + 28}));
+  EXPECT_EQ(o.data, fail);
+  run(access(false, true, 0x02, 2, 0xF, {kSharedBase, kSharedBase + 8, kSharedBase + 16, kSharedBase + 24}));
+  o = run(
+      access(false, true, 0x03, 3, 0xF, {kSharedBase, kSharedBase + 8, kSharedBase + 16, kSharedBase + 24}));
+  EXPECT_EQ(o.data, fail);
+  // Doublewords: LR.d then SC.d succeeds; a store to the high word ends it.
+  const std::array<uint64_t, kLanes> dwords = {kSharedBase + 32, kSharedBase + 40, kSharedBase + 48,
+                                               kSharedBase + 56};
+  run(access(false, true, 0x02, 3, 0xF, dwords));
+  run(access(true, false, 0, 2, 0x4, {0, 0, kSharedBase + 44, 0}, {0, 0, 5, 0}));
+  o = run(access(false, true, 0x03, 3, 0xF, dwords, {1ull << 40, 2, 3, 4}));
+  EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{0, 1, 0, 0}));
+  EXPECT_EQ(run(access(false, false, 0, 3, 0x1, dwords)).data[0], 1ull << 40);
+  // Global memory: one request per lane; the lanes' SCs succeed.
+  const uint64_t g = KESTREL_GLOBAL_BASE + 0x200;
+  const std::array<uint64_t, kLanes> gwords = {g, g + 4, g + 8, g + 12};
+  o = run(access(false, true, 0x02, 2, 0xF, gwords));
+  EXPECT_EQ(o.line_requests, 4u);
+  o = run(access(false, true, 0x03, 2, 0xF, gwords, news));
+  EXPECT_EQ(o.data, ok);
+  EXPECT_EQ(o.atomics, 0u);
+  EXPECT_EQ(memory.dram[0x200 + 4], 201);
+  // A global LR, then a shared LR: the global SC fails (held = 0).
+  run(access(false, true, 0x02, 2, 0xF, gwords));
+  run(access(false, true, 0x02, 2, 0xF, own));
+  o = run(access(false, true, 0x03, 2, 0xF, gwords, vals));
+  EXPECT_EQ(o.data, fail);
+  EXPECT_EQ(memory.dram[0x200 + 4], 201);
+  // A global LR ends the shared reservation: the shared SC fails.
+  run(access(false, true, 0x02, 2, 0xF, own));
+  run(access(false, true, 0x02, 2, 0xF, gwords));
+  EXPECT_EQ(run(access(false, true, 0x03, 2, 0xF, own, vals)).data, fail);
+  // Flush (launch start) ends shared reservations.
+  run(access(false, true, 0x02, 2, 0xF, own));
+  bench->flush_i = 1;
+  bench.tick();
+  bench->flush_i = 0;
+  EXPECT_EQ(run(access(false, true, 0x03, 2, 0xF, own, vals)).data, fail);
 }
 
 TEST_F(RtlLsu, FullWarpOfWordsIsOneLine) {
