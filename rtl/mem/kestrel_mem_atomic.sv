@@ -28,9 +28,10 @@
 // Throughput: pass-through one request and one response per cycle; an atomic
 // takes the memory's read and write latencies plus three cycles (a failed
 // CAS: the read latency plus two; an SC: the write latency plus three, a
-// failed one two cycles after the drain).  An LR costs what a read does.  Handshakes are valid/ready on all four
-// sides; the external payload of a pass-through
-// request is the input's (stable while it waits, by the input's rule).
+// failed one two cycles after the drain).  An LR costs what a read does.
+// Handshakes are valid/ready on all four sides; the external payload of a
+// pass-through request is the input's (stable while it waits, by the input's
+// rule).
 module kestrel_mem_atomic #(
   parameter int unsigned Outstanding = 16,
   // the GPU's threads, one reservation each
