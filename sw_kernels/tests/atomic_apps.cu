@@ -167,6 +167,8 @@ __global__ void narrow_atomics(unsigned short* halves, unsigned char* bytes, uns
     }
   }
   __syncthreads();
-  if (threadIdx.x < 2) atomicAdd(&block_sums[threadIdx.x], static_cast<unsigned int>(shared_halves[threadIdx.x]));
-  if (threadIdx.x < 4) atomicMax(&block_sums[2 + threadIdx.x], static_cast<unsigned int>(shared_bytes[threadIdx.x]));
+  if (threadIdx.x < 2)
+    atomicAdd(&block_sums[threadIdx.x], static_cast<unsigned int>(shared_halves[threadIdx.x]));
+  if (threadIdx.x < 4)
+    atomicMax(&block_sums[2 + threadIdx.x], static_cast<unsigned int>(shared_bytes[threadIdx.x]));
 }
