@@ -34,6 +34,7 @@ struct Sets {
 
 void AtomicChains::clear() {
   words_.clear();
+  halves_.clear();
   observed_ = 0;
   error_.clear();
 }
@@ -119,10 +120,40 @@ void AtomicChains::add(const model::GlobalAccess& a) {
 
 bool AtomicChains::observe(uint64_t addr, unsigned bytes, uint64_t value) {
   auto it = words_.find(addr);
-  if (it == words_.end() || it->second.bytes != bytes || !it->second.observed) return false;
-  const uint64_t v = value & width_mask(bytes);
-  it->second.edges.emplace_back(v, v);
-  return true;
+  if (it != words_.end() && it->second.bytes == bytes && it->second.observed) {
+    const uint64_t v = value & width_mask(bytes);
+    it->second.edges.emplace_back(v, v);
+    return true;
+  }
+  // RV32 reads a 64-bit word as two 32-bit halves.
+  if (bytes != 4) return false;
+  for (const unsigned shift : {0u, 32u}) {
+    const uint64_t base = addr - shift / 8;
+    auto dw = words_.find(base);
+    if (dw != words_.end() && dw->second.bytes == 8 && dw->second.observed) {
+      halves_.push_back(Half{base, shift, value & 0xFFFFFFFFu});
+      return true;
+    }
+  }
+  return false;
+}
+
+// A half of a doubleword that a load saw: one value of the word's chain
+// (first, read, written or final) must have it.  Weaker than a full-width
+// observation: where in the order it was seen is not checked.
+bool AtomicChains::check_half(const Half& half, const Word& word, uint64_t final_value) {
+  auto has = [&](uint64_t v) { return ((v >> half.shift) & 0xFFFFFFFFu) == half.value; };
+  if (has(word.first) || has(final_value)) return true;
+  for (const auto& [from, to] : word.edges) {
+    if (has(from) || has(to)) return true;
+  }
+  for (uint64_t j : word.jumps) {
+    if (has(j)) return true;
+  }
+  error_ = "global atomics on " + hex(half.addr) + " (8 bytes): a 4-byte load of its " +
+           (half.shift != 0 ? "high" : "low") + " half saw " + hex(half.value) +
+           ", which no value of the word's atomics has there";
+  return false;
 }
 
 bool AtomicChains::check_word(uint64_t addr, const Word& word, uint64_t final_value) {
@@ -209,6 +240,9 @@ bool AtomicChains::check(const std::function<uint64_t(uint64_t addr, unsigned by
   for (const auto& [addr, word] : words_) {
     if (!word.observed) continue;  // the model computed it alone: DRAM comparison
     if (!check_word(addr, word, final_value(addr, word.bytes) & width_mask(word.bytes))) return false;
+  }
+  for (const Half& half : halves_) {
+    if (!check_half(half, words_.at(half.addr), final_value(half.addr, 8))) return false;
   }
   return true;
 }

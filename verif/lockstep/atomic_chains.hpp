@@ -36,7 +36,9 @@
 // at all.  A plain load the Checker could not match (it saw a raced word
 // before the model stepped the atomic that wrote it) is an edge value ->
 // value (observe()): the word must have held that value at some point,
-// though not necessarily when the load read it.
+// though not necessarily when the load read it; a 4-byte load of a half of a
+// followed doubleword (RV32 reads 64-bit values so) must see that half of one
+// of the word's values.
 #pragma once
 
 #include <cstdint>
@@ -62,8 +64,10 @@ class AtomicChains {
   bool check(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& final_value);
   // A plain load saw `value` in a followed word (one an atomic with an RTL
   // value works on, same size): the word must have held it at some point of
-  // the order, which check() then proves (an edge value -> value).  False
-  // when no followed word of that address and size exists.
+  // the order, which check() then proves (an edge value -> value).  A 4-byte
+  // load of a half of a followed doubleword (RV32 reads 64-bit values so)
+  // must see that half of one of the word's values.  False when no followed
+  // word of that address and size (or doubleword around it) exists.
   bool observe(uint64_t addr, unsigned bytes, uint64_t value);
 
   // Words followed (at least one atomic read a value the RTL reported), with
@@ -84,10 +88,17 @@ class AtomicChains {
     uint64_t blind = 0;  // order-dependent atomics whose old value the RTL did not report
     std::string unfollowable;
   };
+  struct Half {      // a 4-byte load's view of a followed doubleword
+    uint64_t addr;   // the doubleword
+    unsigned shift;  // 0: low half, 32: high half
+    uint64_t value;
+  };
+  bool check_half(const Half& half, const Word& word, uint64_t final_value);
   bool check_word(uint64_t addr, const Word& word, uint64_t final_value);
   Word* word_for_atomic(const model::GlobalAccess& a);
 
   std::map<uint64_t, Word> words_;  // by address
+  std::vector<Half> halves_;
   uint64_t observed_ = 0;
   std::string error_;
 };

@@ -385,5 +385,27 @@ TEST(AtomicChains, LoadsObserveOnlyFollowedWords) {
   EXPECT_FALSE(chains.check([](uint64_t, unsigned) { return 1; }));
 }
 
+// RV32 reads a raced 64-bit word as two 32-bit loads: each half must be that
+// half of one of the doubleword's values.
+TEST(AtomicChains, HalfLoadsOfADoublewordSeeItsValues) {
+  const uint64_t v1 = 0x0000000100000013ull, v2 = 0x0000000200000014ull;
+  auto dword_atomic = [](uint64_t old, uint64_t value) {
+    GlobalAccess a = atomic(old, value);
+    a.bytes = 8;
+    return a;
+  };
+  auto final_v2 = [&](uint64_t, unsigned) { return v2; };
+  AtomicChains chains;
+  chains.add(dword_atomic(0, v1));
+  chains.add(dword_atomic(v1, v2));
+  EXPECT_TRUE(chains.observe(kWord, 4, 0x13));     // low half of v1
+  EXPECT_TRUE(chains.observe(kWord + 4, 4, 0x2));  // high half of v2
+  EXPECT_FALSE(chains.observe(kWord + 8, 4, 0));   // beyond the doubleword
+  EXPECT_TRUE(chains.check(final_v2));
+  EXPECT_TRUE(chains.observe(kWord + 4, 4, 0x13));  // 0x13 was never the high half
+  EXPECT_FALSE(chains.check(final_v2));
+  EXPECT_NE(chains.error().find("high half saw 0x13"), std::string::npos) << chains.error();
+}
+
 }  // namespace
 }  // namespace kestrel::lockstep

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "amo.hpp"
 #include "decode.hpp"
 #include "engine.hpp"
 #include "fpu.hpp"
@@ -1144,31 +1145,6 @@ class Machine final : public Engine {
     return true;
   }
 
-  template <class T>
-  static T amo_apply(uint8_t op, T old, T operand) {
-    using S = std::make_signed_t<T>;
-    switch (op) {
-      case kAmoSwap:
-        return operand;
-      case kAmoAdd:
-        return static_cast<T>(old + operand);
-      case kAmoXor:
-        return old ^ operand;
-      case kAmoAnd:
-        return old & operand;
-      case kAmoOr:
-        return old | operand;
-      case kAmoMin:
-        return static_cast<S>(old) < static_cast<S>(operand) ? old : operand;
-      case kAmoMax:
-        return static_cast<S>(old) > static_cast<S>(operand) ? old : operand;
-      case kAmoMinu:
-        return old < operand ? old : operand;
-      default:
-        return old > operand ? old : operand;  // kAmoMaxu
-    }
-  }
-
   // AMOs, LR and SC; T is uint32_t (.w) or uint64_t (.d).  Lanes go one after
   // another in lane order, each seeing the previous lane's result.
   template <class T>
@@ -1235,7 +1211,7 @@ class Machine final : public Engine {
       } else {
         const T old = observed ? static_cast<T>(rtl) : prior;
         const T operand = static_cast<T>(src[l]);
-        const T result = amo_apply<T>(in.aux, old, operand);
+        const T result = amo_result<T>(in.aux, old, operand);
         store_host<T>(p, result);
         store_done(p, sizeof(T));
         if (report) {
@@ -1298,7 +1274,6 @@ class Machine final : public Engine {
   template <class T>
   bool exec_cuda_atomic(uint32_t sm_id, Warp& w, Block& b, const Inst& in, uint64_t pc, uint32_t mask) {
     const X* base = xrow(w, in.rs1);
-    const bool is_cas = in.op == Op::kKxCasD || (in.op == Op::kKxAmoW && in.aux == KESTREL_F5_AMO_CAS);
     AccessTally tally;
     kestrel_fault_kind kind = KESTREL_FAULT_NONE;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
@@ -1315,42 +1290,29 @@ class Machine final : public Engine {
       // lock-step checker joins the RTL's rd and rd+1 records).
       const bool observed = oracle_value(l, addr, p, rtl);
       const T old = observed ? static_cast<T>(rtl) : prior;
-      T result = old;
-      bool swapped = false;
+      T operand = 0, compare = 0;
       if constexpr (sizeof(T) == 4) {
         if (in.op == Op::kKxAmoFadd) {
-          uint32_t flags = 0;  // the memory-side adder rounds to nearest even and keeps no flags
-          result = fp::add(old, frow(w, in.rs2)[l], fp::kRne, flags);
+          operand = frow(w, in.rs2)[l];
+        } else {
+          operand = static_cast<uint32_t>(xrow(w, in.rs2)[l]);
+          compare = in.rd == kSinkReg ? 0 : static_cast<uint32_t>(xrow(w, in.rd)[l]);
+        }
+      } else {
+        operand = read_wide(w, in.rs2, l);
+        compare = read_wide(w, in.rd, l);
+      }
+      const T result = amo_result<T>(in.aux, old, operand, compare);
+      const bool writes = amo_writes<T>(in.aux, old, compare);
+      if constexpr (sizeof(T) == 4) {
+        if (in.op == Op::kKxAmoFadd) {
           frow(w, in.rd)[l] = old;
         } else {
-          const uint32_t operand = static_cast<uint32_t>(xrow(w, in.rs2)[l]);
-          switch (in.aux) {
-            case KESTREL_F5_AMO_CAS: {
-              const uint32_t compare = in.rd == kSinkReg ? 0 : static_cast<uint32_t>(xrow(w, in.rd)[l]);
-              swapped = old == compare;
-              result = operand;
-              break;
-            }
-            case KESTREL_F5_AMO_INC:
-              result = old >= operand ? 0 : old + 1;
-              break;
-            default:  // KESTREL_F5_AMO_DEC
-              result = (old == 0 || old > operand) ? operand : old - 1;
-              break;
-          }
           xrow(w, in.rd)[l] = sext_word(old);
         }
       } else {
-        if (in.op == Op::kKxCasD) {
-          swapped = old == read_wide(w, in.rd, l);
-          result = read_wide(w, in.rs2, l);
-          write_wide(w, in.rd, l, old);
-        } else {
-          result = amo_apply<uint64_t>(in.aux, old, read_pair(w, in.rs2, l));
-          write_pair(w, in.rd, l, old);
-        }
+        write_wide(w, in.rd, l, old);
       }
-      const bool writes = swapped || !is_cas;
       if (writes) {
         store_host<T>(p, result);
         store_done(p, sizeof(T));

@@ -371,7 +371,7 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
         if (bytes == 8) {
           uint64_t old;
           std::memcpy(&old, p, 8);
-          const uint64_t next = kestrel::rtlbench::amo_apply<uint64_t>(a.amo_op, old, a.data[l], a.cmp[l]);
+          const uint64_t next = kestrel::rtlbench::amo_result<uint64_t>(a.amo_op, old, a.data[l], a.cmp[l]);
           std::memcpy(p, &next, 8);
           expect = old;
           if (a.amo_op == 0x05) ++(old == a.cmp[l] ? cas_swapped : cas_failed);
@@ -379,7 +379,7 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
           uint32_t old;
           std::memcpy(&old, p, 4);
           const uint32_t next =
-              kestrel::rtlbench::amo_apply<uint32_t>(a.amo_op, old, uint32_t(a.data[l]), uint32_t(a.cmp[l]));
+              kestrel::rtlbench::amo_result<uint32_t>(a.amo_op, old, uint32_t(a.data[l]), uint32_t(a.cmp[l]));
           std::memcpy(p, &next, 4);
           if (a.amo_op == 0x05) ++(old == uint32_t(a.cmp[l]) ? cas_swapped : cas_failed);
           if (a.amo_op == 0x09) ++fadds;
