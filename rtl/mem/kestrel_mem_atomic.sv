@@ -5,35 +5,54 @@
 // marked by `be`, operand in `wdata`, a CAS's compare value in `amo.cmp`) is
 // performed here as a read-modify-write of its line: the unit waits until
 // every earlier request has been answered, reads the line, computes the new
-// word (kestrel_amo_alu, or kestrel_amo_fadd for kx.amofadd.s), writes it
-// back with the word's byte enables (a CAS whose comparison failed writes
-// nothing), and answers the atomic with the line as it was before (the old
-// value), with the request's tag.  No other request passes while an atomic is
-// in progress, so every atomic of every SM is performed whole, in the order
-// the crossbar took them (docs/isa.md section 2.2).
+// word (kestrel_amo_alu, or kestrel_amo_fadd for kx.amofadd.s) and answers
+// the atomic with the line as it was before (the old value), with the
+// request's tag.  No other request passes while an atomic is in progress, so
+// every atomic of every SM is performed whole, in the order the crossbar took
+// them (docs/isa.md section 2.2).
+//
+// The held line.  After an atomic the unit keeps its line (the line register
+// with the new word merged in, and the bytes written since the read marked
+// dirty) instead of writing it back at once: atomics on the same line and of
+// the same kind (global or local) that follow are performed on the held copy
+// without going to memory, which is what makes a warp's lanes on one word
+// (each lane is one request, in lane order) or on one line cost two cycles
+// each instead of a read and a write each.  The hold ends, writing the dirty
+// bytes back in one write (nothing if a failed CAS was all there was), before
+// anything else passes: any other request (loads and stores, LR/SC, an
+// atomic on another line), a cycle with no request at all, or HoldLimit
+// atomics performed on the held copy (so atomics that never pause still let
+// memory see their line).  busy_o stays high while a line is held or an
+// atomic is in progress: the launch does not end before the write-back has
+// landed (the host reaches DRAM directly between launches).
 //
 // LR/SC (docs/isa.md section 1): one reservation per thread of the GPU
 // (NumSms x Warps x Lanes entries: valid, line, word, doubleword), cleared
 // at launch start (clear_i).  An LR (op AmoLr, a read whose `be` marks its
 // word) passes through like a read and sets its thread's entry as it goes
-// out.  Every write that goes out to DRAM (pass-through stores, an atomic's
-// write-back, a successful SC) ends every reservation on a 4-byte word it
-// writes: the per-entry comparison sits in a loop of the flop process, run
-// only in a cycle that sends a write.  An SC is an atomic: after the drain it
-// succeeds if its `held` is set and its thread's entry is valid on exactly its
-// word and size; it drops that entry either way, writes its operand only on
-// success (no read), and is answered with 0 (success) or 1 at the word's
-// place of an otherwise zero line.
+// out.  Every write that goes out to DRAM (pass-through stores, the held
+// line's write-back, a successful SC) ends every reservation on a 4-byte word
+// it writes: the per-entry comparison sits in a loop of the flop process, run
+// only in a cycle that sends a write.  An atomic's write reaches the
+// reservations with the write-back, which is soon enough: an LR or SC is
+// never performed while a line is held.  An SC is an atomic: after the drain
+// it succeeds if its `held` is set and its thread's entry is valid on exactly
+// its word and size; it drops that entry either way, writes its operand only
+// on success (no read, and the line is not held), and is answered with 0
+// (success) or 1 at the word's place of an otherwise zero line.
 //
-// Throughput: pass-through one request and one response per cycle; an atomic
-// takes the memory's read and write latencies plus three cycles (a failed
-// CAS: the read latency plus two; an SC: the write latency plus three, a
-// failed one two cycles after the drain).  An LR costs what a read does.
-// Handshakes are valid/ready on all four sides; the external payload of a
-// pass-through request is the input's (stable while it waits, by the input's
-// rule).
+// Throughput: pass-through one request and one response per cycle.  An
+// atomic that starts a hold takes the drain, the memory's read latency and
+// two cycles; each further atomic on the held line two cycles; the hold's end
+// one cycle plus, with dirty bytes, the write latency.  An SC takes the write
+// latency plus three cycles (a failed one two cycles after the drain).  An
+// LR costs what a read does.  Handshakes are valid/ready on all four sides;
+// the external payload of a pass-through request is the input's (stable
+// while it waits, by the input's rule).
 module kestrel_mem_atomic #(
   parameter int unsigned Outstanding = 16,
+  // atomics performed on a held line before it is written back regardless
+  parameter int unsigned HoldLimit = 64,
   // the GPU's threads, one reservation each
   parameter int unsigned NumSms = kestrel_pkg::DefaultSms,
   parameter int unsigned Warps = kestrel_pkg::DefaultWarps,
@@ -42,6 +61,7 @@ module kestrel_mem_atomic #(
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   clear_i,         // launch start: every reservation ends
+  output logic                   busy_o,          // an atomic in progress or a line held
   // crossbar side
   input  logic                   in_req_valid_i,
   output logic                   in_req_ready_o,
@@ -63,12 +83,20 @@ module kestrel_mem_atomic #(
   localparam int unsigned Entries = NumSms * Warps * Lanes;
   localparam int unsigned LineW = kestrel_pkg::AddrW - OffW;
   localparam int unsigned WordW = OffW - 2;  // 4-byte words of a line
+  localparam int unsigned HoldW = $clog2(HoldLimit + 1);
 
-  typedef enum logic [2:0] {Pass, Drain, Read, ReadWait, Write, WriteWait, Answer} state_e;
+  typedef enum logic [3:0] {Pass, Drain, Read, ReadWait, Write, WriteWait, Answer, Flush, FlushWait} state_e;
   state_e state_q, state_d;
 
   kestrel_pkg::mem_req_t amo_q;
   logic [kestrel_pkg::LineBits-1:0] line_q;
+  // The held line: valid, its address and kind, the bytes written since it
+  // was read, and the atomics performed on it since.
+  logic hold_q;
+  logic hold_local_q;
+  logic [LineW-1:0] hold_line_q;
+  logic [LineBytes-1:0] dirty_q;
+  logic [HoldW-1:0] hits_q;
   kestrel_pkg::fault_kind_e fault_q;
   logic [CountW-1:0] pending_q, pending_d;  // pass-through requests not yet answered
 
@@ -116,6 +144,48 @@ module kestrel_mem_atomic #(
   assign new_v = sc ? operand : (amo_q.amo.op == kestrel_pkg::AmoFadd) ? {32'd0, fadd_v} : alu_v;
   assign write_new = sc || write_v;
 
+  // The new word at its place in a line, and the held line with it merged in.
+  logic [kestrel_pkg::LineBits-1:0] new_line, merged_line;
+  always_comb begin
+    new_line = '0;
+    new_line[32'(off[OffW-1:3]) * 64 +: 64] = off[2] ? {new_v[31:0], 32'd0} : new_v;
+    for (int unsigned b = 0; b < LineBytes; b++) begin
+      merged_line[b*8 +: 8] = amo_q.be[b] ? new_line[b*8 +: 8] : line_q[b*8 +: 8];
+    end
+  end
+
+  // An atomic (not LR/SC) on the held line, of the line's kind, within the
+  // hold's limit, is performed on the held copy.
+  logic in_local, in_lrsc, hit;
+  assign in_local = in_req_i.kind == kestrel_pkg::MemLocal;
+  assign in_lrsc = in_req_i.amo.op == kestrel_pkg::AmoLr || in_req_i.amo.op == kestrel_pkg::AmoSc;
+  assign hit = hold_q && in_req_i.amo.valid && !in_lrsc && in_local == hold_local_q
+               && in_req_i.addr[kestrel_pkg::AddrW-1:OffW] == hold_line_q && 32'(hits_q) < HoldLimit;
+
+  // The unit's own requests: the atomic's read, an SC's write, the held
+  // line's write-back.
+  function automatic kestrel_pkg::mem_req_t own_request(input logic local_kind, input logic write,
+                                                         input logic [LineW-1:0] line,
+                                                         input logic [LineBytes-1:0] be,
+                                                         input logic [kestrel_pkg::LineBits-1:0] wdata,
+                                                         input logic [kestrel_pkg::MemTagW-1:0] tag);
+    own_request = '0;
+    own_request.kind = local_kind ? kestrel_pkg::MemLocal : write ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
+    own_request.write = write;
+    own_request.addr = {line, OffW'(0)};
+    own_request.be = be;
+    own_request.wdata = wdata;
+    own_request.tag = tag;
+  endfunction
+  logic amo_local;
+  logic [LineW-1:0] amo_line;
+  assign amo_local = amo_q.kind == kestrel_pkg::MemLocal;
+  assign amo_line = amo_q.addr[kestrel_pkg::AddrW-1:OffW];
+  // Line addresses are line aligned (the offset bits are always 0), and an
+  // atomic's kind says what its `write` would.
+  logic [OffW:0] unused_amo_bits;
+  assign unused_amo_bits = {amo_q.addr[OffW-1:0], amo_q.write};
+
   // ---- LR/SC reservations ---------------------------------------------------
   // Thread index of an LR/SC: (sm * Warps + warp) * Lanes + lane; a thread
   // outside the configuration reserves nothing and never succeeds.
@@ -151,7 +221,7 @@ module kestrel_mem_atomic #(
               && (ext_req_o.kind == kestrel_pkg::MemWrite || (ext_req_o.kind == kestrel_pkg::MemLocal && ext_req_o.write));
     for (int unsigned w = 0; w < LineBytes / 4; w++) wr_words[w] = |ext_req_o.be[w*4 +: 4];
   end
-  assign lr_fire = state_q == Pass && in_req_valid_i && in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr
+  assign lr_fire = state_q == Pass && !hold_q && in_req_valid_i && in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr
                    && ext_req_ready_i;
   // An SC decides at the end of its drain.
   assign sc_decide = state_q == Drain && pending_q == '0 && sc;
@@ -177,11 +247,17 @@ module kestrel_mem_atomic #(
     in_rsp_o = ext_rsp_i;
     unique case (state_q)
       Pass, Drain: begin
-        // Responses of ordinary requests go straight back.
+        // Responses of ordinary requests go straight back (none is pending
+        // while a line is held: its first atomic drained them).
         in_rsp_valid_o = ext_rsp_valid_i;
         ext_rsp_ready_o = in_rsp_ready_i;
         if (ext_rsp_valid_i && in_rsp_ready_i) pending_d = pending_d - 1'b1;
-        if (state_q == Pass) begin
+        if (state_q == Pass && hold_q) begin
+          // A hit is taken into amo_q and performed on the held copy;
+          // anything else, or nothing, ends the hold first.
+          in_req_ready_o = hit;
+          state_d = (in_req_valid_i && hit) ? Answer : Flush;
+        end else if (state_q == Pass) begin
           if (in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr) begin
             // An LR goes out as the read it is (its entry is set as it goes).
             ext_req_valid_o = in_req_valid_i;
@@ -204,35 +280,32 @@ module kestrel_mem_atomic #(
       end
       Read: begin
         ext_req_valid_o = 1'b1;
-        ext_req_o = amo_q;
-        ext_req_o.amo = '0;
-        ext_req_o.kind = (amo_q.kind == kestrel_pkg::MemLocal) ? kestrel_pkg::MemLocal : kestrel_pkg::MemRead;
-        ext_req_o.write = 1'b0;
-        ext_req_o.be = '0;
+        ext_req_o = own_request(amo_local, 1'b0, amo_line, '0, '0, amo_q.tag);
         if (ext_req_ready_i) state_d = ReadWait;
       end
       ReadWait: begin
         ext_rsp_ready_o = 1'b1;
-        if (ext_rsp_valid_i) state_d = (ext_rsp_i.fault == kestrel_pkg::FaultNone) ? Write : Answer;
+        if (ext_rsp_valid_i) state_d = Answer;
       end
-      Write: begin
+      Write: begin  // a successful SC
         ext_req_valid_o = 1'b1;
-        ext_req_o = amo_q;
-        ext_req_o.amo = '0;
-        ext_req_o.kind = (amo_q.kind == kestrel_pkg::MemLocal) ? kestrel_pkg::MemLocal : kestrel_pkg::MemWrite;
-        ext_req_o.write = 1'b1;
-        ext_req_o.wdata = '0;
-        ext_req_o.wdata[32'(off[OffW-1:3]) * 64 +: 64] = off[2] ? {new_v[31:0], 32'd0} : new_v;
+        ext_req_o = own_request(amo_local, 1'b1, amo_line, amo_q.be, new_line, amo_q.tag);
         if (ext_req_ready_i) state_d = WriteWait;
-        // A CAS whose comparison failed writes nothing.
-        if (!write_new) begin
-          ext_req_valid_o = 1'b0;
-          state_d = Answer;
-        end
       end
       WriteWait: begin
         ext_rsp_ready_o = 1'b1;
         if (ext_rsp_valid_i) state_d = Answer;
+      end
+      Flush: begin
+        // The held line's dirty bytes in one write; a clean hold just ends.
+        ext_req_valid_o = dirty_q != '0;
+        ext_req_o = own_request(hold_local_q, 1'b1, hold_line_q, dirty_q, line_q, amo_q.tag);
+        if (dirty_q == '0) state_d = Pass;
+        else if (ext_req_ready_i) state_d = FlushWait;
+      end
+      FlushWait: begin
+        ext_rsp_ready_o = 1'b1;
+        if (ext_rsp_valid_i) state_d = Pass;
       end
       default: begin  // Answer
         in_rsp_valid_o = 1'b1;
@@ -244,16 +317,34 @@ module kestrel_mem_atomic #(
     endcase
   end
 
+  // An atomic answered without a fault (not an SC) leaves its line held.
+  logic performed;
+  assign performed = state_q == Answer && in_rsp_ready_i && !sc && fault_q == kestrel_pkg::FaultNone;
+  assign busy_o = state_q != Pass || hold_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q <= Pass;
       pending_q <= '0;
       fault_q <= kestrel_pkg::FaultNone;
+      hold_q <= 1'b0;
+      dirty_q <= '0;
+      hits_q <= '0;
     end else begin
       state_q <= state_d;
       pending_q <= pending_d;
       if (state_q == ReadWait && ext_rsp_valid_i) fault_q <= ext_rsp_i.fault;
       if (sc_decide) fault_q <= kestrel_pkg::FaultNone;
+      if (performed) begin
+        hold_q <= 1'b1;
+        dirty_q <= (hold_q ? dirty_q : '0) | (write_new ? amo_q.be : '0);
+      end
+      if (state_q == Pass && hold_q && in_req_valid_i && hit) hits_q <= hits_q + 1'b1;
+      if (performed && !hold_q) hits_q <= '0;
+      if ((state_q == Flush && state_d == Pass) || (state_q == FlushWait && ext_rsp_valid_i)) begin
+        hold_q <= 1'b0;
+        dirty_q <= '0;
+      end
     end
   end
 
@@ -287,10 +378,13 @@ module kestrel_mem_atomic #(
     end
   end
 
-  // The atomic and its line: datapath registers, loaded when used, no reset.
+  // The atomic, its line and the held line's address: datapath registers,
+  // loaded when used, no reset.
   always_ff @(posedge clk_i) begin
-    if (state_q == Pass && in_req_valid_i && in_req_i.amo.valid) amo_q <= in_req_i;
+    if (state_q == Pass && in_req_valid_i && in_req_i.amo.valid && in_req_ready_o) amo_q <= in_req_i;
     if (state_q == ReadWait && ext_rsp_valid_i) line_q <= ext_rsp_i.rdata;
+    if (performed && write_new) line_q <= merged_line;
+    if (performed && !hold_q) {hold_local_q, hold_line_q} <= {amo_local, amo_line};
     // An SC's answer: 0 (success) or 1 at its word's place.
     if (sc_decide) line_q <= kestrel_pkg::LineBits'(!sc_ok) << (32'(off) * 8);
   end

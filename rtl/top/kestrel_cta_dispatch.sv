@@ -10,8 +10,9 @@
 // from an SM's ready back into its valid (the SM's issue logic depends on
 // blk_valid_i).  An SM's ready only falls after it took a block or on abort.
 // `end_o` pulses once per launch, in the cycle after the last SM has gone
-// idle (every block done and every memory request answered, so every store
-// of the launch has landed).
+// idle (every block done and every memory request answered) and the memory
+// side is idle too (mem_busy_i low: the memory-side atomic unit has written
+// back its held line), so every store and atomic of the launch has landed.
 module kestrel_cta_dispatch #(
   parameter int unsigned NumSms = 2,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1
@@ -32,6 +33,7 @@ module kestrel_cta_dispatch #(
   output kestrel_pkg::dim3_t    blk_idx_o,
   input  logic [NumSms-1:0]     blk_done_i,
   input  logic [NumSms-1:0]     sm_busy_i,
+  input  logic                  mem_busy_i,     // the memory side still has writes to make
   // dispatch trace (lock-step): block blk_linear_o went to SM disp_sm_o
   output logic                  disp_valid_o,
   output logic [SmW-1:0]        disp_sm_o,
@@ -124,14 +126,14 @@ module kestrel_cta_dispatch #(
               end
             end
           end
-          if (all_sent_q && done_q == sent_q && sm_busy_i == '0) begin
+          if (all_sent_q && done_q == sent_q && sm_busy_i == '0 && !mem_busy_i) begin
             end_o = 1'b1;
             state_d = LaunchIdle;
           end
         end
       end
       LaunchDrain: begin
-        if (sm_busy_i == '0) begin
+        if (sm_busy_i == '0 && !mem_busy_i) begin
           end_o = 1'b1;
           state_d = LaunchIdle;
         end

@@ -181,6 +181,7 @@ module kestrel_gpu #(
   // A block dispatched in that cycle is dropped by the abort like any other.
   logic timeout_q;
   logic fault_seen_q;
+  logic mem_busy;
 
   kestrel_cta_dispatch #(.NumSms(NumSms)) u_dispatch (
     .clk_i,
@@ -197,6 +198,7 @@ module kestrel_gpu #(
     .blk_idx_o(blk_idx),
     .blk_done_i(blk_done),
     .sm_busy_i(sm_busy),
+    .mem_busy_i(mem_busy),
     .disp_valid_o(disp_valid_o),
     .disp_sm_o(disp_sm_o),
     .disp_linear_o(disp_linear_o)
@@ -309,6 +311,7 @@ module kestrel_gpu #(
     .clk_i,
     .rst_ni,
     .clear_i(start),
+    .busy_o(mem_busy),
     .in_req_valid_i(xbar_req_valid),
     .in_req_ready_o(xbar_req_ready),
     .in_req_i(xbar_req),

@@ -3,11 +3,13 @@
 // (x fastest), each to the SM that was the lowest-numbered ready one when it
 // was picked (the cycle before the offer); the dispatch
 // trace names them; the launch ends exactly once, only after every block is
-// done and every SM is idle; a fault or a host abort stops dispatching,
+// done, every SM is idle and the memory side is idle (it stays busy for a
+// random while after each block, like the atomic unit's write-back); a fault or a host abort stops dispatching,
 // aborts the SMs and ends the launch once they have drained; an empty grid
 // ends at once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <random>
@@ -46,6 +48,7 @@ struct Outcome {
   unsigned ends = 0;
   uint64_t end_cycle = 0;
   bool aborted_sms = false;
+  bool waited_for_memory = false;  // the SMs were idle while the memory side was busy
 };
 
 // Runs one launch.  stop_at: cycle at which a fault (or an abort) arrives, or 0.
@@ -59,9 +62,12 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
   b->blk_ready_i = 0;
   b->blk_done_i = 0;
   b->sm_busy_i = 0;
+  b->mem_busy_i = 0;
   b.tick();
   b->start_i = 0;
   Outcome out;
+  unsigned mem_linger = 0;  // cycles the memory side stays busy
+  bool waited_for_memory = false;
   bool fault = false;
   uint32_t prev_ready = 0;
   for (uint64_t cycle = 1; cycle < 200000; ++cycle) {
@@ -74,6 +80,7 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
           done |= 1u << s;
           sm.remaining.erase(sm.remaining.begin() + static_cast<long>(i));
           sm.linger = rng() % 4;
+          mem_linger = std::max(mem_linger, 1u + static_cast<unsigned>(rng() % 30));
           break;
         }
       }
@@ -83,6 +90,8 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
     b->blk_ready_i = ready;
     b->blk_done_i = done;
     b->sm_busy_i = busy;
+    b->mem_busy_i = mem_linger > 0;
+    if (busy == 0 && mem_linger > 0) waited_for_memory = true;
     if (stop_at != 0 && cycle == stop_at) {
       if (stop_is_abort) b->abort_i = 1;
       fault = !stop_is_abort;
@@ -117,6 +126,7 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
       ++out.ends;
       out.end_cycle = cycle;
       EXPECT_EQ(busy, 0u) << "ended while an SM was busy";
+      EXPECT_EQ(mem_linger, 0u) << "ended while the memory side was busy";
     }
     const bool was_running = b->running_o;
     prev_ready = ready;
@@ -126,10 +136,12 @@ Outcome run(Bench& b, const Grid& g, std::mt19937& rng, uint64_t stop_at, bool s
         if (r > 0) --r;
       if (sm.remaining.empty() && sm.linger > 0) --sm.linger;
     }
+    if (mem_linger > 0) --mem_linger;
     if (was_running && !b->running_o) break;
   }
   b->abort_i = 0;
   b->fault_i = 0;
+  out.waited_for_memory = waited_for_memory;
   return out;
 }
 
@@ -145,6 +157,7 @@ TEST(CtaDispatch, WholeGridsInLinearOrder) {
   Bench b;
   b.reset();
   std::mt19937 rng(3);
+  bool waited_for_memory = false;
   for (const Grid g :
        {Grid{1, 1, 1}, Grid{7, 1, 1}, Grid{5, 3, 1}, Grid{3, 4, 2}, Grid{40, 1, 1}, Grid{2, 2, 9}}) {
     const Outcome out = run(b, g, rng, 0, false);
@@ -152,7 +165,9 @@ TEST(CtaDispatch, WholeGridsInLinearOrder) {
     EXPECT_EQ(out.ends, 1u);
     EXPECT_FALSE(out.aborted_sms);
     EXPECT_FALSE(b->running_o);
+    waited_for_memory = waited_for_memory || out.waited_for_memory;
   }
+  EXPECT_TRUE(waited_for_memory) << "an end waited for the memory side";
 }
 
 TEST(CtaDispatch, EveryBlockOnceAcrossSms) {
@@ -174,6 +189,7 @@ TEST(CtaDispatch, FaultStopsDispatchAndDrains) {
   const Grid g{200, 1, 1};
   const Outcome out = run(b, g, rng, 30, false);
   EXPECT_TRUE(out.aborted_sms);
+  EXPECT_TRUE(out.waited_for_memory) << "the drain waited for the memory side";
   EXPECT_LT(out.order.size(), 200u) << "dispatch went on after the fault";
   EXPECT_EQ(out.ends, 1u);
   // The launch went on to be usable: a new grid runs completely.
