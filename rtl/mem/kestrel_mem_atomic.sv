@@ -162,25 +162,35 @@ module kestrel_mem_atomic #(
   assign hit = hold_q && in_req_i.amo.valid && !in_lrsc && in_local == hold_local_q
                && in_req_i.addr[kestrel_pkg::AddrW-1:OffW] == hold_line_q && 32'(hits_q) < HoldLimit;
 
-  // The unit's own requests: the atomic's read, an SC's write, the held
-  // line's write-back.
-  function automatic kestrel_pkg::mem_req_t own_request(input logic local_kind, input logic write,
-                                                         input logic [LineW-1:0] line,
-                                                         input logic [LineBytes-1:0] be,
-                                                         input logic [kestrel_pkg::LineBits-1:0] wdata,
-                                                         input logic [kestrel_pkg::MemTagW-1:0] tag);
-    own_request = '0;
-    own_request.kind = local_kind ? kestrel_pkg::MemLocal : write ? kestrel_pkg::MemWrite : kestrel_pkg::MemRead;
-    own_request.write = write;
-    own_request.addr = {line, OffW'(0)};
-    own_request.be = be;
-    own_request.wdata = wdata;
-    own_request.tag = tag;
-  endfunction
-  logic amo_local;
+  // The unit's own request in this state: the atomic's read, an SC's write,
+  // the held line's write-back.
+  logic amo_local, own_local, own_write;
   logic [LineW-1:0] amo_line;
+  kestrel_pkg::mem_req_t own_req;
   assign amo_local = amo_q.kind == kestrel_pkg::MemLocal;
   assign amo_line = amo_q.addr[kestrel_pkg::AddrW-1:OffW];
+  always_comb begin
+    own_req = '0;
+    own_req.tag = amo_q.tag;
+    own_local = amo_local;
+    own_write = 1'b0;
+    own_req.addr = {amo_line, OffW'(0)};
+    if (state_q == Flush) begin
+      own_local = hold_local_q;
+      own_write = 1'b1;
+      own_req.addr = {hold_line_q, OffW'(0)};
+      own_req.be = dirty_q;
+      own_req.wdata = line_q;
+    end else if (state_q == Write) begin
+      own_write = 1'b1;
+      own_req.be = amo_q.be;
+      own_req.wdata = new_line;
+    end
+    own_req.write = own_write;
+    if (own_local) own_req.kind = kestrel_pkg::MemLocal;
+    else if (own_write) own_req.kind = kestrel_pkg::MemWrite;
+    else own_req.kind = kestrel_pkg::MemRead;
+  end
   // Line addresses are line aligned (the offset bits are always 0), and an
   // atomic's kind says what its `write` would.
   logic [OffW:0] unused_amo_bits;
@@ -280,7 +290,7 @@ module kestrel_mem_atomic #(
       end
       Read: begin
         ext_req_valid_o = 1'b1;
-        ext_req_o = own_request(amo_local, 1'b0, amo_line, '0, '0, amo_q.tag);
+        ext_req_o = own_req;
         if (ext_req_ready_i) state_d = ReadWait;
       end
       ReadWait: begin
@@ -289,7 +299,7 @@ module kestrel_mem_atomic #(
       end
       Write: begin  // a successful SC
         ext_req_valid_o = 1'b1;
-        ext_req_o = own_request(amo_local, 1'b1, amo_line, amo_q.be, new_line, amo_q.tag);
+        ext_req_o = own_req;
         if (ext_req_ready_i) state_d = WriteWait;
       end
       WriteWait: begin
@@ -299,7 +309,7 @@ module kestrel_mem_atomic #(
       Flush: begin
         // The held line's dirty bytes in one write; a clean hold just ends.
         ext_req_valid_o = dirty_q != '0;
-        ext_req_o = own_request(hold_local_q, 1'b1, hold_line_q, dirty_q, line_q, amo_q.tag);
+        ext_req_o = own_req;
         if (dirty_q == '0) state_d = Pass;
         else if (ext_req_ready_i) state_d = FlushWait;
       end
