@@ -62,7 +62,8 @@
 // writes: each entry looks at its own bank's (and pair's) write, in a loop of
 // the flop process that runs only in a cycle with a bank write.  Global and
 // local LR/SC go one lane per request like the atomics, and clear the lane's
-// shared entry.
+// shared entry.  A warp slot that takes a new block (slot_start_i) ends its
+// threads' shared entries and `gres`: a new thread holds no reservation.
 //
 // Events, at the completion without a fault: shared_access (the instruction
 // touched shared memory), shared_passes (the passes it took) and atomics (its
@@ -79,6 +80,7 @@ module kestrel_lsu #(
   input  logic                        clk_i,
   input  logic                        rst_ni,
   input  logic                        flush_i,
+  input  logic [Warps-1:0]            slot_start_i,      // warp slots taking a new block: their threads' reservations end
   // launch constants
   input  logic [31:0]                 shared_base_i,
   input  logic [31:0]                 shared_window_i,   // window length: 0 when the launch has none
@@ -718,6 +720,15 @@ module kestrel_lsu #(
       if (mem_lrsc) begin
         sres_valid_q[32'(warp_q) * Lanes + 32'(lead)] <= 1'b0;
         gres_q[32'(warp_q) * Lanes + 32'(lead)] <= lr;
+      end
+      // A new block's threads hold no reservation (the slot is free, so no
+      // access of its own is in flight): the shared entries end, and `gres`
+      // clear sends their memory-side SC unheld.
+      for (int unsigned w = 0; w < Warps; w++) begin
+        if (slot_start_i[w]) begin
+          sres_valid_q[w*Lanes +: Lanes] <= '0;
+          gres_q[w*Lanes +: Lanes] <= '0;
+        end
       end
     end
   end

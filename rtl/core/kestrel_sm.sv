@@ -1005,6 +1005,7 @@ module kestrel_sm #(
   kestrel_lsu #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes)) u_lsu (
     .clk_i, .rst_ni,
     .flush_i          (start_i),
+    .slot_start_i     (blk_take ? alloc_mask : '0),
     .shared_base_i    (launch_i.shared_base),
     .shared_window_i  ((launch_i.shared_base != '0) ? 32'(SharedBytes) : 32'd0),
     .shared_size_i    (launch_i.shared_size),

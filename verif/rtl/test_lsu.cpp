@@ -178,6 +178,7 @@ class RtlLsu : public ::testing::Test {
   void SetUp() override {
     bench.reset();
     bench->flush_i = 0;
+    bench->slot_start_i = 0;
     bench->shared_base_i = kSharedBase;
     bench->shared_window_i = kSharedBytes;
     bench->shared_size_i = kSharedSize;
@@ -583,6 +584,28 @@ TEST_F(RtlLsu, LoadReservedStoreConditional) {
   bench.tick();
   bench->flush_i = 0;
   EXPECT_EQ(run(access(false, true, 0x03, 2, 0xF, own, vals)).data, fail);
+  // A new block in another warp slot leaves this slot's reservations; one in
+  // this slot (warp 2, the bench's) ends them, shared and global alike.
+  auto start_slots = [&](uint32_t slots) {
+    bench->slot_start_i = slots;
+    bench.tick();
+    bench->slot_start_i = 0;
+  };
+  run(access(false, true, 0x02, 2, 0x3, own));
+  run(access(false, true, 0x02, 2, 0xC, gwords));
+  start_slots(0xB);
+  o = run(access(false, true, 0x03, 2, 0x3, own, news));
+  EXPECT_EQ(o.data[0] | o.data[1], 0u) << "the shared SCs succeed";
+  o = run(access(false, true, 0x03, 2, 0xC, gwords, news));
+  EXPECT_EQ(o.data[2] | o.data[3], 0u) << "the global SCs succeed";
+  run(access(false, true, 0x02, 2, 0x3, own));
+  run(access(false, true, 0x02, 2, 0xC, gwords));
+  start_slots(0x4);
+  o = run(access(false, true, 0x03, 2, 0x3, own, vals));
+  EXPECT_EQ(o.data[0] & o.data[1], 1u) << "the shared SCs fail";
+  o = run(access(false, true, 0x03, 2, 0xC, gwords, vals));
+  EXPECT_EQ(o.data[2] & o.data[3], 1u) << "the global SCs fail";
+  EXPECT_EQ(memory.dram[0x200 + 8], 202) << "an unheld global SC writes nothing";
 }
 
 TEST_F(RtlLsu, FullWarpOfWordsIsOneLine) {
