@@ -172,3 +172,24 @@ __global__ void narrow_atomics(unsigned short* halves, unsigned char* bytes, uns
   if (threadIdx.x < 4)
     atomicMax(&block_sums[2 + threadIdx.x], static_cast<unsigned int>(shared_bytes[threadIdx.x]));
 }
+
+// LR/SC reservations belong to threads (docs/isa.md section 1).  Every third
+// block reserves a word and exits without an SC: even threads a shared word,
+// odd threads their own global word.  The other blocks, many of which run in
+// warp slots a reserving block has left (slots are reused in an order whose
+// period is not a multiple of 3), try an SC on the same word without an LR
+// of their own; each must fail (1), whatever the slot's previous thread
+// reserved.
+__global__ void sc_without_lr(int* global_words, int* results) {
+  __shared__ int shared_word;
+  int* const word = threadIdx.x % 2 == 0 ? &shared_word : &global_words[threadIdx.x];
+  int r = 2;  // a reserving block's marker
+  if (blockIdx.x % 3 == 0) {
+    int seen;
+    asm volatile("lr.w %0, (%1)" : "=r"(seen) : "r"(word) : "memory");
+    (void)seen;
+  } else {
+    asm volatile("sc.w %0, %2, (%1)" : "=r"(r) : "r"(word), "r"(static_cast<int>(blockIdx.x)) : "memory");
+  }
+  results[blockIdx.x * blockDim.x + threadIdx.x] = r;
+}

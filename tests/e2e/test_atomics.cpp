@@ -444,6 +444,26 @@ TEST_P(AtomicsTest, IntraWarpSpinLockProtectedCounter) {
   EXPECT_EQ(lock.download()[0], 0);
 }
 
+// A new block's threads hold no reservation: an SC without its own LR fails
+// in a warp slot whose previous thread reserved that very word (shared or
+// global) and exited (docs/isa.md section 1).  Enough blocks of one warp that
+// every warp slot of the GPU is reused several times.
+TEST_P(AtomicsTest, NewBlocksInheritNoReservation) {
+  KESTREL_NEEDS(Feature::kLrSc);
+  Module module = load("atomic_apps");
+  const uint32_t blocks = 96, threads = 32;
+  DeviceBuffer<int32_t> words(device(), threads), results(device(), blocks * threads);
+  words.fill_bytes(0);
+  results.fill_bytes(0xFF);
+  module.kernel("sc_without_lr").launch(Dim3(blocks), Dim3(threads), 0, words, results);
+  device().synchronize();
+  const std::vector<int32_t> r = results.download();
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < threads; ++t)
+      ASSERT_EQ(r[b * threads + t], b % 3 == 0 ? 2 : 1) << "block " << b << " thread " << t;
+  for (int32_t w : words.download()) EXPECT_EQ(w, 0) << "a failed SC wrote";
+}
+
 // 8- and 16-bit atomics become LR/SC loops on their 32-bit word (clang's
 // masked expansion; the disassembly holds lr.w/sc.w): contended 16-bit
 // counters count every thread exactly once with distinct old values, the

@@ -486,10 +486,6 @@ class Machine final : public Engine {
     sm.free_slots -= warps_per_block_;
 
     for (uint32_t wi = 0; wi < slots.size(); ++wi) {
-      // New threads hold no reservation (docs/isa.md section 1), whatever the
-      // slot's previous block reserved.
-      drop_reservations(sm_id, slots[wi], ~0u);
-      for (uint32_t l = 0; l < lanes_; ++l) oracle_lr_.erase(thread_key(sm_id, slots[wi], l));
       Warp& w = sm.warps[slots[wi]];
       w.resident = true;
       w.block = bi;
