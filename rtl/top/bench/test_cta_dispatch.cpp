@@ -1,12 +1,12 @@
 // CTA dispatcher bench (3 SMs): simulated SMs with a random number of block
 // slots and random block run times.  Checks: blocks go out in linear order
 // (x fastest), each to the SM that was the lowest-numbered ready one when it
-// was picked (the cycle before the offer); the dispatch
-// trace names them; the launch ends exactly once, only after every block is
-// done, every SM is idle and the memory side is idle (it stays busy for a
-// random while after each block, like the atomic unit's write-back); a fault or a host abort stops dispatching,
-// aborts the SMs and ends the launch once they have drained; an empty grid
-// ends at once.
+// was picked (the cycle before the offer); the dispatch trace names them; the
+// launch ends exactly once, only after every block is done, every SM is idle
+// and the memory side is idle (it stays busy for a random while after each
+// block, like the atomic unit's write-back); a fault or a host abort stops
+// dispatching, aborts the SMs and ends the launch once they have drained; an
+// empty grid ends at once.
 #include <gtest/gtest.h>
 
 #include <algorithm>

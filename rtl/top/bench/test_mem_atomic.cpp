@@ -367,8 +367,9 @@ struct Stream {
     uint64_t cycle;
   };
   std::vector<Ext> ext;
-  std::vector<uint64_t> old_values;  // per request, the 8 response bytes at its lowest enabled byte (a read: 0)
-  uint64_t idle_cycle = 0;           // first cycle with busy_o low after the last response
+  // Per request, the 8 response bytes at its lowest enabled byte (a read: 0).
+  std::vector<uint64_t> old_values;
+  uint64_t idle_cycle = 0;  // first cycle with busy_o low after the last response
   static constexpr unsigned kLatency = 20;
 
   Stream() {
@@ -474,8 +475,8 @@ TEST(MemAtomic, AtomicsOnOneLineShareOneReadAndOneWrite) {
   EXPECT_EQ(s.ext[1].be, 0xFFFFFFFF0F00ull) << "the write-back writes the bytes the atomics wrote";
   // The read's latency, then two cycles per atomic, then the write-back.
   std::printf("40 atomics on one line: read at %llu, write-back at %llu, idle at %llu\n",
-              static_cast<unsigned long long>(s.ext[0].cycle), static_cast<unsigned long long>(s.ext[1].cycle),
-              static_cast<unsigned long long>(s.idle_cycle));
+              static_cast<unsigned long long>(s.ext[0].cycle),
+              static_cast<unsigned long long>(s.ext[1].cycle), static_cast<unsigned long long>(s.idle_cycle));
   EXPECT_LE(s.ext[1].cycle, s.ext[0].cycle + Stream::kLatency + 2 * 40 + 4);
   EXPECT_LE(s.idle_cycle, s.ext[1].cycle + Stream::kLatency + 2);
 }
