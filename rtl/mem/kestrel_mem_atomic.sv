@@ -22,9 +22,12 @@
 // anything else passes: any other request (loads and stores, LR/SC, an
 // atomic on another line), a cycle with no request at all, or HoldLimit
 // atomics performed on the held copy (so atomics that never pause still let
-// memory see their line).  busy_o stays high while a line is held or an
-// atomic is in progress: the launch does not end before the write-back has
-// landed (the host reaches DRAM directly between launches).
+// memory see their line).  The write-back is posted: requests pass again in
+// the next cycle, and its response, which the in-order memory gives before
+// theirs, is absorbed (the next atomic's drain waits for it).  busy_o stays
+// high while a line is held, an atomic is in progress or a write-back is
+// unanswered: the launch does not end before the write-back has landed (the
+// host reaches DRAM directly between launches).
 //
 // LR/SC (docs/isa.md section 1): one reservation per thread of the GPU
 // (NumSms x Warps x Lanes entries: valid, line, word, doubleword), cleared
@@ -44,7 +47,7 @@
 // Throughput: pass-through one request and one response per cycle.  An
 // atomic that starts a hold takes the drain, the memory's read latency and
 // two cycles; each further atomic on the held line two cycles; the hold's end
-// one cycle plus, with dirty bytes, the write latency.  An SC takes the write
+// one cycle.  An SC takes the write
 // latency plus three cycles (a failed one two cycles after the drain).  An
 // LR costs what a read does.  Handshakes are valid/ready on all four sides;
 // the external payload of a pass-through request is the input's (stable
@@ -85,7 +88,7 @@ module kestrel_mem_atomic #(
   localparam int unsigned WordW = OffW - 2;  // 4-byte words of a line
   localparam int unsigned HoldW = $clog2(HoldLimit + 1);
 
-  typedef enum logic [3:0] {Pass, Drain, Read, ReadWait, Write, WriteWait, Answer, Flush, FlushWait} state_e;
+  typedef enum logic [2:0] {Pass, Drain, Read, ReadWait, Write, WriteWait, Answer, Flush} state_e;
   state_e state_q, state_d;
 
   kestrel_pkg::mem_req_t amo_q;
@@ -97,6 +100,8 @@ module kestrel_mem_atomic #(
   logic [LineW-1:0] hold_line_q;
   logic [LineBytes-1:0] dirty_q;
   logic [HoldW-1:0] hits_q;
+  // A write-back has gone out and its response is still to come.
+  logic wb_pending_q;
   kestrel_pkg::fault_kind_e fault_q;
   logic [CountW-1:0] pending_q, pending_d;  // pass-through requests not yet answered
 
@@ -234,7 +239,7 @@ module kestrel_mem_atomic #(
   assign lr_fire = state_q == Pass && !hold_q && in_req_valid_i && in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr
                    && ext_req_ready_i;
   // An SC decides at the end of its drain.
-  assign sc_decide = state_q == Drain && pending_q == '0 && sc;
+  assign sc_decide = state_q == Drain && pending_q == '0 && !wb_pending_q && sc;
   int unsigned lr_idx, sc_idx;
   assign lr_idx = thread_idx(in_req_i.amo.sm, in_req_i.amo.warp, in_req_i.amo.lane);
   assign sc_idx = thread_idx(amo_q.amo.sm, amo_q.amo.warp, amo_q.amo.lane);
@@ -258,10 +263,15 @@ module kestrel_mem_atomic #(
     unique case (state_q)
       Pass, Drain: begin
         // Responses of ordinary requests go straight back (none is pending
-        // while a line is held: its first atomic drained them).
-        in_rsp_valid_o = ext_rsp_valid_i;
-        ext_rsp_ready_o = in_rsp_ready_i;
-        if (ext_rsp_valid_i && in_rsp_ready_i) pending_d = pending_d - 1'b1;
+        // while a line is held: its first atomic drained them), after the
+        // posted write-back's, which the memory answers first (in order).
+        if (wb_pending_q) begin
+          ext_rsp_ready_o = 1'b1;
+        end else begin
+          in_rsp_valid_o = ext_rsp_valid_i;
+          ext_rsp_ready_o = in_rsp_ready_i;
+          if (ext_rsp_valid_i && in_rsp_ready_i) pending_d = pending_d - 1'b1;
+        end
         if (state_q == Pass && hold_q) begin
           // A hit is taken into amo_q and performed on the held copy;
           // anything else, or nothing, ends the hold first.
@@ -283,7 +293,7 @@ module kestrel_mem_atomic #(
             in_req_ready_o = ext_req_ready_i;
             if (in_req_valid_i && ext_req_ready_i) pending_d = pending_d + 1'b1;
           end
-        end else if (pending_q == '0) begin
+        end else if (pending_q == '0 && !wb_pending_q) begin
           // An SC reads nothing: it writes if it holds its reservation.
           state_d = !sc ? Read : sc_ok ? Write : Answer;
         end
@@ -307,15 +317,11 @@ module kestrel_mem_atomic #(
         if (ext_rsp_valid_i) state_d = Answer;
       end
       Flush: begin
-        // The held line's dirty bytes in one write; a clean hold just ends.
+        // The held line's dirty bytes in one posted write (its response is
+        // absorbed in Pass); a clean hold just ends.
         ext_req_valid_o = dirty_q != '0;
         ext_req_o = own_req;
-        if (dirty_q == '0) state_d = Pass;
-        else if (ext_req_ready_i) state_d = FlushWait;
-      end
-      FlushWait: begin
-        ext_rsp_ready_o = 1'b1;
-        if (ext_rsp_valid_i) state_d = Pass;
+        if (dirty_q == '0 || ext_req_ready_i) state_d = Pass;
       end
       default: begin  // Answer
         in_rsp_valid_o = 1'b1;
@@ -330,7 +336,7 @@ module kestrel_mem_atomic #(
   // An atomic answered without a fault (not an SC) leaves its line held.
   logic performed;
   assign performed = state_q == Answer && in_rsp_ready_i && !sc && fault_q == kestrel_pkg::FaultNone;
-  assign busy_o = state_q != Pass || hold_q;
+  assign busy_o = state_q != Pass || hold_q || wb_pending_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -340,6 +346,7 @@ module kestrel_mem_atomic #(
       hold_q <= 1'b0;
       dirty_q <= '0;
       hits_q <= '0;
+      wb_pending_q <= 1'b0;
     end else begin
       state_q <= state_d;
       pending_q <= pending_d;
@@ -351,10 +358,13 @@ module kestrel_mem_atomic #(
       end
       if (state_q == Pass && hold_q && in_req_valid_i && hit) hits_q <= hits_q + 1'b1;
       if (performed && !hold_q) hits_q <= '0;
-      if ((state_q == Flush && state_d == Pass) || (state_q == FlushWait && ext_rsp_valid_i)) begin
+      if (state_q == Flush && state_d == Pass) begin
         hold_q <= 1'b0;
         dirty_q <= '0;
       end
+      // The write-back's response is the next one the memory gives.
+      if (state_q == Flush && ext_req_valid_o && ext_req_ready_i) wb_pending_q <= 1'b1;
+      else if (wb_pending_q && ext_rsp_valid_i && (state_q == Pass || state_q == Drain)) wb_pending_q <= 1'b0;
     end
   end
 
