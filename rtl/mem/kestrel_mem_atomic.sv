@@ -24,7 +24,8 @@
 // atomics performed on the held copy (so atomics that never pause still let
 // memory see their line).  The write-back is posted: requests pass again in
 // the next cycle, and its response, which the in-order memory gives before
-// theirs, is absorbed (the next atomic's drain waits for it).  busy_o stays
+// theirs, is absorbed where it arrives (the next atomic's read goes out
+// behind it without waiting).  busy_o stays
 // high while a line is held, an atomic is in progress or a write-back is
 // unanswered: the launch does not end before the write-back has landed (the
 // host reaches DRAM directly between launches).
@@ -239,7 +240,7 @@ module kestrel_mem_atomic #(
   assign lr_fire = state_q == Pass && !hold_q && in_req_valid_i && in_req_i.amo.valid && in_req_i.amo.op == kestrel_pkg::AmoLr
                    && ext_req_ready_i;
   // An SC decides at the end of its drain.
-  assign sc_decide = state_q == Drain && pending_q == '0 && !wb_pending_q && sc;
+  assign sc_decide = state_q == Drain && pending_q == '0 && sc;
   int unsigned lr_idx, sc_idx;
   assign lr_idx = thread_idx(in_req_i.amo.sm, in_req_i.amo.warp, in_req_i.amo.lane);
   assign sc_idx = thread_idx(amo_q.amo.sm, amo_q.amo.warp, amo_q.amo.lane);
@@ -293,7 +294,7 @@ module kestrel_mem_atomic #(
             in_req_ready_o = ext_req_ready_i;
             if (in_req_valid_i && ext_req_ready_i) pending_d = pending_d + 1'b1;
           end
-        end else if (pending_q == '0 && !wb_pending_q) begin
+        end else if (pending_q == '0) begin
           // An SC reads nothing: it writes if it holds its reservation.
           state_d = !sc ? Read : sc_ok ? Write : Answer;
         end
@@ -303,9 +304,9 @@ module kestrel_mem_atomic #(
         ext_req_o = own_req;
         if (ext_req_ready_i) state_d = ReadWait;
       end
-      ReadWait: begin
+      ReadWait: begin  // after the posted write-back's response, if that is still to come
         ext_rsp_ready_o = 1'b1;
-        if (ext_rsp_valid_i) state_d = Answer;
+        if (ext_rsp_valid_i && !wb_pending_q) state_d = Answer;
       end
       Write: begin  // a successful SC
         ext_req_valid_o = 1'b1;
@@ -314,7 +315,7 @@ module kestrel_mem_atomic #(
       end
       WriteWait: begin
         ext_rsp_ready_o = 1'b1;
-        if (ext_rsp_valid_i) state_d = Answer;
+        if (ext_rsp_valid_i && !wb_pending_q) state_d = Answer;
       end
       Flush: begin
         // The held line's dirty bytes in one posted write (its response is
@@ -350,7 +351,7 @@ module kestrel_mem_atomic #(
     end else begin
       state_q <= state_d;
       pending_q <= pending_d;
-      if (state_q == ReadWait && ext_rsp_valid_i) fault_q <= ext_rsp_i.fault;
+      if (state_q == ReadWait && ext_rsp_valid_i && !wb_pending_q) fault_q <= ext_rsp_i.fault;
       if (sc_decide) fault_q <= kestrel_pkg::FaultNone;
       if (performed) begin
         hold_q <= 1'b1;
@@ -364,7 +365,7 @@ module kestrel_mem_atomic #(
       end
       // The write-back's response is the next one the memory gives.
       if (state_q == Flush && ext_req_valid_o && ext_req_ready_i) wb_pending_q <= 1'b1;
-      else if (wb_pending_q && ext_rsp_valid_i && (state_q == Pass || state_q == Drain)) wb_pending_q <= 1'b0;
+      else if (wb_pending_q && ext_rsp_valid_i && ext_rsp_ready_o) wb_pending_q <= 1'b0;
     end
   end
 
@@ -402,7 +403,7 @@ module kestrel_mem_atomic #(
   // loaded when used, no reset.
   always_ff @(posedge clk_i) begin
     if (state_q == Pass && in_req_valid_i && in_req_i.amo.valid && in_req_ready_o) amo_q <= in_req_i;
-    if (state_q == ReadWait && ext_rsp_valid_i) line_q <= ext_rsp_i.rdata;
+    if (state_q == ReadWait && ext_rsp_valid_i && !wb_pending_q) line_q <= ext_rsp_i.rdata;
     if (performed && write_new) line_q <= merged_line;
     if (performed && !hold_q) {hold_local_q, hold_line_q} <= {amo_local, amo_line};
     // An SC's answer: 0 (success) or 1 at its word's place.
