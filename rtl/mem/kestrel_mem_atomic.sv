@@ -25,10 +25,10 @@
 // memory see their line).  The write-back is posted: requests pass again in
 // the next cycle, and its response, which the in-order memory gives before
 // theirs, is absorbed where it arrives (the next atomic's read goes out
-// behind it without waiting).  busy_o stays
-// high while a line is held, an atomic is in progress or a write-back is
-// unanswered: the launch does not end before the write-back has landed (the
-// host reaches DRAM directly between launches).
+// behind it without waiting).  busy_o stays high while a line is held, an
+// atomic is in progress or a write-back is unanswered: the launch does not
+// end before the write-back has landed (the host reaches DRAM directly
+// between launches).
 //
 // LR/SC (docs/isa.md section 1): one reservation per thread of the GPU
 // (NumSms x Warps x Lanes entries: valid, line, word, doubleword), cleared
@@ -48,11 +48,10 @@
 // Throughput: pass-through one request and one response per cycle.  An
 // atomic that starts a hold takes the drain, the memory's read latency and
 // two cycles; each further atomic on the held line two cycles; the hold's end
-// one cycle.  An SC takes the write
-// latency plus three cycles (a failed one two cycles after the drain).  An
-// LR costs what a read does.  Handshakes are valid/ready on all four sides;
-// the external payload of a pass-through request is the input's (stable
-// while it waits, by the input's rule).
+// one cycle.  An SC takes the write latency plus three cycles (a failed one
+// two cycles after the drain).  An LR costs what a read does.  Handshakes are
+// valid/ready on all four sides; the external payload of a pass-through
+// request is the input's (stable while it waits, by the input's rule).
 module kestrel_mem_atomic #(
   parameter int unsigned Outstanding = 16,
   // atomics performed on a held line before it is written back regardless
@@ -65,7 +64,7 @@ module kestrel_mem_atomic #(
   input  logic                   clk_i,
   input  logic                   rst_ni,
   input  logic                   clear_i,         // launch start: every reservation ends
-  output logic                   busy_o,          // an atomic in progress or a line held
+  output logic                   busy_o,          // an atomic in progress, a line held or its write-back unanswered
   // crossbar side
   input  logic                   in_req_valid_i,
   output logic                   in_req_ready_o,
@@ -319,7 +318,7 @@ module kestrel_mem_atomic #(
       end
       Flush: begin
         // The held line's dirty bytes in one posted write (its response is
-        // absorbed in Pass); a clean hold just ends.
+        // absorbed where it arrives); a clean hold just ends.
         ext_req_valid_o = dirty_q != '0;
         ext_req_o = own_req;
         if (dirty_q == '0 || ext_req_ready_i) state_d = Pass;
