@@ -157,8 +157,8 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
         if (wrote) res.write(current.addr, be);
       } else {
         ++plain;
-        if (current.write) ++plain_writes;
         if (current.write) {
+          ++plain_writes;
           for (unsigned i = 0; i < 64; ++i)
             if ((current.be >> i) & 1u) line[i] = current.wdata[i];
           res.write(current.addr, be);
@@ -209,7 +209,6 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
   // atomic); writes: the plain ones, successful SCs and at most one per hold.
   const unsigned holds = ext_reads - (plain - plain_writes) - lrs;
   EXPECT_GE(ext_reads, plain - plain_writes + lrs + 1);
-  EXPECT_LE(holds, atomics);
   EXPECT_LT(holds, atomics) << "no atomic ever found its line held";
   EXPECT_GE(ext_writes, plain_writes + sc_ok);
   EXPECT_LE(ext_writes, plain_writes + sc_ok + holds);
@@ -218,147 +217,11 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
   EXPECT_EQ(dram, ref);
 }
 
-// Runs one request to its response through a zero-latency external memory
-// of one line; returns the response's first data bytes at `off` (4 bytes).
-struct Directed {
-  Bench b;
-  std::array<uint8_t, 128> mem{};
-  unsigned ext_writes = 0;
-  Directed() {
-    b.reset();
-    b->clear_i = 0;
-  }
-  uint32_t run(MemReq r) {
-    b->in_req_valid_i = 1;
-    kestrel::rtlbench::pack_req(b->in_req_i.data(), 0, r);
-    b->in_rsp_ready_i = 1;
-    b->ext_req_ready_i = 1;
-    bool have_rsp = false;
-    MemRsp pend;
-    for (unsigned cycle = 0; cycle < 100; ++cycle) {
-      b->ext_rsp_valid_i = have_rsp;
-      if (have_rsp) kestrel::rtlbench::pack_rsp(b->ext_rsp_i.data(), 0, pend);
-      b.eval();
-      const bool taken = b->in_req_valid_i && b->in_req_ready_o;
-      bool took_rsp = have_rsp && b->ext_rsp_ready_o;
-      bool new_rsp = false;
-      MemRsp next;
-      if (b->ext_req_valid_o && b->ext_req_ready_i) {
-        const MemReq q = kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0);
-        uint8_t* line = &mem[(q.addr - KESTREL_GLOBAL_BASE) % 128];
-        if (q.kind == 1 || (q.kind == 3 && q.write)) {
-          ++ext_writes;
-          for (unsigned i = 0; i < 64; ++i)
-            if ((q.be >> i) & 1u) line[i] = q.wdata[i];
-        }
-        std::memcpy(next.rdata, line, 64);
-        next.tag = q.tag;
-        new_rsp = true;
-      }
-      const bool done = b->in_rsp_valid_o;
-      uint32_t value = 0;
-      if (done) {
-        const MemRsp rsp = kestrel::rtlbench::unpack_rsp(b->in_rsp_o.data(), 0);
-        const unsigned off = static_cast<unsigned>(__builtin_ctzll(r.be));
-        std::memcpy(&value, rsp.rdata + off, 4);
-      }
-      b.tick();
-      b->ext_rsp_valid_i = 0;
-      if (taken) b->in_req_valid_i = 0;
-      if (took_rsp) have_rsp = false;
-      if (new_rsp) {
-        pend = next;
-        have_rsp = true;
-      }
-      if (done) return value;
-    }
-    ADD_FAILURE() << "no response";
-    return ~0u;
-  }
-  static MemReq lrsc(bool sc, unsigned sm, unsigned warp, unsigned lane, unsigned off, bool dword,
-                     uint64_t value = 0, bool local = false) {
-    MemReq r;
-    r.amo = true;
-    r.amo_op = sc ? 0x03 : 0x02;
-    r.amo_sm = sm;
-    r.amo_warp = warp;
-    r.amo_lane = lane;
-    r.amo_held = true;
-    r.addr = KESTREL_GLOBAL_BASE;
-    r.be = (dword ? 0xFFull : 0xFull) << off;
-    std::memcpy(r.wdata + off, &value, dword ? 8 : 4);
-    r.kind = local ? 3 : (sc ? 1 : 0);
-    r.write = sc;
-    return r;
-  }
-  static MemReq store(unsigned off, uint8_t value) {
-    MemReq r;
-    r.addr = KESTREL_GLOBAL_BASE;
-    r.kind = 1;
-    r.write = true;
-    r.be = 1ull << off;
-    r.wdata[off] = value;
-    return r;
-  }
-};
-
-TEST(MemAtomic, LrScRules) {
-  Directed d;
-  using D = Directed;
-  d.mem[8] = 0x5A;
-  // LR returns the word; SC on it succeeds (0) and writes.
-  EXPECT_EQ(d.run(D::lrsc(false, 1, 1, 3, 8, false)), 0x5Au);
-  EXPECT_EQ(d.run(D::lrsc(true, 1, 1, 3, 8, false, 0x1234)), 0u);
-  EXPECT_EQ(d.mem[8], 0x34);
-  // The SC dropped the reservation: a second SC fails and writes nothing.
-  EXPECT_EQ(d.run(D::lrsc(true, 1, 1, 3, 8, false, 0x7777)), 1u);
-  EXPECT_EQ(d.mem[8], 0x34);
-  // A one-byte store (another SM's, say) to the word ends the reservation.
-  d.run(D::lrsc(false, 0, 0, 0, 8, false));
-  d.run(D::store(11, 0xEE));
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 0, 8, false, 1)), 1u);
-  // A store next to the word does not.
-  d.run(D::lrsc(false, 0, 0, 0, 8, false));
-  d.run(D::store(12, 0xEE));
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 0, 8, false, 2)), 0u);
-  // Two threads reserve one word: the first SC wins and ends the other's.
-  d.run(D::lrsc(false, 0, 1, 2, 8, false));
-  d.run(D::lrsc(false, 1, 0, 2, 8, false));
-  EXPECT_EQ(d.run(D::lrsc(true, 1, 0, 2, 8, false, 3)), 0u);
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 1, 2, 8, false, 4)), 1u);
-  // Another size or word than the LR's fails.
-  d.run(D::lrsc(false, 0, 0, 1, 8, false));
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 1, 8, true, 5)), 1u);
-  d.run(D::lrsc(false, 0, 0, 1, 8, false));
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 0, 1, 12, false, 5)), 1u);
-  // An SC without `held` fails even on a live reservation.
-  d.run(D::lrsc(false, 0, 0, 1, 16, true));
-  MemReq unheld = D::lrsc(true, 0, 0, 1, 16, true, 6);
-  unheld.amo_held = false;
-  EXPECT_EQ(d.run(unheld), 1u);
-  // A doubleword reservation ends on a store to its high word; local kinds.
-  d.run(D::lrsc(false, 0, 1, 0, 16, true, 0, true));
-  d.run(D::store(23, 1));
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 1, 0, 16, true, 7, true)), 1u);
-  d.run(D::lrsc(false, 0, 1, 0, 16, true, 0, true));
-  EXPECT_EQ(d.run(D::lrsc(true, 0, 1, 0, 16, true, 0x0102030405060708ull, true)), 0u);
-  EXPECT_EQ(d.mem[16], 0x08);
-  EXPECT_EQ(d.mem[23], 0x01);
-  // Launch start ends every reservation.
-  d.run(D::lrsc(false, 1, 1, 1, 0, false));
-  d.b->clear_i = 1;
-  d.b.tick();
-  d.b->clear_i = 0;
-  EXPECT_EQ(d.run(D::lrsc(true, 1, 1, 1, 0, false, 9)), 1u);
-  // A thread outside the configuration never succeeds.
-  d.run(D::lrsc(false, 2, 0, 0, 0, false));
-  EXPECT_EQ(d.run(D::lrsc(true, 2, 0, 0, 0, false, 9)), 1u);
-}
-
 // A stream of requests offered back to back (valid held high, the next one in
 // the cycle after a taken one) to an in-order external memory of fixed
 // latency; records each response's word at the request's offset, the
-// external requests, and the cycle the unit went idle.
+// external requests, and the cycle the unit went idle.  Requests of
+// successive runs meet the same memory and unit.
 struct Stream {
   Bench b;
   std::array<uint8_t, 4 * 64> mem{};
@@ -387,12 +250,13 @@ struct Stream {
     size_t next = 0, answered = 0;
     unsigned gap_cycles = 0;
     old_values.assign(reqs.size(), 0);
+    idle_cycle = 0;
     b->in_rsp_ready_i = 1;
     b->ext_req_ready_i = 1;
     for (uint64_t now = 0; now < 20000; ++now) {
       // Two idle cycles after request gap_after is taken (when asked; the
       // unit spends the first answering it), else back to back.
-      const bool gap = next == gap_after + 1 && gap_cycles < 2;
+      const bool gap = gap_after != ~0u && next == gap_after + 1 && gap_cycles < 2;
       if (gap) ++gap_cycles;
       b->in_req_valid_i = next < reqs.size() && !gap;
       if (next < reqs.size()) kestrel::rtlbench::pack_req(b->in_req_i.data(), 0, reqs[next]);
@@ -426,12 +290,46 @@ struct Stream {
         }
         ++answered;
       }
-      if (answered == reqs.size() && !b->busy_o && idle_cycle == 0) idle_cycle = now;
       b.tick();
       if (answered == reqs.size() && !b->busy_o && idle_cycle == 0) idle_cycle = now + 1;
-      if (answered == reqs.size() && !b->busy_o && queue.empty()) return;
+      if (answered == reqs.size() && !b->busy_o && queue.empty()) {
+        // Nothing offered on either side while the caller ticks the unit itself.
+        b->in_req_valid_i = 0;
+        b->ext_rsp_valid_i = 0;
+        return;
+      }
     }
     ADD_FAILURE() << "stream did not finish: " << answered << " of " << reqs.size() << " answered";
+  }
+  // Runs one request; returns the 4 bytes of its response at its offset.
+  uint32_t one(const MemReq& r) {
+    run({r});
+    return static_cast<uint32_t>(old_values[0]);
+  }
+  static MemReq lrsc(bool sc, unsigned sm, unsigned warp, unsigned lane, unsigned off, bool dword,
+                     uint64_t value = 0, bool local = false) {
+    MemReq r;
+    r.amo = true;
+    r.amo_op = sc ? 0x03 : 0x02;
+    r.amo_sm = sm;
+    r.amo_warp = warp;
+    r.amo_lane = lane;
+    r.amo_held = true;
+    r.addr = KESTREL_GLOBAL_BASE;
+    r.be = (dword ? 0xFFull : 0xFull) << off;
+    std::memcpy(r.wdata + off, &value, dword ? 8 : 4);
+    r.kind = local ? 3 : (sc ? 1 : 0);
+    r.write = sc;
+    return r;
+  }
+  static MemReq store(unsigned off, uint8_t value) {
+    MemReq r;
+    r.addr = KESTREL_GLOBAL_BASE;
+    r.kind = 1;
+    r.write = true;
+    r.be = 1ull << off;
+    r.wdata[off] = value;
+    return r;
   }
   static MemReq add(unsigned line, unsigned off, uint32_t value) {
     MemReq r;
@@ -455,6 +353,59 @@ struct Stream {
     return n;
   }
 };
+
+TEST(MemAtomic, LrScRules) {
+  Stream d;
+  using D = Stream;
+  d.mem[8] = 0x5A;
+  // LR returns the word; SC on it succeeds (0) and writes.
+  EXPECT_EQ(d.one(D::lrsc(false, 1, 1, 3, 8, false)), 0x5Au);
+  EXPECT_EQ(d.one(D::lrsc(true, 1, 1, 3, 8, false, 0x1234)), 0u);
+  EXPECT_EQ(d.mem[8], 0x34);
+  // The SC dropped the reservation: a second SC fails and writes nothing.
+  EXPECT_EQ(d.one(D::lrsc(true, 1, 1, 3, 8, false, 0x7777)), 1u);
+  EXPECT_EQ(d.mem[8], 0x34);
+  // A one-byte store (another SM's, say) to the word ends the reservation.
+  d.one(D::lrsc(false, 0, 0, 0, 8, false));
+  d.one(D::store(11, 0xEE));
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 0, 0, 8, false, 1)), 1u);
+  // A store next to the word does not.
+  d.one(D::lrsc(false, 0, 0, 0, 8, false));
+  d.one(D::store(12, 0xEE));
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 0, 0, 8, false, 2)), 0u);
+  // Two threads reserve one word: the first SC wins and ends the other's.
+  d.one(D::lrsc(false, 0, 1, 2, 8, false));
+  d.one(D::lrsc(false, 1, 0, 2, 8, false));
+  EXPECT_EQ(d.one(D::lrsc(true, 1, 0, 2, 8, false, 3)), 0u);
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 1, 2, 8, false, 4)), 1u);
+  // Another size or word than the LR's fails.
+  d.one(D::lrsc(false, 0, 0, 1, 8, false));
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 0, 1, 8, true, 5)), 1u);
+  d.one(D::lrsc(false, 0, 0, 1, 8, false));
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 0, 1, 12, false, 5)), 1u);
+  // An SC without `held` fails even on a live reservation.
+  d.one(D::lrsc(false, 0, 0, 1, 16, true));
+  MemReq unheld = D::lrsc(true, 0, 0, 1, 16, true, 6);
+  unheld.amo_held = false;
+  EXPECT_EQ(d.one(unheld), 1u);
+  // A doubleword reservation ends on a store to its high word; local kinds.
+  d.one(D::lrsc(false, 0, 1, 0, 16, true, 0, true));
+  d.one(D::store(23, 1));
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 1, 0, 16, true, 7, true)), 1u);
+  d.one(D::lrsc(false, 0, 1, 0, 16, true, 0, true));
+  EXPECT_EQ(d.one(D::lrsc(true, 0, 1, 0, 16, true, 0x0102030405060708ull, true)), 0u);
+  EXPECT_EQ(d.mem[16], 0x08);
+  EXPECT_EQ(d.mem[23], 0x01);
+  // Launch start ends every reservation.
+  d.one(D::lrsc(false, 1, 1, 1, 0, false));
+  d.b->clear_i = 1;
+  d.b.tick();
+  d.b->clear_i = 0;
+  EXPECT_EQ(d.one(D::lrsc(true, 1, 1, 1, 0, false, 9)), 1u);
+  // A thread outside the configuration never succeeds.
+  d.one(D::lrsc(false, 2, 0, 0, 0, false));
+  EXPECT_EQ(d.one(D::lrsc(true, 2, 0, 0, 0, false, 9)), 1u);
+}
 
 TEST(MemAtomic, AtomicsOnOneLineShareOneReadAndOneWrite) {
   // 32 lanes' atomicAdd on one word, then 8 on other words of the line: each
