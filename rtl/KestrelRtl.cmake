@@ -7,6 +7,8 @@
 # assertions out (--assert off: faster); EXCLUDE_FROM_ALL builds it only
 # when something that needs it is built (the benches' models).
 set(KESTREL_RTL_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "Kestrel RTL sources")
+# `include path of the RTL (kestrel_assert.svh).
+set(KESTREL_RTL_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/include CACHE INTERNAL "Kestrel RTL include folder")
 
 # kestrel_verilated_library(<name>): call after verilate(<name> ...).  Every
 # Verilated model would otherwise compile its own copy of Verilator's runtime
@@ -68,7 +70,7 @@ function(kestrel_rtl_model name)
     SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${rtl_units} ${ARG_EXTRA}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
-    VERILATOR_ARGS -Wall -Wno-fatal ${assert} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS}
+    VERILATOR_ARGS -Wall -Wno-fatal ${assert} -I${KESTREL_RTL_INCLUDE_DIR} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS}
     OPT_SLOW -O1)
   kestrel_verilated_library(${name})
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)

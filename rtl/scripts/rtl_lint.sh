@@ -12,7 +12,7 @@ count=0
 for file in "$rtl_dir"/{prim,core,mem,top}/*.sv; do
   [ -e "$file" ] || continue
   top="$(basename "$file" .sv)"
-  if ! verilator --lint-only -Wall --assert "${search[@]}" "$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$file" \
+  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" "$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$file" \
       --top-module "$top"; then
     echo "lint: $top FAILED"
     status=1

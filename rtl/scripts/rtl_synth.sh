@@ -15,7 +15,7 @@ for d in prim fpu core mem top; do
 done
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-script="read_verilog -defer -sv -DSYNTHESIS ${files[*]}; "
+script="read_verilog -defer -sv -DSYNTHESIS -I$rtl_dir/include ${files[*]}; "
 if [ -n "$chparams" ]; then script+="chparam$chparams $top; "; fi
 script+="synth -top $top -flatten"
 if ! yosys -p "$script" >"$log" 2>&1; then

@@ -3,13 +3,14 @@
 # top, after the FPU package.  Exits non-zero if any file warns.
 set -euo pipefail
 fpu_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../rtl/fpu" && pwd)"
+inc_dir="$fpu_dir/../include"  # kestrel_assert.svh
 pkg="$fpu_dir/kestrel_fpu_pkg.sv"
 status=0
 count=0
 for file in "$fpu_dir"/*.sv; do
   [ "$file" = "$pkg" ] && continue
   top="$(basename "$file" .sv)"
-  if ! verilator --lint-only -Wall --assert -y "$fpu_dir" "$pkg" "$file" --top-module "$top"; then
+  if ! verilator --lint-only -Wall --assert -I"$inc_dir" -y "$fpu_dir" "$pkg" "$file" --top-module "$top"; then
     echo "lint: $top FAILED"
     status=1
   fi
@@ -20,7 +21,7 @@ for config in "kestrel_fpu_lane -GXlen=32 -GStages=1" "kestrel_fpu_lane -GStages
     "kestrel_fpu_divsqrt -GBitsPerCycle=1" "kestrel_fpu_divsqrt -GBitsPerCycle=13"; do
   read -r top params <<<"$config"
   # shellcheck disable=SC2086
-  if ! verilator --lint-only -Wall --assert -y "$fpu_dir" $params "$pkg" "$fpu_dir/$top.sv" --top-module "$top"; then
+  if ! verilator --lint-only -Wall --assert -I"$inc_dir" -y "$fpu_dir" $params "$pkg" "$fpu_dir/$top.sv" --top-module "$top"; then
     echo "lint: $config FAILED"
     status=1
   fi

@@ -13,7 +13,7 @@ files=("$fpu_dir/kestrel_fpu_pkg.sv")
 for f in "$fpu_dir"/*.sv; do [ "$f" != "$fpu_dir/kestrel_fpu_pkg.sv" ] && files+=("$f"); done
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-script="read_verilog -sv -DSYNTHESIS ${files[*]}; "
+script="read_verilog -sv -DSYNTHESIS -I$fpu_dir/../include ${files[*]}; "
 if [ -n "$chparams" ]; then script+="chparam$chparams $top; "; fi
 script+="synth -top $top -flatten"
 if ! yosys -p "$script" >"$log" 2>&1; then
