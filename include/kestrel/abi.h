@@ -1,24 +1,20 @@
 /* Kestrel ISA and ABI constants shared by the device SDK, the functional model,
  * the runtime and the RTL test benches.  docs/isa.md is the prose version of this
- * file; the two must agree.  Plain C so that device code can include it too. */
+ * file; the two must agree.  Plain C so that device code can include it too.
+ * The constants the hardware shares are generated (abi_contract.h, below). */
 #ifndef KESTREL_ABI_H
 #define KESTREL_ABI_H
 
-/* ---- Device virtual address map (identical for XLEN=32 and XLEN=64) --------
- * Every device address fits in 32 bits; on RV64 an address with any of bits
- * 63..32 set is an illegal address. */
-#define KESTREL_NULL_GUARD_END   0x00010000u /* [0, this) always faults            */
-#define KESTREL_GLOBAL_BASE      0x10000000u /* first byte of device DRAM           */
-#define KESTREL_GLOBAL_LIMIT     0xE0000000u /* device DRAM never extends past this */
-#define KESTREL_LOCAL_BASE       0xF0000000u /* per-thread local/stack window       */
-#define KESTREL_LOCAL_LIMIT      0xF1000000u /* window size bounds the stack size   */
-#define KESTREL_PAGE_SHIFT       12u          /* global memory is mapped in 4 KiB pages */
-#define KESTREL_PAGE_SIZE        (1u << KESTREL_PAGE_SHIFT)
+/* ---- What the hardware shares -----------------------------------------------
+ * The device virtual address map (KESTREL_NULL_GUARD_END, KESTREL_GLOBAL_BASE,
+ * KESTREL_GLOBAL_LIMIT, KESTREL_LOCAL_BASE, KESTREL_LOCAL_LIMIT; identical for
+ * XLEN=32 and XLEN=64, every device address fits in 32 bits), the page size
+ * KESTREL_PAGE_SHIFT, the page permissions KESTREL_PAGE_READ/WRITE/EXEC and
+ * enum kestrel_fault_kind come from tools/contract/contract.toml, the one
+ * description the RTL package is generated from too (docs/contract.md). */
+#include "abi_contract.h"
 
-/* Page permissions kept by the device page table (host_regs.h: MAP_*). */
-#define KESTREL_PAGE_READ   0x1u
-#define KESTREL_PAGE_WRITE  0x2u
-#define KESTREL_PAGE_EXEC   0x4u
+#define KESTREL_PAGE_SIZE        (1u << KESTREL_PAGE_SHIFT)
 
 /* ---- Kernel entry state ------------------------------------------------------
  * Every thread starts at LaunchDesc.entry_pc with all integer and FP registers
@@ -149,21 +145,5 @@
 #define KESTREL_CSR_SHARED_SIZE 0xCD2u /* static + dynamic shared bytes         */
 #define KESTREL_CSR_DYN_SHARED  0xCD3u /* first byte of dynamic shared memory   */
 /* Standard Zicntr: cycle 0xC00, time 0xC01, instret 0xC02 (+0xC80.. on RV32). */
-
-/* ---- Fault kinds (reported by model, RTL and board alike) ------------------ */
-enum kestrel_fault_kind {
-  KESTREL_FAULT_NONE = 0,
-  KESTREL_FAULT_ILLEGAL_INSTRUCTION = 1, /* undecodable or unsupported opcode         */
-  KESTREL_FAULT_MISALIGNED = 2,          /* load/store/AMO address not size-aligned    */
-  KESTREL_FAULT_ILLEGAL_ADDRESS = 3,     /* unmapped global page or outside any window */
-  KESTREL_FAULT_SHARED_BOUNDS = 4,       /* shared window access past the block's size */
-  KESTREL_FAULT_LOCAL_BOUNDS = 5,        /* stack/local access past the stack size     */
-  KESTREL_FAULT_WRITE_PROTECT = 6,       /* store to a read-only page (code, constant) */
-  KESTREL_FAULT_FETCH = 7,               /* PC outside an executable page or misaligned */
-  KESTREL_FAULT_BARRIER_DEADLOCK = 8,    /* barrier watchdog expired                   */
-  KESTREL_FAULT_TRAP = 9,                /* __trap()                                   */
-  KESTREL_FAULT_ASSERT = 10,             /* assert() failed                            */
-  KESTREL_FAULT_TIMEOUT = 11             /* launch instruction/cycle budget exhausted  */
-};
 
 #endif /* KESTREL_ABI_H */

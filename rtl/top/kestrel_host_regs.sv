@@ -54,16 +54,19 @@ module kestrel_host_regs #(
   output logic [2:0]                  map_perms_o,
   input  logic                        map_busy_i
 );
-  localparam logic [11:0] DescFirst = 12'h040;  // KESTREL_REG_ENTRY_LO
-  localparam int unsigned DescRegs = 20;        // ENTRY_LO .. WATCHDOG
-  localparam logic [11:0] DescLast = DescFirst + 12'(4 * (DescRegs - 1));
-  localparam logic [11:0] CountersFirst = 12'h200;
-  localparam logic [11:0] CountersEnd = 12'h280;
+  // The register map is kestrel_pkg's (generated from tools/contract/contract.toml,
+  // as include/kestrel/host_regs.h is).  The descriptor is ENTRY_LO .. WATCHDOG,
+  // word i of desc_q at ENTRY_LO + 4 i.
+  localparam logic [11:0] DescFirst = kestrel_pkg::RegEntryLo;
+  localparam logic [11:0] DescLast = kestrel_pkg::RegWatchdog;
+  localparam int unsigned DescRegs = 32'(DescLast) / 4 - 32'(DescFirst) / 4 + 1;
+  localparam logic [11:0] CountersFirst = kestrel_pkg::RegCounters;
+  localparam logic [11:0] CountersEnd = CountersFirst + 12'(8 * kestrel_pkg::CntCount);
 
-  localparam logic [1:0] StatusIdle = 2'd0;
-  localparam logic [1:0] StatusRunning = 2'd1;
-  localparam logic [1:0] StatusDone = 2'd2;
-  localparam logic [1:0] StatusFault = 2'd3;
+  localparam logic [1:0] StatusIdle = kestrel_pkg::StatusIdle;
+  localparam logic [1:0] StatusRunning = kestrel_pkg::StatusRunning;
+  localparam logic [1:0] StatusDone = kestrel_pkg::StatusDone;
+  localparam logic [1:0] StatusFault = kestrel_pkg::StatusFault;
 
   // Descriptor words, index (offset - 0x040) / 4.
   logic [31:0] desc_q [DescRegs];
@@ -86,8 +89,9 @@ module kestrel_host_regs #(
   assign rd = take && !req_i.write;
   assign desc_hit = (req_i.addr >= DescFirst) && (req_i.addr <= DescLast);
   assign desc_idx = 5'((req_i.addr - DescFirst) >> 2);
-  assign start_cmd = wr && req_i.addr == 12'h0A0 && !req_i.wdata[1] && req_i.wdata[0] && !running_i;
-  assign abort_cmd = wr && req_i.addr == 12'h0A0 && req_i.wdata[1];
+  assign start_cmd = wr && req_i.addr == kestrel_pkg::RegControl && !req_i.wdata[kestrel_pkg::CtrlAbortBit] &&
+                     req_i.wdata[kestrel_pkg::CtrlStartBit] && !running_i;
+  assign abort_cmd = wr && req_i.addr == kestrel_pkg::RegControl && req_i.wdata[kestrel_pkg::CtrlAbortBit];
 
   // ---------------------------------------------------------------------------
   // Launch descriptor as the SMs see it.
@@ -175,9 +179,9 @@ module kestrel_host_regs #(
       map_pending_q <= 1'b0;
     end else begin
       if (map_valid_o && map_ready_i) map_pending_q <= 1'b0;
-      if (wr && req_i.addr == 12'h100) map_addr_q <= req_i.wdata;
-      if (wr && req_i.addr == 12'h104) map_pages_q <= req_i.wdata;
-      if (wr && req_i.addr == 12'h108) begin
+      if (wr && req_i.addr == kestrel_pkg::RegMapAddr) map_addr_q <= req_i.wdata;
+      if (wr && req_i.addr == kestrel_pkg::RegMapPages) map_pages_q <= req_i.wdata;
+      if (wr && req_i.addr == kestrel_pkg::RegMapPerms) begin
         map_perms_q <= req_i.wdata;
         map_pending_q <= 1'b1;
       end
@@ -205,31 +209,31 @@ module kestrel_host_regs #(
       rdata = req_i.addr[2] ? counter_word[63:32] : counter_word[31:0];
     end else begin
       unique case (req_i.addr)
-        12'h000: rdata = 32'h4C54_534B;  // "KSTL"
-        12'h004: rdata = Version;
-        12'h008: rdata = {8'(NumSms), 8'(Warps), 8'(Lanes), 8'(Xlen)};
-        12'h00C: rdata = {16'(MaxThreads), 16'(SharedBytes / 256)};
-        12'h010: rdata = kestrel_pkg::GlobalBase;
-        12'h014: rdata = (dram_kb_i < 32'(MemBytes / 1024)) ? dram_kb_i : 32'(MemBytes / 1024);
-        12'h018: rdata = 32'(ClockKhz);
-        12'h0A4: rdata = {30'd0, status_q};
-        12'h0C0: rdata = fault_visible ? {28'd0, fault_q.kind} : '0;
-        12'h0C4: rdata = fault_visible ? fault_q.pc[31:0] : '0;
-        12'h0C8: rdata = fault_visible ? fault_q.pc[63:32] : '0;
-        12'h0CC: rdata = fault_visible ? fault_q.addr[31:0] : '0;
-        12'h0D0: rdata = fault_visible ? fault_q.addr[63:32] : '0;
-        12'h0D4: rdata = fault_visible ? fault_q.block.x : '0;
-        12'h0D8: rdata = fault_visible ? {16'd0, fault_q.block.y} : '0;
-        12'h0DC: rdata = fault_visible ? {16'd0, fault_q.block.z} : '0;
-        12'h0E0: rdata = fault_visible ? {22'd0, fault_q.thread.x} : '0;
-        12'h0E4: rdata = fault_visible ? {22'd0, fault_q.thread.y} : '0;
-        12'h0E8: rdata = fault_visible ? {22'd0, fault_q.thread.z} : '0;
-        12'h0EC: rdata = fault_visible ? {24'd0, fault_q.sm} : '0;
-        12'h0F0: rdata = fault_visible ? {24'd0, fault_q.warp} : '0;
-        12'h0F4: rdata = fault_visible ? fault_q.info : '0;
-        12'h100: rdata = map_addr_q;
-        12'h104: rdata = map_pages_q;
-        12'h108: rdata = map_perms_q;
+        kestrel_pkg::RegId: rdata = kestrel_pkg::IdValue;
+        kestrel_pkg::RegVersion: rdata = Version;
+        kestrel_pkg::RegConfig0: rdata = {8'(NumSms), 8'(Warps), 8'(Lanes), 8'(Xlen)};
+        kestrel_pkg::RegConfig1: rdata = {16'(MaxThreads), 16'(SharedBytes / 256)};
+        kestrel_pkg::RegMemBase: rdata = kestrel_pkg::GlobalBase;
+        kestrel_pkg::RegMemSizeKb: rdata = (dram_kb_i < 32'(MemBytes / 1024)) ? dram_kb_i : 32'(MemBytes / 1024);
+        kestrel_pkg::RegClockKhz: rdata = 32'(ClockKhz);
+        kestrel_pkg::RegStatus: rdata = {30'd0, status_q};
+        kestrel_pkg::RegFaultKind: rdata = fault_visible ? {28'd0, fault_q.kind} : '0;
+        kestrel_pkg::RegFaultPcLo: rdata = fault_visible ? fault_q.pc[31:0] : '0;
+        kestrel_pkg::RegFaultPcHi: rdata = fault_visible ? fault_q.pc[63:32] : '0;
+        kestrel_pkg::RegFaultAddrLo: rdata = fault_visible ? fault_q.addr[31:0] : '0;
+        kestrel_pkg::RegFaultAddrHi: rdata = fault_visible ? fault_q.addr[63:32] : '0;
+        kestrel_pkg::RegFaultBlockX: rdata = fault_visible ? fault_q.block.x : '0;
+        kestrel_pkg::RegFaultBlockY: rdata = fault_visible ? {16'd0, fault_q.block.y} : '0;
+        kestrel_pkg::RegFaultBlockZ: rdata = fault_visible ? {16'd0, fault_q.block.z} : '0;
+        kestrel_pkg::RegFaultThreadX: rdata = fault_visible ? {22'd0, fault_q.thread.x} : '0;
+        kestrel_pkg::RegFaultThreadY: rdata = fault_visible ? {22'd0, fault_q.thread.y} : '0;
+        kestrel_pkg::RegFaultThreadZ: rdata = fault_visible ? {22'd0, fault_q.thread.z} : '0;
+        kestrel_pkg::RegFaultSm: rdata = fault_visible ? {24'd0, fault_q.sm} : '0;
+        kestrel_pkg::RegFaultWarp: rdata = fault_visible ? {24'd0, fault_q.warp} : '0;
+        kestrel_pkg::RegFaultInfo: rdata = fault_visible ? fault_q.info : '0;
+        kestrel_pkg::RegMapAddr: rdata = map_addr_q;
+        kestrel_pkg::RegMapPages: rdata = map_pages_q;
+        kestrel_pkg::RegMapPerms: rdata = map_perms_q;
         default: rdata = '0;
       endcase
     end
