@@ -38,30 +38,31 @@
 #include "kestrel/host_regs.h"
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/transport.hpp"
+#include "kestrel_contract.hpp"
 #include "lockstep.hpp"
 
 namespace kestrel::rtlsim::detail {
 
 constexpr uint64_t kPageTableCapacity = 256ull << 20;  // kestrel_gpu MemBytes
 constexpr uint32_t kSharedBytesPerSm = 64 * 1024;      // kestrel_gpu SharedBytes
-constexpr uint32_t kLineBytes = 64;
+constexpr uint32_t kLineBytes = contract::kLineBytes;
 constexpr uint32_t kLocalWindow = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
 // The model's barrier watchdog for the RTL's kestrel_pkg::BarrierWatchdogLog2
 // (24): the RTL starts counting with the retire after the first arrival, the
 // model counts the arrival too.
 constexpr uint64_t kBarrierWatchdog = (uint64_t{1} << 24) + 1;
 
-// kestrel_pkg::mem_req_t and mem_rsp_t field positions (LSB first).
-constexpr unsigned kReqTag = 0, kReqWdata = 8, kReqBe = 520, kReqAddr = 584, kReqWrite = 616, kReqKind = 617;
-constexpr unsigned kRspTag = 0, kRspFault = 8, kRspRdata = 12;
+// The layouts of kestrel_pkg's mem_req_t, mem_rsp_t and reg_req_t come from
+// the generated kestrel_contract.hpp (tools/contract/contract.toml).
+namespace mem_req = contract::mem_req;
+namespace mem_rsp = contract::mem_rsp;
 
-inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
-  uint64_t value = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    value |= uint64_t{(words[bit / 32] >> (bit % 32)) & 1u} << i;
-  }
-  return value;
+inline uint64_t reg_request(bool write, uint32_t offset, uint32_t value) {
+  contract::RegReq r;
+  r.write = write;
+  r.addr = static_cast<uint16_t>(offset & 0xFFF);
+  r.wdata = value;
+  return r.to_bits();
 }
 
 // A field of a Verilated port of any width: CData/SData/IData/QData or VlWide.
@@ -71,22 +72,7 @@ uint64_t port_bits(const T& port, unsigned lsb, unsigned width) {
     const uint64_t value = static_cast<uint64_t>(port) >> lsb;
     return width >= 64 ? value : value & ((uint64_t{1} << width) - 1);
   } else {
-    return get_bits(port.data(), lsb, width);
-  }
-}
-
-// Writes `count` bytes into the bit field that starts at bit `lsb`.
-inline void put_bytes(uint32_t* words, unsigned lsb, const uint8_t* bytes, unsigned count) {
-  for (unsigned b = 0; b < count; ++b) {
-    for (unsigned i = 0; i < 8; ++i) {
-      const unsigned bit = lsb + 8 * b + i;
-      const uint32_t mask = 1u << (bit % 32);
-      if ((bytes[b] >> i) & 1u) {
-        words[bit / 32] |= mask;
-      } else {
-        words[bit / 32] &= ~mask;
-      }
-    }
+    return contract::get_bits(port.data(), lsb, width);
   }
 }
 
@@ -186,7 +172,7 @@ class Harness final : public Transport {
   uint32_t read_reg(uint32_t offset) override {
     check_offset(offset);
     model_->reg_req_valid_i = 1;
-    model_->reg_req_i = (uint64_t{offset & 0xFFF} << 32);
+    model_->reg_req_i = reg_request(false, offset, 0);
     wait_request_taken();
     for (uint64_t guard = 0; guard < kRegisterGuard; ++guard) {
       settle();
@@ -211,7 +197,7 @@ class Harness final : public Transport {
       shadow_->mirror_reg(offset, value);
     }
     model_->reg_req_valid_i = 1;
-    model_->reg_req_i = (uint64_t{1} << 44) | (uint64_t{offset & 0xFFF} << 32) | value;
+    model_->reg_req_i = reg_request(true, offset, value);
     wait_request_taken();
     if (shadow_ && start && !abort) {
       if (shadow_->resync) {
@@ -402,7 +388,7 @@ class Harness final : public Transport {
     throw Error(KESTREL_ERROR_IO, "rtlsim: the register port did not take a request");
   }
 
-  // The checks the functional model makes at START (verif/model/machine.cpp),
+  // The checks the functional model makes at START (model/machine.cpp),
   // so that both backends refuse the same launches the same way.
   void validate_launch() {
     if (model_->running_o) throw Error(KESTREL_ERROR_INVALID_CONFIG, "rtlsim: a launch is running");
@@ -539,7 +525,7 @@ class Harness final : public Transport {
     if (model_->running_o) {
       // Stop the RTL's launch so that the device stays usable.
       model_->reg_req_valid_i = 1;
-      model_->reg_req_i = (uint64_t{1} << 44) | (uint64_t{KESTREL_REG_CONTROL} << 32) | KESTREL_CTRL_ABORT;
+      model_->reg_req_i = reg_request(true, KESTREL_REG_CONTROL, KESTREL_CTRL_ABORT);
       wait_request_taken();
       for (uint64_t guard = 0; guard < kRegisterGuard && model_->running_o; ++guard) cycle();
     }
@@ -619,9 +605,10 @@ class Harness final : public Transport {
     if (respond) {
       const Pending& p = queue_.front();
       uint32_t* words = model_->mem_rsp_i.data();
-      std::memset(words, 0, sizeof(uint32_t) * ((kRspRdata + 8 * kLineBytes + 31) / 32));
-      words[0] = p.tag | (uint32_t{p.fault} << kRspFault);
-      put_bytes(words, kRspRdata, p.rdata, kLineBytes);
+      std::memset(words, 0, sizeof(uint32_t) * mem_rsp::kWords);
+      contract::put(words, mem_rsp::tag, p.tag);
+      contract::put(words, mem_rsp::fault, p.fault);
+      for (unsigned i = 0; i < kLineBytes; ++i) contract::put_byte(words, mem_rsp::rdata, i, p.rdata[i]);
     }
   }
 
@@ -629,21 +616,22 @@ class Harness final : public Transport {
     if (model_->mem_rsp_valid_i && model_->mem_rsp_ready_o) queue_.pop_front();
     if (model_->mem_req_valid_o && model_->mem_req_ready_i) {
       const uint32_t* words = model_->mem_req_o.data();
-      const uint32_t addr = static_cast<uint32_t>(get_bits(words, kReqAddr, 32));
-      const unsigned kind = static_cast<unsigned>(get_bits(words, kReqKind, 2));
-      const bool write = kind == 1 || (kind == 3 && get_bits(words, kReqWrite, 1) != 0);
+      const uint32_t addr = static_cast<uint32_t>(contract::get(words, mem_req::addr));
+      const uint64_t kind = contract::get(words, mem_req::kind);
+      const bool write = kind == contract::kMemWrite ||
+                         (kind == contract::kMemLocal && contract::get(words, mem_req::write) != 0);
       Pending p{};
       p.ready_at = now_ + options_.latency;
-      p.tag = static_cast<uint8_t>(get_bits(words, kReqTag, 8));
+      p.tag = static_cast<uint8_t>(contract::get(words, mem_req::tag));
       // The page check keeps requests inside DRAM; a request outside it means
       // the RTL let one through, which the response reports as a fault.
       const uint64_t offset = uint64_t{addr} - KESTREL_GLOBAL_BASE;
       if (addr < KESTREL_GLOBAL_BASE || offset + kLineBytes > dram_.size() || addr % kLineBytes != 0) {
         p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
       } else if (write) {
-        const uint64_t be = get_bits(words, kReqBe, 64);
+        const uint64_t be = contract::get(words, mem_req::be);
         for (unsigned i = 0; i < kLineBytes; ++i) {
-          if ((be >> i) & 1u) dram_[offset + i] = static_cast<uint8_t>(get_bits(words, kReqWdata + 8 * i, 8));
+          if ((be >> i) & 1u) dram_[offset + i] = contract::get_byte(words, mem_req::wdata, i);
         }
       } else {
         // Data is taken when the request is accepted: the memory is in order,

@@ -1,7 +1,7 @@
 // kestrel_fp_decoder: the F-extension and kx.sfu part of instruction decode,
 // combinational, beside kestrel_decoder (which reports these encodings
 // illegal until the SM executes them).  Accepts exactly the encodings the
-// functional model's decoder accepts (verif/model/decode.cpp): flw, fsw, the
+// functional model's decoder accepts (model/decode.cpp): flw, fsw, the
 // four fused multiply-adds, OP-FP with fmt = S, and kx.sfu (custom-0 funct3 5,
 // rs2 = 0, funct7 = function); on RV32 the l/lu conversions are illegal.
 // Reserved static rounding modes (5, 6) make an instruction illegal; rm = 7

@@ -3,7 +3,7 @@
 // cos of a binary32 value, by table lookup (128 segments per function,
 // kestrel_sfu_table) and quadratic interpolation in fixed point, rounded to
 // nearest even by kestrel_fpu_round.  Subnormal results are kept; no fflags
-// are raised.  verif/model/sfu.cpp is the bit-exact C++ twin; docs/fpu.md
+// are raised.  model/sfu.cpp is the bit-exact C++ twin; docs/fpu.md
 // gives the algorithm and its measured error against D.2's bounds.
 //
 // Pipelined: one operation per cycle, latency 3 cycles (S1 operand

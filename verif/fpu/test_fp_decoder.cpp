@@ -1,6 +1,6 @@
 // kestrel_fp_decoder bench: every F-extension and kx.sfu encoding class,
 // random words biased towards the F opcodes and their valid funct7/rs2/rm
-// fields, against the functional model's decoder (verif/model/decode.cpp):
+// fields, against the functional model's decoder (model/decode.cpp):
 // legality, operation, unit, rounding-mode field, immediates, and which
 // register of which file each field names.  RV64 and RV32.
 #include <gtest/gtest.h>

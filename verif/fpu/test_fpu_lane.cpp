@@ -1,5 +1,5 @@
 // kestrel_fpu_lane bench: every operation of the F extension except
-// fdiv/fsqrt, RTL against the functional model's FPU (verif/model/fpu.cpp)
+// fdiv/fsqrt, RTL against the functional model's FPU (model/fpu.cpp)
 // bit for bit, result and fflags: directed edge values under all five
 // rounding modes, then fixed-seed random operands per operation, streamed one
 // per cycle with random back-pressure so that ordering and stalls are checked

@@ -1,8 +1,8 @@
 // C++ reference of an atomic read-modify-write on a memory line, for the
 // benches of the LSU's shared-memory banks, the memory-side atomic unit and
 // the SM harness's memory (docs/isa.md sections 1 and 2.2), with the
-// functional model's arithmetic (verif/model/amo.hpp: the benches that
-// include this link kestrel::model and see verif/model).
+// functional model's arithmetic (model/amo.hpp: the benches that
+// include this link kestrel::model and see model/).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 
 namespace kestrel::rtlbench {
 
-// The functional model's arithmetic (verif/model/amo.hpp), so that the
+// The functional model's arithmetic (model/amo.hpp), so that the
 // benches and the model cannot disagree on what an atomic leaves.
 using model::amo_result;
 using model::amo_writes;

@@ -6,10 +6,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/rtl/fpu" "$scratch/verif/model"
+mkdir -p "$scratch/rtl/fpu" "$scratch/model"
 python3 "$root/verif/fpu/scripts/gen_sfu_tables.py" "$scratch"
 status=0
-for file in rtl/fpu/kestrel_sfu_table.sv verif/model/sfu_tables.inc; do
+for file in rtl/fpu/kestrel_sfu_table.sv model/sfu_tables.inc; do
   if ! cmp -s "$scratch/$file" "$root/$file"; then
     echo "sfu tables: $file differs from gen_sfu_tables.py's output"
     status=1
