@@ -53,6 +53,7 @@ function(kestrel_add_device_module name)
   endforeach()
   file(GLOB sdk_files
     ${PROJECT_SOURCE_DIR}/sw_kernels/sdk/include/*
+    ${PROJECT_SOURCE_DIR}/include/kestrel/cuda/*
     ${PROJECT_SOURCE_DIR}/sw_kernels/sdk/kestrel_entry.h
     ${PROJECT_SOURCE_DIR}/sw_kernels/crt/*)
 

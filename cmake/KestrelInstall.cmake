@@ -3,7 +3,9 @@
 #   bin/kestrel-cc                      the compiler driver
 #   lib/libkestrel_cudart.so*           the CUDA runtime (runtime, driver and backends inside)
 #   include/kestrel/                    the C API and ABI headers
-#   share/kestrel/sdk/                  device SDK and CUDA headers (cuda_runtime.h, ...)
+#   include/kestrel/cuda/               CUDA's host API headers (cuda_runtime.h, ...), for
+#                                       host and device compilations alike
+#   share/kestrel/sdk/                  the device SDK (kestrel_cuda.h, ...)
 #   share/kestrel/crt/                  device start-up code and linker script
 #   lib/cmake/Kestrel/                  find_package(Kestrel): Kestrel::kestrel-cc,
 #                                       Kestrel::cudart, kestrel_add_executable()

@@ -251,6 +251,8 @@ kestrel_status open_device(std::unique_ptr<Transport> transport, kestrel_device_
   return finish_open(std::move(transport), name, device);
 }
 
+DeviceContext& context_of(kestrel_device_t* device) { return *checked(device)->context; }
+
 }  // namespace kestrel::runtime
 
 extern "C" {
@@ -561,7 +563,11 @@ kestrel_status kestrel_launch(kestrel_kernel_t* kernel, kestrel_dim3 grid, kestr
       kernel != nullptr && kernels().contains(kernel) ? kernel->module->device : nullptr;
   return guarded(owner, [&] {
     kestrel_kernel* k = checked(kernel);
-    k->module->device->context->launch(*k->module->loaded, *k->info, grid, block, dynamic_shared_bytes, args);
+    DeviceContext& context = *k->module->device->context;
+    const LoadedModule& loaded = *k->module->loaded;
+    context.launch(loaded, *k->info,
+                   kestrel::runtime::plan_launch(context.props(), loaded.image, *k->info, grid, block,
+                                                 dynamic_shared_bytes, args));
   });
 }
 

@@ -294,8 +294,17 @@ void DeviceContext::fill(uint64_t dst, uint8_t value, size_t bytes, bool concurr
 }
 
 std::unique_ptr<LoadedModule> DeviceContext::load_module(const uint8_t* data, size_t size) {
+  return load_module(parse_module(data, size, props_.xlen));
+}
+
+std::unique_ptr<LoadedModule> DeviceContext::load_module(const ModuleImage& parsed) {
+  if (parsed.xlen != props_.xlen)
+    throw Error(KESTREL_ERROR_INVALID_MODULE,
+                "invalid module: ELF class is " +
+                    std::string(parsed.xlen == 64 ? "ELF64 (RV64)" : "ELF32 (RV32)") +
+                    " but the device is RV" + std::to_string(props_.xlen));
   auto module = std::make_unique<LoadedModule>();
-  module->image = parse_module(data, size, props_.xlen);
+  module->image = parsed;
   ModuleImage& image = module->image;
   for (const GlobalSymbol& global : image.globals) {
     if (global.name != KESTREL_PRINTF_SYMBOL) continue;
@@ -349,38 +358,45 @@ void DeviceContext::unload_module(LoadedModule& module) {
   module.base = 0;
 }
 
-void DeviceContext::validate_launch(const KernelInfo& kernel, const LoadedModule& module,
-                                    const kestrel_dim3& grid, const kestrel_dim3& block,
-                                    uint32_t dynamic_shared_bytes) const {
+LaunchPlan plan_launch(const kestrel_device_props& props, const ModuleImage& image, const KernelInfo& kernel,
+                       const kestrel_dim3& grid, const kestrel_dim3& block, uint64_t dynamic_shared_bytes,
+                       void** args) {
   auto reject = [&](const std::string& why) {
     throw Error(KESTREL_ERROR_INVALID_CONFIG, "launch of '" + demangle(kernel.name) + "': " + why);
   };
   if (grid.x == 0 || grid.y == 0 || grid.z == 0) reject("grid " + dims(grid) + " has a zero dimension");
   if (block.x == 0 || block.y == 0 || block.z == 0) reject("block " + dims(block) + " has a zero dimension");
-  if (grid.x > props_.max_grid_dim[0] || grid.y > props_.max_grid_dim[1] || grid.z > props_.max_grid_dim[2])
-    reject("grid " + dims(grid) + " exceeds the maximum (" + std::to_string(props_.max_grid_dim[0]) + "," +
-           std::to_string(props_.max_grid_dim[1]) + "," + std::to_string(props_.max_grid_dim[2]) + ")");
-  if (block.x > props_.max_block_dim[0] || block.y > props_.max_block_dim[1] ||
-      block.z > props_.max_block_dim[2])
+  if (grid.x > props.max_grid_dim[0] || grid.y > props.max_grid_dim[1] || grid.z > props.max_grid_dim[2])
+    reject("grid " + dims(grid) + " exceeds the maximum (" + std::to_string(props.max_grid_dim[0]) + "," +
+           std::to_string(props.max_grid_dim[1]) + "," + std::to_string(props.max_grid_dim[2]) + ")");
+  if (block.x > props.max_block_dim[0] || block.y > props.max_block_dim[1] ||
+      block.z > props.max_block_dim[2])
     reject("block " + dims(block) + " exceeds the maximum block dimensions (" +
-           std::to_string(props_.max_block_dim[0]) + "," + std::to_string(props_.max_block_dim[1]) + "," +
-           std::to_string(props_.max_block_dim[2]) + ")");
+           std::to_string(props.max_block_dim[0]) + "," + std::to_string(props.max_block_dim[1]) + "," +
+           std::to_string(props.max_block_dim[2]) + ")");
+  // max_block_dim[0] is the hardware's thread limit (CONFIG1); a block's
+  // warps must also fit one SM, which max_threads_per_block folds in.
   const uint64_t threads = uint64_t{block.x} * block.y * block.z;
-  const driver::DeviceInfo& info = device_.info();
-  if (threads > info.max_threads_per_block)
+  if (threads > props.max_block_dim[0])
     reject("block " + dims(block) + " has " + std::to_string(threads) + " threads, the device allows " +
-           std::to_string(info.max_threads_per_block));
-  const uint64_t warps = (threads + info.lanes_per_warp - 1) / info.lanes_per_warp;
-  if (warps > info.warps_per_sm)
+           std::to_string(props.max_block_dim[0]));
+  const uint64_t warps = (threads + props.warp_size - 1) / props.warp_size;
+  if (warps > props.warps_per_sm)
     reject("block " + dims(block) + " needs " + std::to_string(warps) + " warps of " +
-           std::to_string(info.lanes_per_warp) + " lanes, an SM holds " + std::to_string(info.warps_per_sm));
-  const uint64_t shared = module.image.static_shared_bytes() + uint64_t{dynamic_shared_bytes};
-  if (shared > props_.shared_mem_per_block)
-    reject(std::to_string(module.image.static_shared_bytes()) + " static + " +
-           std::to_string(dynamic_shared_bytes) + " dynamic shared bytes exceed the " +
-           std::to_string(props_.shared_mem_per_block) + " bytes per block");
+           std::to_string(props.warp_size) + " lanes, an SM holds " + std::to_string(props.warps_per_sm));
+  const uint64_t shared = image.static_shared_bytes() + dynamic_shared_bytes;
+  if (dynamic_shared_bytes > props.shared_mem_per_block || shared > props.shared_mem_per_block)
+    reject(std::to_string(image.static_shared_bytes()) + " static + " + std::to_string(dynamic_shared_bytes) +
+           " dynamic shared bytes exceed the " + std::to_string(props.shared_mem_per_block) +
+           " bytes per block");
   if (kernel.param_bytes > kMaxParamBytes)
     reject("parameter buffer of " + std::to_string(kernel.param_bytes) + " bytes exceeds 4096");
+  LaunchPlan plan;
+  plan.grid_ = grid;
+  plan.block_ = block;
+  plan.dynamic_shared_bytes_ = static_cast<uint32_t>(dynamic_shared_bytes);
+  plan.params_ = marshal_params(kernel, props.xlen, args);
+  return plan;
 }
 
 void DeviceContext::ensure_local_backing() {
@@ -399,10 +415,10 @@ void DeviceContext::ensure_local_backing() {
   local_backing_bytes_ = wanted;
 }
 
-void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel, const kestrel_dim3& grid,
-                           const kestrel_dim3& block, uint32_t dynamic_shared_bytes, void** args) {
-  validate_launch(kernel, module, grid, block, dynamic_shared_bytes);
-  const std::vector<uint8_t> params = marshal_params(kernel, props_.xlen, args);
+void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel, const LaunchPlan& plan) {
+  const std::vector<uint8_t>& params = plan.params();
+  const kestrel_dim3& grid = plan.grid();
+  const kestrel_dim3& block = plan.block();
   retire_launch();
   if (pending_fault_) {
     throw Error(KESTREL_ERROR_LAUNCH_FAULT,
@@ -422,7 +438,7 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   regs.block = {block.x, block.y, block.z};
   regs.shared_base = static_cast<uint32_t>(module.base + module.image.shared_start);
   regs.shared_static = static_cast<uint32_t>(module.image.static_shared_bytes());
-  regs.shared_dyn = dynamic_shared_bytes;
+  regs.shared_dyn = plan.dynamic_shared_bytes();
   regs.stack_bytes = stack_bytes_;
   regs.local_backing = static_cast<uint32_t>(local_backing_);
   regs.watchdog = watchdog_units_;

@@ -19,6 +19,36 @@
 
 namespace kestrel::runtime {
 
+// A launch whose configuration has been checked against a device and whose
+// parameter buffer is marshalled: only plan_launch makes one, so every launch
+// (C API or CUDA) is validated exactly once, with one set of messages.
+class LaunchPlan {
+ public:
+  const kestrel_dim3& grid() const { return grid_; }
+  const kestrel_dim3& block() const { return block_; }
+  uint32_t dynamic_shared_bytes() const { return dynamic_shared_bytes_; }
+  const std::vector<uint8_t>& params() const { return params_; }
+
+ private:
+  friend LaunchPlan plan_launch(const kestrel_device_props& props, const ModuleImage& image,
+                                const KernelInfo& kernel, const kestrel_dim3& grid, const kestrel_dim3& block,
+                                uint64_t dynamic_shared_bytes, void** args);
+  LaunchPlan() = default;
+  kestrel_dim3 grid_{};
+  kestrel_dim3 block_{};
+  uint32_t dynamic_shared_bytes_ = 0;
+  std::vector<uint8_t> params_;
+};
+
+// Checks a launch of `kernel` (of `image`) on a device with `props` and
+// marshals its arguments (marshal_params).  Throws kestrel::Error:
+// KESTREL_ERROR_INVALID_CONFIG for the grid, block, shared memory or
+// parameter size, KESTREL_ERROR_INVALID_VALUE for the arguments.  Needs no
+// device: the CUDA layer plans on the calling thread and launches later.
+LaunchPlan plan_launch(const kestrel_device_props& props, const ModuleImage& image, const KernelInfo& kernel,
+                       const kestrel_dim3& grid, const kestrel_dim3& block, uint64_t dynamic_shared_bytes,
+                       void** args);
+
 // A module placed in device DRAM.
 struct LoadedModule {
   ModuleImage image;
@@ -48,11 +78,14 @@ class DeviceContext {
   void fill(uint64_t dst, uint8_t value, size_t bytes, bool concurrent = false);
   uint64_t free_bytes() const { return pages_.free_pages() * KESTREL_PAGE_SIZE; }
 
+  // Parses (parse_module) and places a module; the second form places an
+  // image parsed earlier, so that a caller that keeps images parses each once.
   std::unique_ptr<LoadedModule> load_module(const uint8_t* data, size_t size);
+  std::unique_ptr<LoadedModule> load_module(const ModuleImage& image);
   void unload_module(LoadedModule& module);
 
-  void launch(const LoadedModule& module, const KernelInfo& kernel, const kestrel_dim3& grid,
-              const kestrel_dim3& block, uint32_t dynamic_shared_bytes, void** args);
+  // Starts `plan` (made by plan_launch for this device and module.image).
+  void launch(const LoadedModule& module, const KernelInfo& kernel, const LaunchPlan& plan);
   void synchronize();
   // Runs about `cycles` cycles of the launch in flight; false once none runs
   // (the launch ended and was retired: synchronize() reports its fault).
@@ -80,8 +113,6 @@ class DeviceContext {
   void release_region(uint64_t addr);
   // The user or module region holding [ptr, ptr + bytes); throws naming `what`.
   void check_accessible(uint64_t ptr, size_t bytes, const char* what) const;
-  void validate_launch(const KernelInfo& kernel, const LoadedModule& module, const kestrel_dim3& grid,
-                       const kestrel_dim3& block, uint32_t dynamic_shared_bytes) const;
   void ensure_local_backing();
   // Allocates the printf FIFO (of printf_fifo_bytes_) if needed and points
   // `module`'s FIFO variable at it.
@@ -124,6 +155,12 @@ class DeviceContext {
 // points at the host value of parameter i; a pointer's host value is 8 bytes
 // and is narrowed to 4 on an RV32 device).  Throws KESTREL_ERROR_INVALID_VALUE.
 std::vector<uint8_t> marshal_params(const KernelInfo& kernel, unsigned xlen, void** args);
+
+// The context behind an open C API device handle (c_api.cpp), for the CUDA
+// layer, which opens and closes its devices through the C API and runs
+// everything else here.  Throws KESTREL_ERROR_INVALID_HANDLE for a handle
+// that is not open.
+DeviceContext& context_of(kestrel_device_t* device);
 
 // "vector_add" for "_Z10vector_addPKfS0_Pfi", "ns::scale" for a function in a
 // namespace; the demangled signature without return type and parameters.

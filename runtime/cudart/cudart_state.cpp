@@ -79,62 +79,6 @@ const DeviceVariable* Registry::variable(const void* host_variable) const {
   return it == variables_.end() ? nullptr : &it->second;
 }
 
-// ---- Error mapping (docs/isa.md section 7) --------------------------------------
-
-cudaError_t cuda_error_from_status(kestrel_status status) {
-  switch (status) {
-    case KESTREL_SUCCESS:
-      return cudaSuccess;
-    case KESTREL_ERROR_INVALID_VALUE:
-      return cudaErrorInvalidValue;
-    case KESTREL_ERROR_OUT_OF_MEMORY:
-      return cudaErrorMemoryAllocation;
-    case KESTREL_ERROR_INVALID_HANDLE:
-      return cudaErrorInvalidResourceHandle;
-    case KESTREL_ERROR_INVALID_MODULE:
-      return cudaErrorInvalidKernelImage;
-    case KESTREL_ERROR_NOT_FOUND:
-      return cudaErrorInvalidDeviceFunction;
-    case KESTREL_ERROR_INVALID_CONFIG:
-      return cudaErrorInvalidConfiguration;
-    case KESTREL_ERROR_LAUNCH_FAULT:
-      return cudaErrorLaunchFailure;
-    case KESTREL_ERROR_NO_DEVICE:
-      return cudaErrorNoDevice;
-    case KESTREL_ERROR_IO:
-      return cudaErrorOperatingSystem;
-    case KESTREL_ERROR_NOT_SUPPORTED:
-      return cudaErrorNotSupported;
-    case KESTREL_ERROR_TIMEOUT:
-      return cudaErrorLaunchTimeout;
-  }
-  return cudaErrorUnknown;
-}
-
-cudaError_t cuda_error_from_fault(int32_t kind) {
-  switch (kind) {
-    case KESTREL_FAULT_ILLEGAL_INSTRUCTION:
-      return cudaErrorIllegalInstruction;
-    case KESTREL_FAULT_MISALIGNED:
-      return cudaErrorMisalignedAddress;
-    case KESTREL_FAULT_ILLEGAL_ADDRESS:
-    case KESTREL_FAULT_SHARED_BOUNDS:
-    case KESTREL_FAULT_LOCAL_BOUNDS:
-    case KESTREL_FAULT_WRITE_PROTECT:
-      return cudaErrorIllegalAddress;
-    case KESTREL_FAULT_FETCH:
-      return cudaErrorInvalidPc;
-    case KESTREL_FAULT_ASSERT:
-      return cudaErrorAssert;
-    case KESTREL_FAULT_TIMEOUT:
-      return cudaErrorLaunchTimeout;
-    case KESTREL_FAULT_BARRIER_DEADLOCK:
-    case KESTREL_FAULT_TRAP:
-    default:
-      return cudaErrorLaunchFailure;
-  }
-}
-
 // ---- DeviceState ---------------------------------------------------------------
 
 DeviceState::DeviceState(int ordinal, std::string backend)
@@ -161,7 +105,7 @@ void DeviceState::enqueue_locked(Operation op) {
   changed_.notify_all();
 }
 
-void DeviceState::submit(CUstream_st* stream, std::function<cudaError_t(DeviceState&)> op) {
+void DeviceState::submit(CUstream_st* stream, Work op) {
   Operation operation;
   operation.stream = stream;
   operation.run = std::move(op);
@@ -173,7 +117,7 @@ void DeviceState::submit(Operation op) {
   enqueue_locked(std::move(op));
 }
 
-cudaError_t DeviceState::run_sync(std::function<cudaError_t(DeviceState&)> op, bool despite_sticky) {
+cudaError_t DeviceState::run_sync(Work op, bool despite_sticky) {
   Operation operation;
   operation.stream = default_stream_.get();
   operation.run = std::move(op);
@@ -257,9 +201,10 @@ void DeviceState::worker() {
       bool started = false;
       if (sticky == cudaSuccess || op.despite_sticky) {
         try {
-          result = op.run(*this);
-        } catch (const std::exception&) {
-          result = cudaErrorUnknown;
+          op.run(*this);
+          result = cudaSuccess;
+        } catch (...) {
+          result = current_cuda_error(this);
         }
         started = result == cudaSuccess && op.finish;
       }
@@ -273,19 +218,22 @@ void DeviceState::worker() {
     }
     if (in_flight_) {
       lock.unlock();
-      int running = 0;
-      const kestrel_status status = kestrel_launch_advance(device_, kSliceCycles, &running);
+      bool running = false;
+      try {
+        running = context_->advance(kSliceCycles);
+      } catch (...) {
+        // The advance failed, which the synchronize in finish() reports.
+      }
       cudaError_t result = cudaSuccess;
-      if (status != KESTREL_SUCCESS || running == 0) {
-        // Ended (or the advance failed, which synchronize reports): finish() reports it.
+      if (!running) {
         try {
-          result = in_flight_->finish(*this);
-        } catch (const std::exception&) {
-          result = cudaErrorUnknown;
+          in_flight_->finish(*this);
+        } catch (...) {
+          result = current_cuda_error(this);
         }
       }
       lock.lock();
-      if (status != KESTREL_SUCCESS || running == 0) {
+      if (!running) {
         Operation op = std::move(*in_flight_);
         in_flight_.reset();
         complete_locked(op, result);
@@ -303,18 +251,19 @@ cudaError_t DeviceState::ensure_open() {
   }
   const cudaError_t error = run_sync(
       [](DeviceState& self) {
-        if (self.device_ != nullptr) return cudaSuccess;
+        if (self.device_ != nullptr) return;
         const char* backend = self.backend_.empty() ? nullptr : self.backend_.c_str();
         const kestrel_status status = kestrel_device_open(backend, nullptr, &self.device_);
         if (status != KESTREL_SUCCESS) {
           std::fprintf(stderr, "kestrel: cannot open CUDA device %d: %s\n", self.ordinal_,
                        kestrel_device_last_error(nullptr));
           self.device_ = nullptr;
-          return status == KESTREL_ERROR_NO_DEVICE ? cudaErrorNoDevice : cudaErrorInitializationError;
+          throw CudaError(status == KESTREL_ERROR_NO_DEVICE ? cudaErrorNoDevice
+                                                            : cudaErrorInitializationError);
         }
-        kestrel_device_get_props(self.device_, &self.props_);
-        kestrel_device_set_output(self.device_, &DeviceState::collect_output, &self);
-        return cudaSuccess;
+        self.context_ = &runtime::context_of(self.device_);
+        self.props_ = self.context_->props();
+        self.context_->set_output(&DeviceState::collect_output, &self);
       },
       true);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -380,13 +329,12 @@ void DeviceState::reset() {
   }
   run_sync(
       [](DeviceState& self) {
+        self.modules_.clear();
         if (self.device_ != nullptr) kestrel_device_close(self.device_);
         self.device_ = nullptr;
-        self.modules_.clear();
-        self.kernels_.clear();
+        self.context_ = nullptr;
         self.device_cycles_ = 0;
         self.fault_message_.clear();
-        return cudaSuccess;
       },
       true);
   flush_output();
@@ -412,50 +360,36 @@ bool DeviceState::holds(uint64_t ptr, size_t bytes) const {
          inside(symbol_ranges, [](uint64_t size) { return size; });
 }
 
-kestrel_module_t* DeviceState::module_for(FatBinary* binary, cudaError_t* error) {
+const runtime::LoadedModule& DeviceState::module_for(FatBinary* binary) {
   const auto it = modules_.find(binary);
-  if (it != modules_.end()) return it->second;
+  if (it != modules_.end()) return *it->second;
   if (!binary->error.empty()) {
     std::fprintf(stderr, "kestrel: unusable device image: %s\n", binary->error.c_str());
-    *error = cudaErrorInvalidKernelImage;
-    return nullptr;
+    throw CudaError(cudaErrorInvalidKernelImage);
   }
-  kestrel_module_t* module = nullptr;
-  const kestrel_status status =
-      kestrel_module_load_data(device_, binary->module.data(), binary->module.size(), &module);
-  if (status != KESTREL_SUCCESS) {
-    std::fprintf(stderr, "kestrel: cannot load the device image: %s\n", kestrel_device_last_error(device_));
-    *error = status == KESTREL_ERROR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidKernelImage;
-    return nullptr;
+  try {
+    // The image was parsed at registration; placing it parses nothing again.
+    auto& module = modules_[binary];
+    module = context_->load_module(*binary->image);
+    return *module;
+  } catch (const Error& error) {
+    modules_.erase(binary);
+    std::fprintf(stderr, "kestrel: cannot load the device image: %s\n", error.what());
+    throw CudaError(error.status() == KESTREL_ERROR_OUT_OF_MEMORY ? cudaErrorMemoryAllocation
+                                                                  : cudaErrorInvalidKernelImage);
   }
-  modules_[binary] = module;
-  return module;
 }
 
-kestrel_kernel_t* DeviceState::kernel_for(const KernelFunction& function, cudaError_t* error) {
-  const auto it = kernels_.find(&function);
-  if (it != kernels_.end()) return it->second;
-  kestrel_module_t* module = module_for(function.binary, error);
-  if (module == nullptr) return nullptr;
-  kestrel_kernel_t* kernel = nullptr;
-  if (kestrel_module_get_kernel(module, function.name.c_str(), &kernel) != KESTREL_SUCCESS) {
-    *error = cudaErrorInvalidDeviceFunction;
-    return nullptr;
+kestrel_devptr_t DeviceState::symbol_address(const DeviceVariable& variable) {
+  const runtime::LoadedModule& module = module_for(variable.binary);
+  for (const runtime::GlobalSymbol& global : module.image.globals) {
+    if (global.name != variable.name) continue;
+    const kestrel_devptr_t address = module.base + global.address;
+    std::lock_guard<std::mutex> lock(mutex_);
+    symbol_ranges[address] = global.bytes;
+    return address;
   }
-  kernels_[&function] = kernel;
-  return kernel;
-}
-
-cudaError_t DeviceState::symbol_address(const DeviceVariable& variable, kestrel_devptr_t* address) {
-  cudaError_t error = cudaSuccess;
-  kestrel_module_t* module = module_for(variable.binary, &error);
-  if (module == nullptr) return error;
-  size_t bytes = 0;
-  if (kestrel_module_get_global(module, variable.name.c_str(), address, &bytes) != KESTREL_SUCCESS)
-    return cudaErrorInvalidSymbol;
-  std::lock_guard<std::mutex> lock(mutex_);
-  symbol_ranges[*address] = bytes;
-  return cudaSuccess;
+  throw CudaError(cudaErrorInvalidSymbol);
 }
 
 void DeviceState::add_copy_cycles(uint64_t bytes) {
@@ -463,11 +397,8 @@ void DeviceState::add_copy_cycles(uint64_t bytes) {
   device_cycles_ += (bytes + kCopyBytesPerCycle - 1) / kCopyBytesPerCycle;
 }
 
-cudaError_t DeviceState::fail(kestrel_status status) {
-  if (status != KESTREL_ERROR_LAUNCH_FAULT && status != KESTREL_ERROR_TIMEOUT)
-    return cuda_error_from_status(status);
-  kestrel_fault_info fault{};
-  kestrel_get_fault(device_, &fault);
+cudaError_t DeviceState::fault(kestrel_status status) {
+  const kestrel_fault_info& fault = context_->last_fault();
   const cudaError_t error =
       status == KESTREL_ERROR_TIMEOUT ? cudaErrorLaunchTimeout : cuda_error_from_fault(fault.kind);
   fault_message_ = fault.message;

@@ -9,8 +9,12 @@
 //     order, the legacy default stream synchronizing with the blocking
 //     streams (guide 3.2.5.5), and work of other streams running while a
 //     kernel is in flight: the worker simulates the kernel in slices
-//     (kestrel_launch_advance) and does the other streams' copies between
-//     them (kestrel_memcpy_*_concurrent), the copy engine.  One kernel runs
+//     (DeviceContext::advance) and does the other streams' copies between
+//     them (concurrent copies), the copy engine.  The device is opened and
+//     closed through the C API; everything else calls the runtime's
+//     DeviceContext directly, so a module image is parsed once (here, at
+//     registration) and a launch is checked once (runtime::plan_launch, on
+//     the calling thread).  One kernel runs
 //     at a time.  Callers that must wait (cudaMemcpy,
 //     cudaStreamSynchronize) wait for their operation or their stream to
 //     drain.
@@ -31,7 +35,9 @@
 #include <thread>
 #include <vector>
 
-#include "cuda_runtime_api.h"
+#include "cuda_error.hpp"
+#include "kestrel/cuda/cuda_runtime_api.h"
+#include "device_context.hpp"
 #include "kestrel/kestrel.h"
 #include "module_image.hpp"
 
@@ -84,15 +90,17 @@ class DeviceState;
 // the simulated backends move host data without simulated time.
 constexpr uint64_t kCopyBytesPerCycle = 8;
 
-// An operation of a stream, run by the device's worker thread.  It returns
-// the error it meets; a kernel fault becomes the device's sticky error.
+// An operation of a stream, run by the device's worker thread.  It throws
+// the error it meets (cuda_error.hpp); a kernel fault becomes the device's
+// sticky error.
+using Work = std::function<void(DeviceState&)>;
 struct Operation {
   CUstream_st* stream = nullptr;
-  std::function<cudaError_t(DeviceState&)> run;
+  Work run;
   // A kernel launch: run() starts the kernel and finish() runs once it has
   // ended (faults, cycle count).  In between the launch is in flight: later
   // work of its stream waits, work of other streams (copies) runs beside it.
-  std::function<cudaError_t(DeviceState&)> finish;
+  Work finish;
   // When set, the operation waits until it holds (cudaStreamWaitEvent);
   // asked on the worker under the device mutex.
   std::function<bool()> ready;
@@ -113,11 +121,11 @@ class DeviceState {
   const kestrel_device_props& props() const { return props_; }
 
   // Queues `op` on `stream` (an internal stream of this device).
-  void submit(CUstream_st* stream, std::function<cudaError_t(DeviceState&)> op);
+  void submit(CUstream_st* stream, Work op);
   // Queues a prepared operation (launches, stream waits, event records).
   void submit(Operation op);
   // Queues `op` on the legacy default stream and waits for its result.
-  cudaError_t run_sync(std::function<cudaError_t(DeviceState&)> op, bool despite_sticky = false);
+  cudaError_t run_sync(Work op, bool despite_sticky = false);
   // Waits until every operation issued so far has run; returns the
   // first asynchronous error not yet reported (sticky errors stay).
   cudaError_t synchronize();
@@ -135,13 +143,13 @@ class DeviceState {
   std::condition_variable& changed() { return changed_; }
 
   // ---- Used by operations, on the worker thread only. ----
-  kestrel_device_t* handle() const { return device_; }
-  // The module of `binary` on this device, loaded on first use.
-  kestrel_module_t* module_for(FatBinary* binary, cudaError_t* error);
-  kestrel_kernel_t* kernel_for(const KernelFunction& function, cudaError_t* error);
-  cudaError_t symbol_address(const DeviceVariable& variable, kestrel_devptr_t* address);
-  // Maps a failed kestrel call to a CUDA error; a kernel fault becomes sticky.
-  cudaError_t fail(kestrel_status status);
+  runtime::DeviceContext& context() const { return *context_; }
+  // The module of `binary` on this device, placed on first use.
+  const runtime::LoadedModule& module_for(FatBinary* binary);
+  kestrel_devptr_t symbol_address(const DeviceVariable& variable);
+  // A kernel fault or timeout the runtime reported: it becomes the sticky
+  // error, and its message goes to stderr.  Returns the CUDA error.
+  cudaError_t fault(kestrel_status status);
   uint64_t device_cycles() const { return device_cycles_; }
   void add_cycles(uint64_t cycles) { device_cycles_ += cycles; }
   // A copy of `bytes` on the device's timeline: it takes the host link's
@@ -179,7 +187,8 @@ class DeviceState {
 
   const int ordinal_;
   const std::string backend_;
-  kestrel_device_t* device_ = nullptr;  // worker thread only, after open
+  kestrel_device_t* device_ = nullptr;         // worker thread only, after open
+  runtime::DeviceContext* context_ = nullptr;  // device_'s
   kestrel_device_props props_{};
   bool opened_ = false;
   cudaError_t open_error_ = cudaSuccess;
@@ -195,8 +204,7 @@ class DeviceState {
 
   std::atomic<cudaError_t> sticky_{cudaSuccess};
   cudaError_t async_error_ = cudaSuccess;  // under mutex_
-  std::map<FatBinary*, kestrel_module_t*> modules_;
-  std::map<const KernelFunction*, kestrel_kernel_t*> kernels_;
+  std::map<FatBinary*, std::unique_ptr<runtime::LoadedModule>> modules_;
   uint64_t device_cycles_ = 0;
   std::string fault_message_;
 
@@ -244,9 +252,6 @@ class Runtime {
   std::set<CUstream_st*> streams_;
   std::set<CUevent_st*> events_;
 };
-
-cudaError_t cuda_error_from_status(kestrel_status status);
-cudaError_t cuda_error_from_fault(int32_t kind);
 
 }  // namespace kestrel::cudart
 

@@ -1,5 +1,11 @@
+// The CUDA layer's errors: the one mapping of runtime errors and thrown
+// exceptions to cudaError_t (cuda_error.hpp), the thread's last error, and
 // cudaGetErrorName / cudaGetErrorString (guide 3.2.9).
-#include "cuda_runtime_api.h"
+#include <new>
+
+#include "cuda_error.hpp"
+#include "cudart_state.hpp"
+#include "kestrel/error.hpp"
 
 namespace {
 
@@ -72,6 +78,91 @@ const ErrorText* find(cudaError_t error) {
 }
 
 }  // namespace
+
+namespace kestrel::cudart {
+
+// ---- Error mapping (docs/isa.md section 7) --------------------------------------
+
+cudaError_t cuda_error_from_status(kestrel_status status) {
+  switch (status) {
+    case KESTREL_SUCCESS:
+      return cudaSuccess;
+    case KESTREL_ERROR_INVALID_VALUE:
+      return cudaErrorInvalidValue;
+    case KESTREL_ERROR_OUT_OF_MEMORY:
+      return cudaErrorMemoryAllocation;
+    case KESTREL_ERROR_INVALID_HANDLE:
+      return cudaErrorInvalidResourceHandle;
+    case KESTREL_ERROR_INVALID_MODULE:
+      return cudaErrorInvalidKernelImage;
+    case KESTREL_ERROR_NOT_FOUND:
+      return cudaErrorInvalidDeviceFunction;
+    case KESTREL_ERROR_INVALID_CONFIG:
+      return cudaErrorInvalidConfiguration;
+    case KESTREL_ERROR_LAUNCH_FAULT:
+      return cudaErrorLaunchFailure;
+    case KESTREL_ERROR_NO_DEVICE:
+      return cudaErrorNoDevice;
+    case KESTREL_ERROR_IO:
+      return cudaErrorOperatingSystem;
+    case KESTREL_ERROR_NOT_SUPPORTED:
+      return cudaErrorNotSupported;
+    case KESTREL_ERROR_TIMEOUT:
+      return cudaErrorLaunchTimeout;
+  }
+  return cudaErrorUnknown;
+}
+
+cudaError_t cuda_error_from_fault(int32_t kind) {
+  switch (kind) {
+    case KESTREL_FAULT_ILLEGAL_INSTRUCTION:
+      return cudaErrorIllegalInstruction;
+    case KESTREL_FAULT_MISALIGNED:
+      return cudaErrorMisalignedAddress;
+    case KESTREL_FAULT_ILLEGAL_ADDRESS:
+    case KESTREL_FAULT_SHARED_BOUNDS:
+    case KESTREL_FAULT_LOCAL_BOUNDS:
+    case KESTREL_FAULT_WRITE_PROTECT:
+      return cudaErrorIllegalAddress;
+    case KESTREL_FAULT_FETCH:
+      return cudaErrorInvalidPc;
+    case KESTREL_FAULT_ASSERT:
+      return cudaErrorAssert;
+    case KESTREL_FAULT_TIMEOUT:
+      return cudaErrorLaunchTimeout;
+    case KESTREL_FAULT_BARRIER_DEADLOCK:
+    case KESTREL_FAULT_TRAP:
+    default:
+      return cudaErrorLaunchFailure;
+  }
+}
+
+// ---- Exceptions to CUDA errors ----------------------------------------------------
+
+cudaError_t current_cuda_error(DeviceState* device) {
+  try {
+    throw;
+  } catch (const CudaError& error) {
+    return error.error();
+  } catch (const Error& error) {
+    const kestrel_status status = error.status();
+    if (device != nullptr && (status == KESTREL_ERROR_LAUNCH_FAULT || status == KESTREL_ERROR_TIMEOUT))
+      return device->fault(status);
+    return cuda_error_from_status(status);
+  } catch (const std::bad_alloc&) {
+    return cudaErrorMemoryAllocation;
+  } catch (...) {
+    // A backend's own exception, as the C API reports it (KESTREL_ERROR_IO).
+    return cudaErrorOperatingSystem;
+  }
+}
+
+cudaError_t& last_error() {
+  thread_local cudaError_t error = cudaSuccess;
+  return error;
+}
+
+}  // namespace kestrel::cudart
 
 extern "C" {
 

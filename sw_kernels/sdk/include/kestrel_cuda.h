@@ -110,7 +110,7 @@
 #endif
 #include <sys/types.h> /* clock_t */
 
-#include "kestrel_vector_types.h"
+#include "kestrel/cuda/kestrel_vector_types.h"
 
 /* ---- CSR access --------------------------------------------------------------
  * The CSR numbers must be literals in the instruction text, so they are

@@ -18,7 +18,7 @@ endfunction()
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(installed bin/kestrel-cc share/kestrel/sdk/include/cuda_runtime.h share/kestrel/crt/kestrel.ld
+foreach(installed bin/kestrel-cc include/kestrel/cuda/cuda_runtime.h share/kestrel/crt/kestrel.ld
                   include/kestrel/abi.h)
   if(NOT EXISTS ${prefix}/${installed})
     message(FATAL_ERROR "the install lacks ${installed}")

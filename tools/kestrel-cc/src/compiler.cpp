@@ -135,13 +135,15 @@ std::vector<std::string> Compiler::frontend_arguments() const {
   std::vector<std::string> args = {paths_.clang, "-cc1"};
   const std::vector<std::string> target = target_arguments();
   args.insert(args.end(), target.begin(), target.end());
-  args.insert(args.end(), {"-fcuda-is-device", "-x", "cuda", "-std=" + options_.language_standard,
-                           // __declspec(property) makes threadIdx.x a real unsigned int expression.
-                           "-fdeclspec", "-fgnuc-version=4.2.1", "-fno-rtti", "-fno-threadsafe-statics",
-                           // CUDA's default: a*b+c may become one fused multiply-add.
-                           "-ffp-contract=fast", "-nostdsysteminc", "-resource-dir", paths_.resource_dir,
-                           // The SDK's headers (assert.h among them) shadow the C library's.
-                           "-internal-isystem", paths_.sdk_dir + "/include"});
+  args.insert(args.end(),
+              {"-fcuda-is-device", "-x", "cuda", "-std=" + options_.language_standard,
+               // __declspec(property) makes threadIdx.x a real unsigned int expression.
+               "-fdeclspec", "-fgnuc-version=4.2.1", "-fno-rtti", "-fno-threadsafe-statics",
+               // CUDA's default: a*b+c may become one fused multiply-add.
+               "-ffp-contract=fast", "-nostdsysteminc", "-resource-dir", paths_.resource_dir,
+               // The SDK's headers (assert.h among them) shadow the C library's;
+               // CUDA's host API headers (cuda_runtime.h, ...) are the project's.
+               "-internal-isystem", paths_.sdk_dir + "/include", "-internal-isystem", paths_.cuda_include()});
   if (options_.host_header_args.empty()) {
     args.insert(args.end(), {"-internal-isystem", paths_.resource_dir + "/include", "-internal-isystem",
                              paths_.picolibc_dir + "/include", "-internal-isystem", paths_.project_include,

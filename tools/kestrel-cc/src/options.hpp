@@ -59,6 +59,9 @@ struct ToolchainPaths {
   std::string libgcc_dir;       // KESTREL_LIBGCC_DIR: .../gcc/riscv64-unknown-elf/<version>
   std::string clangxx;          // KESTREL_CLANGXX: the host C++ compiler driver (clang++)
   std::string cudart_dir;       // KESTREL_CUDART_DIR: folder of libkestrel_cudart.so
+  // include/kestrel/cuda: CUDA's host API headers (cuda_runtime.h, ...),
+  // shared by the host and device compilations of a CUDA program.
+  std::string cuda_include() const { return project_include + "/kestrel/cuda"; }
 
   // Built-in paths, or the installed layout when kestrel-cc runs from an
   // install prefix (<prefix>/bin/kestrel-cc beside <prefix>/share/kestrel),

@@ -137,7 +137,7 @@ std::vector<std::string> ProgramBuilder::host_compile_arguments(bool cuda_source
   std::vector<std::string> args = {"-std=" + options_.language_standard, "-O" + options_.optimization,
                                    // threadIdx.x is a property (kestrel_cuda.h).
                                    "-fdeclspec", "-isystem", paths_.sdk_dir + "/include", "-isystem",
-                                   paths_.project_include};
+                                   paths_.cuda_include(), "-isystem", paths_.project_include};
   if (cuda_source) args.insert(args.end(), {"-include", "cuda_runtime.h"});
   if (options_.debug_info) args.push_back("-g");
   if (options_.color_diagnostics) args.push_back("-fcolor-diagnostics");

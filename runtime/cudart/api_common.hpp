@@ -1,0 +1,52 @@
+// What the CUDA entry points (api_*.cpp) share: the calling thread's current
+// device (thread local, as in CUDA: guide 3.2.6.2), the device and stream an
+// operation goes to, and how it is queued or waited for.  Every helper
+// throws (cuda_error.hpp); the entry points run their bodies in api().
+#pragma once
+
+#include <cstdint>
+
+#include "cuda_error.hpp"
+#include "cudart_state.hpp"
+
+namespace kestrel::cudart {
+
+constexpr size_t kPitchAlignment = 256;  // cudaMallocPitch rows start at multiples of this
+constexpr int kRegistersPerThread = 64;  // x0-x31 and f0-f31, every thread's own
+
+// The calling thread's current device ordinal (cudaSetDevice).
+int& current_ordinal();
+
+inline uint64_t address_of(const void* pointer) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
+}
+inline void* pointer_to(uint64_t address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }
+
+// The device an operation runs on and the stream it joins.
+struct Target {
+  DeviceState* device = nullptr;
+  CUstream_st* stream = nullptr;
+  cudaStream_t handle = nullptr;  // as the user named it, for callbacks
+};
+
+// The calling thread's current device, opened; throws its sticky error.
+DeviceState& current_device();
+// The device `ordinal`, opened (no sticky check: properties stay readable).
+DeviceState& opened_device(int ordinal);
+
+bool is_default_stream(cudaStream_t stream);
+// 0, cudaStreamLegacy and cudaStreamPerThread are the current device's
+// default stream; any other handle must be a live stream, whose device the
+// work goes to.  Throws the device's sticky error.
+Target resolve(cudaStream_t stream);
+
+// Queues `op` on the target's stream, or runs it and waits when `wait`
+// (throwing its error).  A blocking copy is a synchronization point: device
+// printf output appears (guide B.17.2).
+void dispatch(const Target& target, bool wait, Work op);
+
+// The device range [pointer, pointer + bytes) lies in one allocation or
+// module variable of `device`.
+bool holds(DeviceState& device, const void* pointer, size_t bytes);
+
+}  // namespace kestrel::cudart

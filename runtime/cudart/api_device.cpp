@@ -1,0 +1,335 @@
+// Device management, properties, limits and the thread's last error
+// (guide 3.2.6, 3.2.9).
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "api_common.hpp"
+#include "kestrel/error.hpp"
+
+using namespace kestrel::cudart;
+
+namespace {
+
+constexpr uint64_t kDefaultMallocHeap = 8u << 20;
+
+void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
+  std::memset(prop, 0, sizeof *prop);
+  std::snprintf(prop->name, sizeof prop->name, "%s", p.name);
+  prop->totalGlobalMem = p.global_mem_bytes;
+  prop->sharedMemPerBlock = p.shared_mem_per_block;
+  prop->regsPerBlock = static_cast<int>(p.max_threads_per_block) * kRegistersPerThread;
+  prop->warpSize = static_cast<int>(p.warp_size);
+  prop->memPitch = p.global_mem_bytes;
+  prop->maxThreadsPerBlock = static_cast<int>(p.max_threads_per_block);
+  for (int i = 0; i < 3; ++i) {
+    prop->maxThreadsDim[i] = static_cast<int>(p.max_block_dim[i]);
+    prop->maxGridSize[i] = static_cast<int>(std::min<uint32_t>(p.max_grid_dim[i], 0x7FFFFFFF));
+  }
+  prop->clockRate = static_cast<int>(p.clock_khz);
+  // __constant__ data is read-only device DRAM: no bank smaller than the memory.
+  prop->totalConstMem = p.global_mem_bytes;
+  prop->major = 7;
+  prop->minor = 0;
+  prop->textureAlignment = kPitchAlignment;
+  prop->texturePitchAlignment = kPitchAlignment;
+  prop->multiProcessorCount = static_cast<int>(p.num_sms);
+  prop->kernelExecTimeoutEnabled = 1;  // the launch watchdog (KESTREL_LIMIT_WATCHDOG_MI)
+  // One copy engine where the backend runs copies beside a kernel; kernels
+  // run one at a time (concurrentKernels 0).
+  prop->asyncEngineCount = static_cast<int>(p.copy_engines);
+  prop->deviceOverlap = p.copy_engines != 0 ? 1 : 0;
+  prop->maxThreadsPerMultiProcessor = static_cast<int>(p.warps_per_sm * p.warp_size);
+  prop->sharedMemPerMultiprocessor = p.shared_mem_per_block;
+  prop->regsPerMultiprocessor = static_cast<int>(p.warps_per_sm * p.warp_size) * kRegistersPerThread;
+  prop->sharedMemPerBlockOptin = p.shared_mem_per_block;
+  prop->maxBlocksPerMultiProcessor = static_cast<int>(p.warps_per_sm);
+}
+
+void properties_of(int ordinal, cudaDeviceProp* prop) {
+  fill_properties(opened_device(ordinal).props(), prop);
+  prop->pciBusID = ordinal;
+}
+
+// A limit the backend keeps (stack, printf FIFO), as the runtime names it.
+kestrel_limit backend_limit(cudaLimit limit) {
+  return limit == cudaLimitStackSize ? KESTREL_LIMIT_STACK_BYTES : KESTREL_LIMIT_PRINTF_FIFO_BYTES;
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- Errors ---------------------------------------------------------------------------
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t error = last_error();
+  last_error() = cudaSuccess;
+  if (DeviceState* device = Runtime::get().device(current_ordinal())) {
+    const cudaError_t sticky = device->sticky_error();
+    if (sticky != cudaSuccess) error = sticky;
+  }
+  return error;
+}
+
+cudaError_t cudaPeekAtLastError(void) {
+  if (DeviceState* device = Runtime::get().device(current_ordinal())) {
+    const cudaError_t sticky = device->sticky_error();
+    if (sticky != cudaSuccess) return sticky;
+  }
+  return last_error();
+}
+
+// ---- Devices ----------------------------------------------------------------------------
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  return api([&] {
+    require(count != nullptr, cudaErrorInvalidValue);
+    *count = Runtime::get().device_count();
+  });
+}
+
+cudaError_t cudaSetDevice(int device) {
+  return api([&] {
+    require(Runtime::get().device(device) != nullptr, cudaErrorInvalidDevice);
+    current_ordinal() = device;
+  });
+}
+
+cudaError_t cudaGetDevice(int* device) {
+  return api([&] {
+    require(device != nullptr, cudaErrorInvalidValue);
+    *device = current_ordinal();
+  });
+}
+
+cudaError_t kestrelSetBackend(const char* backend) {
+  return api([&] { check(Runtime::get().set_backend(backend)); });
+}
+
+cudaError_t kestrelSetDeviceCount(int count) {
+  return api([&] { check(Runtime::get().set_device_count(count)); });
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
+  return api([&] {
+    require(prop != nullptr, cudaErrorInvalidValue);
+    properties_of(device, prop);
+  });
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device) {
+  return api([&] {
+    require(value != nullptr, cudaErrorInvalidValue);
+    cudaDeviceProp p;
+    properties_of(device, &p);
+    const auto clamp = [](size_t v) { return static_cast<int>(std::min<size_t>(v, 0x7FFFFFFF)); };
+    switch (attr) {
+      case cudaDevAttrMaxThreadsPerBlock:
+        *value = p.maxThreadsPerBlock;
+        break;
+      case cudaDevAttrMaxBlockDimX:
+        *value = p.maxThreadsDim[0];
+        break;
+      case cudaDevAttrMaxBlockDimY:
+        *value = p.maxThreadsDim[1];
+        break;
+      case cudaDevAttrMaxBlockDimZ:
+        *value = p.maxThreadsDim[2];
+        break;
+      case cudaDevAttrMaxGridDimX:
+        *value = p.maxGridSize[0];
+        break;
+      case cudaDevAttrMaxGridDimY:
+        *value = p.maxGridSize[1];
+        break;
+      case cudaDevAttrMaxGridDimZ:
+        *value = p.maxGridSize[2];
+        break;
+      case cudaDevAttrMaxSharedMemoryPerBlock:
+        *value = clamp(p.sharedMemPerBlock);
+        break;
+      case cudaDevAttrTotalConstantMemory:
+        *value = clamp(p.totalConstMem);
+        break;
+      case cudaDevAttrWarpSize:
+        *value = p.warpSize;
+        break;
+      case cudaDevAttrMaxPitch:
+        *value = clamp(p.memPitch);
+        break;
+      case cudaDevAttrMaxRegistersPerBlock:
+        *value = p.regsPerBlock;
+        break;
+      case cudaDevAttrClockRate:
+        *value = p.clockRate;
+        break;
+      case cudaDevAttrTextureAlignment:
+        *value = clamp(p.textureAlignment);
+        break;
+      case cudaDevAttrGpuOverlap:
+        *value = p.deviceOverlap;
+        break;
+      case cudaDevAttrMultiProcessorCount:
+        *value = p.multiProcessorCount;
+        break;
+      case cudaDevAttrKernelExecTimeout:
+        *value = p.kernelExecTimeoutEnabled;
+        break;
+      case cudaDevAttrIntegrated:
+        *value = p.integrated;
+        break;
+      case cudaDevAttrCanMapHostMemory:
+        *value = p.canMapHostMemory;
+        break;
+      case cudaDevAttrComputeMode:
+        *value = p.computeMode;
+        break;
+      case cudaDevAttrConcurrentKernels:
+        *value = p.concurrentKernels;
+        break;
+      case cudaDevAttrEccEnabled:
+        *value = p.ECCEnabled;
+        break;
+      case cudaDevAttrPciBusId:
+        *value = p.pciBusID;
+        break;
+      case cudaDevAttrPciDeviceId:
+        *value = p.pciDeviceID;
+        break;
+      case cudaDevAttrMemoryClockRate:
+        *value = p.memoryClockRate;
+        break;
+      case cudaDevAttrGlobalMemoryBusWidth:
+        *value = p.memoryBusWidth;
+        break;
+      case cudaDevAttrL2CacheSize:
+        *value = p.l2CacheSize;
+        break;
+      case cudaDevAttrMaxThreadsPerMultiProcessor:
+        *value = p.maxThreadsPerMultiProcessor;
+        break;
+      case cudaDevAttrAsyncEngineCount:
+        *value = p.asyncEngineCount;
+        break;
+      case cudaDevAttrUnifiedAddressing:
+        *value = p.unifiedAddressing;
+        break;
+      case cudaDevAttrComputeCapabilityMajor:
+        *value = p.major;
+        break;
+      case cudaDevAttrComputeCapabilityMinor:
+        *value = p.minor;
+        break;
+      case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+        *value = clamp(p.sharedMemPerMultiprocessor);
+        break;
+      case cudaDevAttrMaxRegistersPerMultiprocessor:
+        *value = p.regsPerMultiprocessor;
+        break;
+      case cudaDevAttrManagedMemory:
+        *value = p.managedMemory;
+        break;
+      case cudaDevAttrMaxBlocksPerMultiprocessor:
+        *value = p.maxBlocksPerMultiProcessor;
+        break;
+      default:
+        throw CudaError(cudaErrorInvalidValue);
+    }
+  });
+}
+
+cudaError_t cudaDeviceSynchronize(void) {
+  return api([] { check(current_device().synchronize()); });
+}
+
+cudaError_t cudaDeviceReset(void) {
+  return api([] {
+    DeviceState* device = Runtime::get().device(current_ordinal());
+    require(device != nullptr, cudaErrorInvalidDevice);
+    device->reset();
+    Runtime::get().destroy_handles_of(device);
+  });
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
+  return api([&] {
+    DeviceState& device = current_device();
+    uint64_t bytes = 0;
+    switch (limit) {
+      case cudaLimitStackSize:
+        require(value != 0, cudaErrorInvalidValue);
+        bytes = (uint64_t{value} + 15) / 16 * 16;
+        break;
+      case cudaLimitPrintfFifoSize:
+        // The FIFO needs at least a page; smaller requests get one.
+        bytes = std::max<uint64_t>(value, 4096);
+        break;
+      case cudaLimitMallocHeapSize: {
+        std::lock_guard<std::mutex> lock(device.mutex());
+        device.limits_kept[limit] = value;
+        return;
+      }
+      default:
+        throw CudaError(cudaErrorUnsupportedLimit);
+    }
+    const kestrel_limit which = backend_limit(limit);
+    // Any value the runtime refuses is an invalid value to CUDA.
+    check(device.run_sync([which, bytes](DeviceState& d) {
+      try {
+        if (which == KESTREL_LIMIT_STACK_BYTES)
+          d.context().set_stack_bytes(bytes);
+        else
+          d.context().set_printf_fifo_bytes(bytes);
+      } catch (const kestrel::Error&) {
+        throw CudaError(cudaErrorInvalidValue);
+      }
+    }));
+  });
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
+  return api([&] {
+    require(value != nullptr, cudaErrorInvalidValue);
+    DeviceState& device = current_device();
+    switch (limit) {
+      case cudaLimitStackSize:
+      case cudaLimitPrintfFifoSize: {
+        const kestrel_limit which = backend_limit(limit);
+        uint64_t bytes = 0;
+        const cudaError_t got = device.run_sync([which, &bytes](DeviceState& d) {
+          bytes = which == KESTREL_LIMIT_STACK_BYTES ? d.context().stack_bytes()
+                                                     : d.context().printf_fifo_bytes();
+        });
+        *value = bytes;
+        check(got);
+        return;
+      }
+      case cudaLimitMallocHeapSize: {
+        std::lock_guard<std::mutex> lock(device.mutex());
+        const auto it = device.limits_kept.find(limit);
+        *value = it != device.limits_kept.end() ? it->second : kDefaultMallocHeap;
+        return;
+      }
+      default:
+        throw CudaError(cudaErrorUnsupportedLimit);
+    }
+  });
+}
+
+cudaError_t cudaDriverGetVersion(int* version) {
+  return api([&] {
+    require(version != nullptr, cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+  });
+}
+
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  return api([&] {
+    require(version != nullptr, cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+  });
+}
+
+}  // extern "C"

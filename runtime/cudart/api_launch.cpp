@@ -1,0 +1,182 @@
+// Kernel launches, kernel attributes and occupancy (guide 3.2.1, B.15, B.20),
+// and the registration calls of clang's generated host code.  A launch is
+// planned on the calling thread (runtime::plan_launch: the one check of its
+// configuration and arguments, whose errors become CUDA's) and started on the
+// device's worker.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "api_common.hpp"
+
+using namespace kestrel::cudart;
+
+namespace {
+
+const KernelFunction& kernel_of(const void* func) {
+  require(func != nullptr, cudaErrorInvalidDeviceFunction);
+  const KernelFunction* function = Runtime::get().registry().function(func);
+  require(function != nullptr, cudaErrorInvalidDeviceFunction);
+  require(function->binary->error.empty(), cudaErrorInvalidKernelImage);
+  require(function->info != nullptr, cudaErrorInvalidDeviceFunction);
+  return *function;
+}
+
+uint64_t static_shared_bytes(const KernelFunction& function) {
+  return function.binary->image->static_shared_bytes();
+}
+
+// Resident blocks of `block_threads` threads on one SM: the model places a
+// block where its warps and its shared memory fit (docs/isa.md section 6).
+int blocks_per_sm(const kestrel_device_props& p, int block_threads, uint64_t shared_bytes) {
+  if (block_threads <= 0 || static_cast<uint32_t>(block_threads) > p.max_threads_per_block) return 0;
+  if (shared_bytes > p.shared_mem_per_block) return 0;
+  const uint32_t warps = (static_cast<uint32_t>(block_threads) + p.warp_size - 1) / p.warp_size;
+  uint64_t blocks = p.warps_per_sm / warps;
+  if (shared_bytes > 0) blocks = std::min<uint64_t>(blocks, p.shared_mem_per_block / shared_bytes);
+  return static_cast<int>(blocks);
+}
+
+struct LaunchConfiguration {
+  dim3 grid, block;
+  size_t shared;
+  cudaStream_t stream;
+};
+thread_local std::vector<LaunchConfiguration> t_configurations;
+
+}  // namespace
+
+extern "C" {
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void* stream) {
+  t_configurations.push_back(
+      LaunchConfiguration{gridDim, blockDim, sharedMem, static_cast<cudaStream_t>(stream)});
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream) {
+  return api([&] {
+    require(!t_configurations.empty(), cudaErrorMissingConfiguration);
+    const LaunchConfiguration configuration = t_configurations.back();
+    t_configurations.pop_back();
+    if (gridDim != nullptr) *gridDim = configuration.grid;
+    if (blockDim != nullptr) *blockDim = configuration.block;
+    if (sharedMem != nullptr) *sharedMem = configuration.shared;
+    if (stream != nullptr) *static_cast<cudaStream_t*>(stream) = configuration.stream;
+  });
+}
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream) {
+  return api([&] {
+    const KernelFunction& function = kernel_of(func);
+    const Target target = resolve(stream);
+    // The one check of the launch; it also copies the arguments, which live
+    // in the caller's frame only until this call returns.
+    auto plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
+        kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
+                                      kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
+                                      kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
+    // The launch starts the kernel; the worker runs it in slices, other
+    // streams' copies between them, and finishes it when it ends.
+    Operation launch;
+    launch.stream = target.stream;
+    const KernelFunction* kernel = &function;
+    launch.run = [kernel, plan](DeviceState& device) {
+      device.context().launch(device.module_for(kernel->binary), *kernel->info, *plan);
+    };
+    launch.finish = [](DeviceState& device) {
+      device.context().synchronize();
+      device.add_cycles(device.context().counters()[KESTREL_CNT_CYCLES]);
+    };
+    target.device->submit(std::move(launch));
+  });
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {
+  return api([&] {
+    require(attr != nullptr, cudaErrorInvalidValue);
+    const KernelFunction& function = kernel_of(func);
+    DeviceState& device = current_device();
+    size_t stack = 0;
+    cudaDeviceGetLimit(&stack, cudaLimitStackSize);
+    std::memset(attr, 0, sizeof *attr);
+    const kestrel_device_props& p = device.props();
+    attr->sharedSizeBytes = static_shared_bytes(function);
+    attr->localSizeBytes = stack;
+    attr->maxThreadsPerBlock = static_cast<int>(p.max_threads_per_block);
+    attr->numRegs = kRegistersPerThread;
+    attr->ptxVersion = 70;
+    attr->binaryVersion = 70;
+    attr->maxDynamicSharedSizeBytes = static_cast<int>(p.shared_mem_per_block - attr->sharedSizeBytes);
+  });
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize) {
+  return api([&] {
+    require(numBlocks != nullptr && blockSize > 0, cudaErrorInvalidValue);
+    const KernelFunction& function = kernel_of(func);
+    DeviceState& device = current_device();
+    *numBlocks = blocks_per_sm(device.props(), blockSize, static_shared_bytes(function) + dynamicSMemSize);
+  });
+}
+
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, const void* func,
+                                               size_t dynamicSMemSize, int blockSizeLimit) {
+  return api([&] {
+    require(minGridSize != nullptr && blockSize != nullptr && blockSizeLimit >= 0, cudaErrorInvalidValue);
+    const KernelFunction& function = kernel_of(func);
+    DeviceState& device = current_device();
+    const kestrel_device_props& p = device.props();
+    int limit = static_cast<int>(p.max_threads_per_block);
+    if (blockSizeLimit > 0) limit = std::min(limit, blockSizeLimit);
+    const uint64_t shared = static_shared_bytes(function) + dynamicSMemSize;
+    int best_size = 0, best_blocks = 0, best_threads = 0;
+    // Largest block first: on a tie in resident threads the larger block wins, as in CUDA.
+    // Candidates: the limit itself, then every whole number of warps below it.
+    const int warp = static_cast<int>(p.warp_size);
+    for (int size = limit; size > 0; size = size % warp != 0 ? size - size % warp : size - warp) {
+      const int blocks = blocks_per_sm(p, size, shared);
+      if (blocks * size > best_threads) {
+        best_threads = blocks * size;
+        best_blocks = blocks;
+        best_size = size;
+      }
+    }
+    *blockSize = best_size;
+    *minGridSize = best_blocks * static_cast<int>(p.num_sms);
+  });
+}
+
+// ---- Registration (called by clang's generated host code) ------------------------------------------
+
+void** __cudaRegisterFatBinary(void* fatCubin) {
+  return reinterpret_cast<void**>(Runtime::get().registry().add_binary(fatCubin));
+}
+
+void __cudaRegisterFatBinaryEnd(void** fatCubinHandle) { (void)fatCubinHandle; }
+
+void __cudaUnregisterFatBinary(void** fatCubinHandle) {
+  // Modules stay loaded until their devices close when the process ends;
+  // clang calls this from an atexit handler, after which nothing launches.
+  (void)fatCubinHandle;
+}
+
+int __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun,
+                           const char* deviceName, int thread_limit, uint3* tid, uint3* bid, dim3* bDim,
+                           dim3* gDim, int* wSize) {
+  (void)deviceName, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+  Runtime::get().registry().add_function(reinterpret_cast<FatBinary*>(fatCubinHandle), hostFun, deviceFun);
+  return 0;
+}
+
+void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName,
+                       int ext, size_t size, int constant, int global) {
+  (void)deviceName, (void)ext, (void)global;
+  Runtime::get().registry().add_variable(reinterpret_cast<FatBinary*>(fatCubinHandle), hostVar, deviceAddress,
+                                         size, constant != 0);
+}
+
+}  // extern "C"
