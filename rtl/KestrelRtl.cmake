@@ -73,5 +73,8 @@ function(kestrel_rtl_model name)
     VERILATOR_ARGS -Wall -Wno-fatal ${assert} -I${KESTREL_RTL_INCLUDE_DIR} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS}
     OPT_SLOW -O1)
   kestrel_verilated_library(${name})
+  # C++ that drives the model's struct ports uses the generated layouts
+  # (kestrel_contract.hpp, tools/contract/).
+  target_include_directories(${name} PUBLIC ${KESTREL_RTL_INCLUDE_DIR})
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
