@@ -14,7 +14,7 @@
 
 #include "kestrel/driver/device.hpp"
 #include "kestrel/kestrel.h"
-#include "module_image.hpp"
+#include "kestrel/runtime/module_image.hpp"
 #include "page_allocator.hpp"
 
 namespace kestrel::runtime {

@@ -1,7 +1,7 @@
 // ELF parsing for device modules.  Reads ELF32 and ELF64 little-endian files
 // field by field through bounds-checked accessors, so a corrupt or hostile file
 // can only ever produce an INVALID_MODULE error.
-#include "module_image.hpp"
+#include "kestrel/runtime/module_image.hpp"
 
 #include <elf.h>
 
@@ -14,163 +14,12 @@
 
 #include "kestrel/abi.h"
 #include "kestrel/error.hpp"
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the module parser assumes a little-endian host");
+#include "module_elf.hpp"
 
 namespace kestrel::runtime {
 namespace {
 
-// Bounds for things a legitimate module never approaches; they keep a hostile
-// header from making the loader allocate or loop without limit.
-constexpr uint64_t kMaxImageBytes = 256ull << 20;
-constexpr uint32_t kMaxParamBytes = 4096;  // guide B.1.4
-constexpr size_t kMaxNameBytes = 4096;
-
-[[noreturn]] void invalid(const std::string& why) {
-  throw Error(KESTREL_ERROR_INVALID_MODULE, "invalid module: " + why);
-}
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
-  return text;
-}
-
-// "R_RISCV_HI20 (26)": the name where messages need one, else the number.
-std::string relocation_name(uint32_t type) {
-  static const std::map<uint32_t, const char*> names = {
-      {R_RISCV_NONE, "NONE"},
-      {R_RISCV_32, "32"},
-      {R_RISCV_64, "64"},
-      {R_RISCV_RELATIVE, "RELATIVE"},
-      {R_RISCV_COPY, "COPY"},
-      {R_RISCV_JUMP_SLOT, "JUMP_SLOT"},
-      {R_RISCV_TLS_TPREL32, "TLS_TPREL32"},
-      {R_RISCV_BRANCH, "BRANCH"},
-      {R_RISCV_JAL, "JAL"},
-      {R_RISCV_CALL, "CALL"},
-      {R_RISCV_CALL_PLT, "CALL_PLT"},
-      {R_RISCV_GOT_HI20, "GOT_HI20"},
-      {R_RISCV_TLS_GOT_HI20, "TLS_GOT_HI20"},
-      {R_RISCV_TLS_GD_HI20, "TLS_GD_HI20"},
-      {R_RISCV_PCREL_HI20, "PCREL_HI20"},
-      {R_RISCV_PCREL_LO12_I, "PCREL_LO12_I"},
-      {R_RISCV_PCREL_LO12_S, "PCREL_LO12_S"},
-      {R_RISCV_HI20, "HI20"},
-      {R_RISCV_LO12_I, "LO12_I"},
-      {R_RISCV_LO12_S, "LO12_S"},
-      {R_RISCV_TPREL_HI20, "TPREL_HI20"},
-      {R_RISCV_TPREL_LO12_I, "TPREL_LO12_I"},
-      {R_RISCV_TPREL_LO12_S, "TPREL_LO12_S"},
-      {R_RISCV_TPREL_ADD, "TPREL_ADD"},
-      {R_RISCV_ADD8, "ADD8"},
-      {R_RISCV_ADD16, "ADD16"},
-      {R_RISCV_ADD32, "ADD32"},
-      {R_RISCV_ADD64, "ADD64"},
-      {R_RISCV_SUB8, "SUB8"},
-      {R_RISCV_SUB16, "SUB16"},
-      {R_RISCV_SUB32, "SUB32"},
-      {R_RISCV_SUB64, "SUB64"},
-      {R_RISCV_ALIGN, "ALIGN"},
-      {R_RISCV_RVC_BRANCH, "RVC_BRANCH"},
-      {R_RISCV_RVC_JUMP, "RVC_JUMP"},
-      {R_RISCV_RVC_LUI, "RVC_LUI"},
-      {R_RISCV_GPREL_I, "GPREL_I"},
-      {R_RISCV_GPREL_S, "GPREL_S"},
-      {R_RISCV_RELAX, "RELAX"},
-      {R_RISCV_SUB6, "SUB6"},
-      {R_RISCV_SET6, "SET6"},
-      {R_RISCV_SET8, "SET8"},
-      {R_RISCV_SET16, "SET16"},
-      {R_RISCV_SET32, "SET32"},
-      {R_RISCV_32_PCREL, "32_PCREL"},
-      {R_RISCV_IRELATIVE, "IRELATIVE"},
-  };
-  const auto found = names.find(type);
-  const std::string number = "(" + std::to_string(type) + ")";
-  return found == names.end() ? "relocation type " + number
-                              : "R_RISCV_" + std::string(found->second) + " " + number;
-}
-
-bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-// True when [offset, offset + length) lies inside [0, limit).
-bool range_within(uint64_t offset, uint64_t length, uint64_t limit) {
-  return offset <= limit && length <= limit - offset;
-}
-
-// A read-only byte span with checked little-endian loads.
-class Bytes {
- public:
-  Bytes(const uint8_t* data, uint64_t size) : data_(data), size_(size) {}
-  uint64_t size() const { return size_; }
-  const uint8_t* data() const { return data_; }
-
-  uint64_t load(uint64_t offset, unsigned width, const char* what) const {
-    if (!range_within(offset, width, size_))
-      invalid(std::string(what) + " at " + hex(offset) + " is past the end");
-    uint64_t value = 0;
-    std::memcpy(&value, data_ + offset, width);  // little endian on both sides
-    return value;
-  }
-  uint32_t u32(uint64_t offset, const char* what) const {
-    return static_cast<uint32_t>(load(offset, 4, what));
-  }
-  uint16_t u16(uint64_t offset, const char* what) const {
-    return static_cast<uint16_t>(load(offset, 2, what));
-  }
-  uint8_t u8(uint64_t offset, const char* what) const { return static_cast<uint8_t>(load(offset, 1, what)); }
-
-  // NUL-terminated string starting at offset; it must end inside the span.
-  std::string string(uint64_t offset, const char* what) const {
-    if (offset >= size_) invalid(std::string(what) + " starts past the end");
-    const uint64_t room = std::min<uint64_t>(size_ - offset, kMaxNameBytes + 1);
-    const void* nul = std::memchr(data_ + offset, 0, room);
-    if (nul == nullptr) invalid(std::string(what) + " at " + hex(offset) + " is not NUL-terminated");
-    return std::string(reinterpret_cast<const char*>(data_ + offset));
-  }
-
- private:
-  const uint8_t* data_;
-  uint64_t size_;
-};
-
-struct Segment {
-  uint64_t offset, vaddr, filesz, memsz;
-  uint32_t flags;
-};
-
-struct Section {
-  uint32_t name_offset;
-  std::string name;
-  uint32_t type;
-  uint64_t flags, addr, offset, size;
-  uint32_t link, info;
-  uint64_t entsize;
-};
-
-// Field layout of the ELF headers for one class.
-struct ClassLayout {
-  bool is64;
-  unsigned word;  // 4 or 8
-  unsigned ehdr_size, phdr_size, shdr_size, sym_size, rela_size, rel_size;
-};
-constexpr ClassLayout kElf32{false,
-                             4,
-                             sizeof(Elf32_Ehdr),
-                             sizeof(Elf32_Phdr),
-                             sizeof(Elf32_Shdr),
-                             sizeof(Elf32_Sym),
-                             sizeof(Elf32_Rela),
-                             sizeof(Elf32_Rel)};
-constexpr ClassLayout kElf64{true,
-                             8,
-                             sizeof(Elf64_Ehdr),
-                             sizeof(Elf64_Phdr),
-                             sizeof(Elf64_Shdr),
-                             sizeof(Elf64_Sym),
-                             sizeof(Elf64_Rela),
-                             sizeof(Elf64_Rel)};
+using namespace elf;
 
 class Parser {
  public:
@@ -181,6 +30,7 @@ class Parser {
     read_header();
     read_segments();
     read_sections();
+    check_code();
     read_symbols();
     place_shared_window();
     build_image();
@@ -265,7 +115,13 @@ class Parser {
   void read_segments() {
     for (uint32_t i = 0; i < phnum_; ++i) {
       const uint64_t at = phoff_ + uint64_t{i} * layout_.phdr_size;
-      if (file_.u32(at, "p_type") != PT_LOAD) continue;
+      const uint32_t type = file_.u32(at, "p_type");
+      if (type == PT_INTERP) invalid("module asks for a dynamic loader (PT_INTERP)");
+      if (type == PT_TLS)
+        invalid(
+            "module uses thread-local storage (for example errno in a C library function), which "
+            "Kestrel does not provide");
+      if (type != PT_LOAD) continue;
       Segment s{};
       if (layout_.is64) {
         s.flags = file_.u32(at + 4, "p_flags");
@@ -318,6 +174,23 @@ class Parser {
     if (names.type != SHT_STRTAB) invalid("e_shstrndx does not name a string table");
     const Bytes name_table(file_.data() + names.offset, names.size);
     for (Section& s : sections_) s.name = name_table.string(s.name_offset, "section name");
+  }
+
+  // Kestrel has no C extension: every executable section holds whole 32-bit
+  // instructions (EF_RISCV_RVC is refused in read_header; this catches
+  // compressed code from an object that did not set it).
+  void check_code() const {
+    for (const Section& s : sections_) {
+      if (!(s.flags & SHF_EXECINSTR) || !(s.flags & SHF_ALLOC) || s.type != SHT_PROGBITS) continue;
+      if (s.addr % 4 != 0 || s.size % 4 != 0)
+        invalid("executable section " + s.name + " is not a whole number of 32-bit instructions");
+      for (uint64_t at = 0; at < s.size; at += 4) {
+        // A 32-bit RISC-V instruction has its two low bits set; anything else
+        // starts a 16-bit (compressed) one.
+        if ((file_.u8(s.offset + at, "instruction") & 3u) != 3u)
+          invalid("compressed instruction at " + hex(s.addr + at) + " in " + s.name);
+      }
+    }
   }
 
   const Segment* segment_holding(uint64_t addr, uint64_t bytes) const {
@@ -444,59 +317,6 @@ class Parser {
 
   // End of the module's address range: the image, then its shared window.
   uint64_t module_end() const { return std::max<uint64_t>(out_.bytes.size(), shared_end_.value_or(0)); }
-
-  // What a kept relocation needs when the image moves from 0 to a base B,
-  // a multiple of the page size.
-  enum class KeptEffect {
-    none,         // markers (NONE, RELAX, ALIGN) and low 12 bits, which B leaves alone
-    pc_relative,  // unchanged if the target moves with the code
-    upper20,      // HI20: lui's U-immediate gains B >> 12 if the target moves
-    add,          // the field gains B if the symbol moves (R_RISCV_32, ADDn)
-    subtract,     // the field loses B if the symbol moves (SUBn)
-  };
-  struct KeptType {
-    KeptEffect effect;
-    unsigned width;  // bytes the relocation patches
-  };
-
-  static std::optional<KeptType> kept_type(uint32_t type) {
-    switch (type) {
-      case R_RISCV_NONE:
-      case R_RISCV_RELAX:
-      case R_RISCV_ALIGN:
-        return KeptType{KeptEffect::none, 0};
-      case R_RISCV_PCREL_LO12_I:
-      case R_RISCV_PCREL_LO12_S:
-      case R_RISCV_LO12_I:
-      case R_RISCV_LO12_S:
-        return KeptType{KeptEffect::none, 4};
-      case R_RISCV_BRANCH:
-      case R_RISCV_JAL:
-      case R_RISCV_PCREL_HI20:
-      case R_RISCV_32_PCREL:
-        return KeptType{KeptEffect::pc_relative, 4};
-      case R_RISCV_CALL:
-      case R_RISCV_CALL_PLT:
-        return KeptType{KeptEffect::pc_relative, 8};  // auipc + jalr
-      case R_RISCV_HI20:
-        return KeptType{KeptEffect::upper20, 4};
-      case R_RISCV_32:
-      case R_RISCV_ADD32:
-        return KeptType{KeptEffect::add, 4};
-      case R_RISCV_ADD16:
-        return KeptType{KeptEffect::add, 2};
-      case R_RISCV_ADD8:
-        return KeptType{KeptEffect::add, 1};
-      case R_RISCV_SUB32:
-        return KeptType{KeptEffect::subtract, 4};
-      case R_RISCV_SUB16:
-        return KeptType{KeptEffect::subtract, 2};
-      case R_RISCV_SUB8:
-        return KeptType{KeptEffect::subtract, 1};
-      default:
-        return std::nullopt;
-    }
-  }
 
   // The net effect of moving the image on one patched field.
   struct FieldMove {

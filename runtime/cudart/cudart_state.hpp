@@ -36,10 +36,10 @@
 #include <vector>
 
 #include "cuda_error.hpp"
-#include "kestrel/cuda/cuda_runtime_api.h"
 #include "device_context.hpp"
+#include "kestrel/cuda/cuda_runtime_api.h"
 #include "kestrel/kestrel.h"
-#include "module_image.hpp"
+#include "kestrel/runtime/module_image.hpp"
 
 struct CUstream_st;
 struct CUevent_st;

@@ -9,7 +9,7 @@
 
 #include "kestrel/abi.h"
 #include "kestrel/error.hpp"
-#include "module_image.hpp"
+#include "kestrel/runtime/module_image.hpp"
 #include "test_support.hpp"
 
 namespace kestrel::runtime {

@@ -1,6 +1,7 @@
 // Checks a linked device module against docs/isa.md section 8 before
 // kestrel-cc hands it to the user, so that a toolchain mistake shows up at
-// build time with a clear message rather than as a loader error.
+// build time with a clear message rather than as a loader error.  The check
+// is the loader's: one reader of modules for the toolchain and the runtime.
 #pragma once
 
 #include <cstdint>
@@ -30,14 +31,15 @@ struct ModuleSummary {
   uint64_t static_shared_bytes = 0;
 };
 
-// Reads the module at `path` and checks: ELF class matches `xlen`, EM_RISCV,
-// ET_DYN with only R_RISCV_RELATIVE relocations (RV64) or ET_EXEC with kept
-// relocations the loader can apply and no GOT, PLT or dynamic section (RV32),
-// single-float ABI, no RVC flag, no 16-bit instruction in executable
-// sections, no TLS, no interpreter, PT_LOAD segments page aligned and inside
-// the file, the shared window outside every PT_LOAD, and a well-formed
-// .kestrel.kernels section whose pointers land in the image and are
-// relocated.  Throws CompileError naming the first problem.
+// Reads the module at `path` and checks it with the runtime's module reader
+// (kestrel::module_image: ELF class matches `xlen`, EM_RISCV, single-float
+// ABI, no RVC flag or 16-bit instruction, no TLS or interpreter, only
+// R_RISCV_RELATIVE in an RV64 PIE, only kept relocations the loader can
+// apply and no GOT, PLT or dynamic section in an RV32 static module, the
+// shared window outside the image, well-formed kernel descriptors whose
+// pointers are relocated), then what kestrel-cc promises beyond the loader:
+// an RV32 module is the static form (ET_EXEC) and no page is both writable
+// and executable.  Throws CompileError naming the first problem.
 ModuleSummary check_module(const std::string& path, unsigned xlen);
 
 // The same checks on an in-memory image (for tests).

@@ -2,6 +2,9 @@
 // into a relocatable image, independent of any device.  Nothing in the file is
 // trusted: every offset, size, count and pointer is checked before use, and
 // any problem is a kestrel::Error(KESTREL_ERROR_INVALID_MODULE) naming it.
+// Library kestrel::module_image: the loader (runtime/device_context.cpp), the
+// CUDA runtime's registry and kestrel-cc's check of its own output
+// (tools/kestrel-cc/src/module_check.cpp) all read modules with it.
 #pragma once
 
 #include <cstddef>
