@@ -47,15 +47,17 @@ uint32_t canonical(uint32_t bits) { return is_nan(bits) ? kCanonicalNan : bits; 
 template <class Op>
 float guarded(unsigned rm, uint32_t& raised, Op op) {
   static constexpr unsigned kRoundingBits[4] = {0x0000, 0x6000, 0x2000, 0x4000};  // RNE, RTZ, RDN, RUP
-  constexpr unsigned kFlagBits = 0x3F, kRoundingMask = 0x6000, kFlushToZero = 0x8000, kDenormalsAreZero = 0x40;
+  constexpr unsigned kFlagBits = 0x3F, kRoundingMask = 0x6000, kFlushToZero = 0x8000,
+                     kDenormalsAreZero = 0x40;
   const unsigned saved = _mm_getcsr();
   _mm_setcsr((saved & ~(kFlagBits | kRoundingMask | kFlushToZero | kDenormalsAreZero)) | kRoundingBits[rm]);
   float result = op();
   pin(result);
   const unsigned status = _mm_getcsr();
   _mm_setcsr(saved);
-  raised = ((status & 0x20) ? kInexact : 0) | ((status & 0x10) ? kUnderflow : 0) | ((status & 0x08) ? kOverflow : 0) |
-           ((status & 0x04) ? kDivByZero : 0) | ((status & 0x01) ? kInvalid : 0);
+  raised = ((status & 0x20) ? kInexact : 0) | ((status & 0x10) ? kUnderflow : 0) |
+           ((status & 0x08) ? kOverflow : 0) | ((status & 0x04) ? kDivByZero : 0) |
+           ((status & 0x01) ? kInvalid : 0);
   return result;
 }
 #else

@@ -31,7 +31,6 @@ function(kestrel_verilated_library name)
     target_compile_options(kestrel_verilated_runtime PRIVATE -w -g0)
     find_package(Threads REQUIRED)
     target_link_libraries(kestrel_verilated_runtime PUBLIC Threads::Threads)
-    set_target_properties(kestrel_verilated_runtime PROPERTIES POSITION_INDEPENDENT_CODE ON)
   endif()
   get_target_property(sources ${name} SOURCES)
   list(FILTER sources EXCLUDE REGEX "/include/verilated(_threads)?\\.cpp$")
@@ -76,5 +75,4 @@ function(kestrel_rtl_model name)
   # C++ that drives the model's struct ports uses the generated layouts
   # (kestrel_contract.hpp, tools/contract/).
   target_include_directories(${name} PUBLIC ${KESTREL_RTL_INCLUDE_DIR})
-  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

@@ -34,8 +34,8 @@ float float_of(uint32_t u) {
 // Sign of m^2 * x - 1 for m = M * 2^em, x = X * 2^ex, all exact in 128 bits:
 // true when m^2 * x < 1, i.e. 1/sqrt(x) > m.
 bool rsqrt_exceeds(u128 M, int em, u128 X, int ex) {
-  const u128 p = M * M * X;  // below 2^(2*26 + 24)
-  const int k = -(2 * em + ex);           // compare p with 2^k
+  const u128 p = M * M * X;      // below 2^(2*26 + 24)
+  const int k = -(2 * em + ex);  // compare p with 2^k
   if (k >= 127) return true;
   if (k < 0) return false;
   return p < (static_cast<u128>(1) << k);
