@@ -4,38 +4,24 @@
 #include "kestrel/model/model_transport.hpp"
 
 #include <algorithm>
-#include <array>
 #include <string>
 
 #include "kestrel/error.hpp"
 #include "kestrel/host_regs.h"
 #include "kestrel/model/gpu.hpp"
+#include "kestrel/model/host_registers.hpp"
 
 namespace kestrel::model {
 namespace {
 
 constexpr uint32_t kVersion = (0u << 16) | 1u;
-constexpr uint32_t kDescFirst = KESTREL_REG_ENTRY_LO;
-constexpr uint32_t kDescLast = KESTREL_REG_WATCHDOG;
-
-Config to_model_config(const BackendConfig& c) {
-  Config m;
-  m.xlen = c.xlen;
-  m.num_sms = c.num_sms;
-  m.warps_per_sm = c.warps_per_sm;
-  m.lanes_per_warp = c.lanes_per_warp;
-  m.mem_bytes = c.mem_bytes;
-  m.shared_bytes_per_sm = c.shared_bytes_per_sm;
-  m.max_threads_per_block = c.max_threads_per_block;
-  return m;
-}
 
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
 class ModelTransport final : public Transport {
  public:
-  explicit ModelTransport(const BackendConfig& config) : gpu_(to_model_config(config)) { desc_regs_.fill(0); }
+  explicit ModelTransport(const BackendConfig& config) : gpu_(model_config(config)) {}
 
   std::string name() const override { return "model"; }
 
@@ -61,16 +47,10 @@ class ModelTransport final : public Transport {
         return 0;
       case KESTREL_REG_STATUS:
         return status();
-      case KESTREL_REG_MAP_ADDR:
-        return map_addr_;
-      case KESTREL_REG_MAP_PAGES:
-        return map_pages_;
-      case KESTREL_REG_MAP_PERMS:
-        return map_perms_;
       default:
         break;
     }
-    if (offset >= kDescFirst && offset <= kDescLast) return desc_regs_[(offset - kDescFirst) / 4];
+    if (uint32_t value = 0; regs_.read(offset, value)) return value;
     if (offset >= KESTREL_REG_FAULT_KIND && offset <= KESTREL_REG_FAULT_INFO) return fault_reg(offset);
     if (offset >= KESTREL_REG_COUNTERS && offset < KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_COUNT) {
       const uint32_t index = (offset - KESTREL_REG_COUNTERS) / 8;
@@ -82,32 +62,26 @@ class ModelTransport final : public Transport {
 
   void write_reg(uint32_t offset, uint32_t value) override {
     check_offset(offset);
-    if (offset >= kDescFirst && offset <= kDescLast) {
-      if (gpu_.state() != LaunchState::kRunning) desc_regs_[(offset - kDescFirst) / 4] = value;
+    if (HostRegisters::is_descriptor(offset)) {
+      if (gpu_.state() != LaunchState::kRunning) regs_.write(offset, value);
       return;
     }
-    switch (offset) {
-      case KESTREL_REG_CONTROL:
-        if (value & KESTREL_CTRL_ABORT) {
-          gpu_.abort();
-          aborted_ = true;
-        } else if (value & KESTREL_CTRL_START) {
-          start();
-        }
-        return;
-      case KESTREL_REG_MAP_ADDR:
-        map_addr_ = value;
-        return;
-      case KESTREL_REG_MAP_PAGES:
-        map_pages_ = value;
-        return;
-      case KESTREL_REG_MAP_PERMS:
-        map_perms_ = value;
-        gpu_.map_pages(map_addr_, map_pages_, value);
-        return;
-      default:
-        return;  // read-only and reserved registers ignore writes
+    if (regs_.write(offset, value)) {
+      if (offset == KESTREL_REG_MAP_PERMS) {
+        const HostRegisters::MapRequest map = regs_.map_request();
+        gpu_.map_pages(map.addr, map.pages, map.perms);
+      }
+      return;
     }
+    if (offset == KESTREL_REG_CONTROL) {
+      if (value & KESTREL_CTRL_ABORT) {
+        gpu_.abort();
+        aborted_ = true;
+      } else if (value & KESTREL_CTRL_START) {
+        start();
+      }
+    }
+    // read-only and reserved registers ignore writes
   }
 
   void write_mem(uint64_t addr, const void* src, size_t bytes) override {
@@ -139,24 +113,8 @@ class ModelTransport final : public Transport {
     }
   }
 
-  uint32_t desc(uint32_t reg) const { return desc_regs_[(reg - kDescFirst) / 4]; }
-  uint64_t desc64(uint32_t reg_lo) const { return desc(reg_lo) | (uint64_t{desc(reg_lo + 4)} << 32); }
-
   void start() {
-    LaunchDesc d;
-    d.entry_pc = desc64(KESTREL_REG_ENTRY_LO);
-    d.exit_pc = desc64(KESTREL_REG_EXIT_LO);
-    d.gp = desc64(KESTREL_REG_GP_LO);
-    d.param_addr = desc64(KESTREL_REG_PARAM_LO);
-    d.grid = Dim3{desc(KESTREL_REG_GRID_X), desc(KESTREL_REG_GRID_Y), desc(KESTREL_REG_GRID_Z)};
-    d.block = Dim3{desc(KESTREL_REG_BLOCK_X), desc(KESTREL_REG_BLOCK_Y), desc(KESTREL_REG_BLOCK_Z)};
-    d.shared_base = desc(KESTREL_REG_SHARED_BASE);
-    d.shared_static = desc(KESTREL_REG_SHARED_STATIC);
-    d.shared_dyn = desc(KESTREL_REG_SHARED_DYN);
-    d.stack_bytes = desc(KESTREL_REG_STACK_BYTES);
-    d.local_backing = desc(KESTREL_REG_LOCAL_BACKING);
-    d.instruction_budget = uint64_t{desc(KESTREL_REG_WATCHDOG)} << 20;
-    gpu_.start(d);
+    gpu_.start(regs_.launch());
     started_ = true;
     aborted_ = false;
   }
@@ -213,15 +171,24 @@ class ModelTransport final : public Transport {
   }
 
   Gpu gpu_;
-  std::array<uint32_t, (kDescLast - kDescFirst) / 4 + 1> desc_regs_;
-  uint32_t map_addr_ = 0;
-  uint32_t map_pages_ = 0;
-  uint32_t map_perms_ = 0;
+  HostRegisters regs_;
   bool started_ = false;
   bool aborted_ = false;
 };
 
 }  // namespace
+
+Config model_config(const BackendConfig& c) {
+  Config m;
+  m.xlen = c.xlen;
+  m.num_sms = c.num_sms;
+  m.warps_per_sm = c.warps_per_sm;
+  m.lanes_per_warp = c.lanes_per_warp;
+  m.mem_bytes = c.mem_bytes;
+  m.shared_bytes_per_sm = c.shared_bytes_per_sm;
+  m.max_threads_per_block = c.max_threads_per_block;
+  return m;
+}
 
 std::unique_ptr<Transport> make_model_transport(const BackendConfig& config) {
   return std::make_unique<ModelTransport>(config);

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "kestrel/model/gpu.hpp"
 #include "kestrel/transport.hpp"
 
 namespace kestrel::model {
@@ -13,5 +14,9 @@ namespace kestrel::model {
 // kestrel::Error(KESTREL_ERROR_INVALID_VALUE) for a configuration the model
 // cannot build (xlen other than 32/64, lanes other than 4/8/32, ...).
 std::unique_ptr<kestrel::Transport> make_model_transport(const kestrel::BackendConfig& config);
+
+// The model configuration of a backend geometry (what the model backend
+// builds; a model run beside another backend starts from it too).
+Config model_config(const kestrel::BackendConfig& config);
 
 }  // namespace kestrel::model
