@@ -5,6 +5,8 @@
 // least significant first (VlWide::data()), and a smaller one as an integer.
 // Each struct has a namespace of Field positions (nested fields flattened as
 // outer_inner) and a plain C++ struct with pack()/unpack().
+// (Generated: clang-format leaves it as the generator writes it.)
+// clang-format off
 #pragma once
 
 #include <array>
@@ -101,7 +103,19 @@ enum AluOp : unsigned {
   kAluAnd = 9,
   kAluPassB = 10,
 };
-constexpr std::array<AluOp, 11> kAluOpAll{kAluAdd, kAluSub, kAluSll, kAluSlt, kAluSltu, kAluXor, kAluSrl, kAluSra, kAluOr, kAluAnd, kAluPassB};
+constexpr std::array<AluOp, 11> kAluOpAll{
+    kAluAdd,
+    kAluSub,
+    kAluSll,
+    kAluSlt,
+    kAluSltu,
+    kAluXor,
+    kAluSrl,
+    kAluSra,
+    kAluOr,
+    kAluAnd,
+    kAluPassB,
+};
 
 // Branch conditions (funct3 of BRANCH), evaluated per lane.
 // kestrel_pkg::branch_op_e
@@ -113,7 +127,14 @@ enum BranchOp : unsigned {
   kBrLtu = 6,
   kBrGeu = 7,
 };
-constexpr std::array<BranchOp, 6> kBranchOpAll{kBrEq, kBrNe, kBrLt, kBrGe, kBrLtu, kBrGeu};
+constexpr std::array<BranchOp, 6> kBranchOpAll{
+    kBrEq,
+    kBrNe,
+    kBrLt,
+    kBrGe,
+    kBrLtu,
+    kBrGeu,
+};
 
 // M extension multiply (funct3 of OP with funct7 = 1, low two bits).
 // kestrel_pkg::mul_op_e
@@ -123,7 +144,12 @@ enum MulOp : unsigned {
   kMulHighSU = 2,
   kMulHighU = 3,
 };
-constexpr std::array<MulOp, 4> kMulOpAll{kMulLow, kMulHigh, kMulHighSU, kMulHighU};
+constexpr std::array<MulOp, 4> kMulOpAll{
+    kMulLow,
+    kMulHigh,
+    kMulHighSU,
+    kMulHighU,
+};
 
 // M extension divide (funct3 of OP with funct7 = 1, low two bits).
 // kestrel_pkg::div_op_e
@@ -133,7 +159,12 @@ enum DivOp : unsigned {
   kRemSigned = 2,
   kRemUnsigned = 3,
 };
-constexpr std::array<DivOp, 4> kDivOpAll{kDivSigned, kDivUnsigned, kRemSigned, kRemUnsigned};
+constexpr std::array<DivOp, 4> kDivOpAll{
+    kDivSigned,
+    kDivUnsigned,
+    kRemSigned,
+    kRemUnsigned,
+};
 
 // Kind of a global memory request.
 // kestrel_pkg::mem_kind_e
@@ -143,7 +174,12 @@ enum MemKind : unsigned {
   kMemFetch = 2,
   kMemLocal = 3,
 };
-constexpr std::array<MemKind, 4> kMemKindAll{kMemRead, kMemWrite, kMemFetch, kMemLocal};
+constexpr std::array<MemKind, 4> kMemKindAll{
+    kMemRead,
+    kMemWrite,
+    kMemFetch,
+    kMemLocal,
+};
 
 // kestrel_pkg::mem_amo_t: 95 bits (3 words of a Verilated port).
 namespace mem_amo {
@@ -548,4 +584,118 @@ struct Launch {
   }
 };
 
+// kestrel_pkg::sm_events_t: 33 bits (2 words of a Verilated port).
+namespace sm_events {
+constexpr unsigned kBits = 33;
+constexpr unsigned kWords = 2;
+constexpr Field issued{32, 1};
+constexpr Field threads{25, 7};
+constexpr Field load{24, 1};
+constexpr Field store{23, 1};
+constexpr Field barrier_release{22, 1};
+constexpr Field diverged{21, 1};
+constexpr Field stall_scoreboard{20, 1};
+constexpr Field stall_memory{19, 1};
+constexpr Field stall_barrier{18, 1};
+constexpr Field stall_idle{17, 1};
+constexpr Field block_done{16, 1};
+constexpr Field mem_request{15, 1};
+constexpr Field shared_access{14, 1};
+constexpr Field shared_passes{7, 7};
+constexpr Field atomics{0, 7};
+}  // namespace sm_events
+struct SmEvents {
+  bool issued = false;
+  uint8_t threads = 0;
+  bool load = false;
+  bool store = false;
+  bool barrier_release = false;
+  bool diverged = false;
+  bool stall_scoreboard = false;
+  bool stall_memory = false;
+  bool stall_barrier = false;
+  bool stall_idle = false;
+  bool block_done = false;
+  bool mem_request = false;
+  bool shared_access = false;
+  uint8_t shared_passes = 0;
+  uint8_t atomics = 0;
+
+  static SmEvents unpack(const uint32_t* words, unsigned base = 0) {
+    SmEvents s;
+    s.issued = get(words, sm_events::issued, base) != 0;
+    s.threads = static_cast<uint8_t>(get(words, sm_events::threads, base));
+    s.load = get(words, sm_events::load, base) != 0;
+    s.store = get(words, sm_events::store, base) != 0;
+    s.barrier_release = get(words, sm_events::barrier_release, base) != 0;
+    s.diverged = get(words, sm_events::diverged, base) != 0;
+    s.stall_scoreboard = get(words, sm_events::stall_scoreboard, base) != 0;
+    s.stall_memory = get(words, sm_events::stall_memory, base) != 0;
+    s.stall_barrier = get(words, sm_events::stall_barrier, base) != 0;
+    s.stall_idle = get(words, sm_events::stall_idle, base) != 0;
+    s.block_done = get(words, sm_events::block_done, base) != 0;
+    s.mem_request = get(words, sm_events::mem_request, base) != 0;
+    s.shared_access = get(words, sm_events::shared_access, base) != 0;
+    s.shared_passes = static_cast<uint8_t>(get(words, sm_events::shared_passes, base));
+    s.atomics = static_cast<uint8_t>(get(words, sm_events::atomics, base));
+    return s;
+  }
+  void pack(uint32_t* words, unsigned base = 0) const {
+    put(words, sm_events::issued, issued, base);
+    put(words, sm_events::threads, threads, base);
+    put(words, sm_events::load, load, base);
+    put(words, sm_events::store, store, base);
+    put(words, sm_events::barrier_release, barrier_release, base);
+    put(words, sm_events::diverged, diverged, base);
+    put(words, sm_events::stall_scoreboard, stall_scoreboard, base);
+    put(words, sm_events::stall_memory, stall_memory, base);
+    put(words, sm_events::stall_barrier, stall_barrier, base);
+    put(words, sm_events::stall_idle, stall_idle, base);
+    put(words, sm_events::block_done, block_done, base);
+    put(words, sm_events::mem_request, mem_request, base);
+    put(words, sm_events::shared_access, shared_access, base);
+    put(words, sm_events::shared_passes, shared_passes, base);
+    put(words, sm_events::atomics, atomics, base);
+  }
+  static SmEvents from_bits(uint64_t bits) {
+    SmEvents s;
+    s.issued = get(bits, sm_events::issued) != 0;
+    s.threads = static_cast<uint8_t>(get(bits, sm_events::threads));
+    s.load = get(bits, sm_events::load) != 0;
+    s.store = get(bits, sm_events::store) != 0;
+    s.barrier_release = get(bits, sm_events::barrier_release) != 0;
+    s.diverged = get(bits, sm_events::diverged) != 0;
+    s.stall_scoreboard = get(bits, sm_events::stall_scoreboard) != 0;
+    s.stall_memory = get(bits, sm_events::stall_memory) != 0;
+    s.stall_barrier = get(bits, sm_events::stall_barrier) != 0;
+    s.stall_idle = get(bits, sm_events::stall_idle) != 0;
+    s.block_done = get(bits, sm_events::block_done) != 0;
+    s.mem_request = get(bits, sm_events::mem_request) != 0;
+    s.shared_access = get(bits, sm_events::shared_access) != 0;
+    s.shared_passes = static_cast<uint8_t>(get(bits, sm_events::shared_passes));
+    s.atomics = static_cast<uint8_t>(get(bits, sm_events::atomics));
+    return s;
+  }
+  uint64_t to_bits() const {
+    uint64_t bits = 0;
+    bits = put(bits, sm_events::issued, issued);
+    bits = put(bits, sm_events::threads, threads);
+    bits = put(bits, sm_events::load, load);
+    bits = put(bits, sm_events::store, store);
+    bits = put(bits, sm_events::barrier_release, barrier_release);
+    bits = put(bits, sm_events::diverged, diverged);
+    bits = put(bits, sm_events::stall_scoreboard, stall_scoreboard);
+    bits = put(bits, sm_events::stall_memory, stall_memory);
+    bits = put(bits, sm_events::stall_barrier, stall_barrier);
+    bits = put(bits, sm_events::stall_idle, stall_idle);
+    bits = put(bits, sm_events::block_done, block_done);
+    bits = put(bits, sm_events::mem_request, mem_request);
+    bits = put(bits, sm_events::shared_access, shared_access);
+    bits = put(bits, sm_events::shared_passes, shared_passes);
+    bits = put(bits, sm_events::atomics, atomics);
+    return bits;
+  }
+};
+
 }  // namespace kestrel::contract
+// clang-format on

@@ -172,24 +172,5 @@ package kestrel_pkg;
     logic csr_writes;     // the CSR instruction would write its CSR
   } decoded_t;
 
-  // Per-SM events counted by the top's performance counters each cycle.
-  typedef struct packed {
-    logic issued;            // one warp-instruction issued
-    logic [6:0] threads;     // thread-instructions of that issue (popcount of the mask)
-    logic load;
-    logic store;
-    logic barrier_release;
-    logic diverged;          // the issued mask was partial
-    logic stall_scoreboard;
-    logic stall_memory;
-    logic stall_barrier;
-    logic stall_idle;
-    logic block_done;
-    logic mem_request;
-    logic shared_access;     // a warp instruction that touched shared memory completed
-    logic [6:0] shared_passes;  // the bank passes it took
-    logic [6:0] atomics;     // thread-level atomics it performed
-  } sm_events_t;
-
 endpackage
 /* verilator lint_on UNUSEDPARAM */

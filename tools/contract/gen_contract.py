@@ -225,6 +225,8 @@ def gen_cxx(c):
            "// least significant first (VlWide::data()), and a smaller one as an integer.",
            "// Each struct has a namespace of Field positions (nested fields flattened as",
            "// outer_inner) and a plain C++ struct with pack()/unpack().",
+           "// (Generated: clang-format leaves it as the generator writes it.)",
+           "// clang-format off",
            "#pragma once", "", "#include <array>", "#include <cstdint>", "",
            "namespace kestrel::contract {", "",
            "struct Field {", "  unsigned lsb;", "  unsigned width;", "};", "",
@@ -285,8 +287,9 @@ def gen_cxx(c):
         for item in e["items"]:
             out.append(f"  {camel_to_k(item['sv'])} = {item['value']},")
         out.append("};")
-        names = ", ".join(camel_to_k(item["sv"]) for item in e["items"])
-        out.append(f"constexpr std::array<{e['cxx']}, {len(e['items'])}> k{e['cxx']}All{{{names}}};")
+        out.append(f"constexpr std::array<{e['cxx']}, {len(e['items'])}> k{e['cxx']}All{{")
+        out += [f"    {camel_to_k(item['sv'])}," for item in e["items"]]
+        out.append("};")
     for key, s in c.structs.items():
         bits = s["bits"]
         words = (bits + 31) // 32
@@ -338,7 +341,7 @@ def gen_cxx(c):
             out.append("    return bits;")
             out.append("  }")
         out.append("};")
-    out += ["", "}  // namespace kestrel::contract"]
+    out += ["", "}  // namespace kestrel::contract", "// clang-format on"]
     return "\n".join(out) + "\n"
 
 

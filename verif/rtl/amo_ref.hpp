@@ -10,6 +10,7 @@
 #include <map>
 
 #include "amo.hpp"
+#include "kestrel_contract.hpp"
 
 namespace kestrel::rtlbench {
 
@@ -18,8 +19,9 @@ namespace kestrel::rtlbench {
 using model::amo_result;
 using model::amo_writes;
 
-// LR and SC's funct5 (A extension), which the reference memories treat apart.
-enum LrScOp : unsigned { kAmoLr = 0x02, kAmoSc = 0x03 };
+// LR and SC's funct5 (A extension; kestrel_pkg's AmoLr/AmoSc from the generated
+// contract), which the reference memories treat apart.
+enum LrScOp : unsigned { kAmoLr = contract::kAmoLr, kAmoSc = contract::kAmoSc };
 
 // Performs one atomic on a 64-byte line: the word is the bytes `be` marks
 // (4 or 8 of them, naturally aligned), the operand sits at the same place in

@@ -24,53 +24,20 @@
 #include "kestrel/abi.h"
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/model/rv_assembler.hpp"
+#include "kestrel_contract.hpp"
 #include "lockstep.hpp"
 
 namespace kestrel::rtlbench {
 
 // ---- packed-struct access for Verilator ports -------------------------------
-// A packed struct's first field holds its most significant bits; these helpers
-// read and write a field given its least significant bit.
-inline void put_bits(uint32_t* words, unsigned lsb, unsigned width, uint64_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    const uint32_t m = 1u << (bit % 32);
-    if ((value >> i) & 1)
-      words[bit / 32] |= m;
-    else
-      words[bit / 32] &= ~m;
-  }
-}
-inline uint64_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    v |= uint64_t{(words[bit / 32] >> (bit % 32)) & 1} << i;
-  }
-  return v;
-}
-
-// Field positions (lsb) of kestrel_pkg's structs, from their widths.
-struct LaunchLayout {  // launch_t, 510 bits
-  static constexpr unsigned kLocalBacking = 0, kStackBytes = 32, kSharedStatic = 64, kSharedSize = 96,
-                            kSharedBase = 128, kBlockZ = 160, kBlockY = 170, kBlockX = 180, kGridZ = 190,
-                            kGridY = 206, kGridX = 222, kParam = 254, kGp = 318, kExitPc = 382,
-                            kEntryPc = 446;
-};
-struct MemReqLayout {  // mem_req_t, 714 bits
-  static constexpr unsigned kTag = 0, kWdata = 8, kBe = 520, kAddr = 584, kWrite = 616, kKind = 617,
-                            kAmoOp = 619, kAmoValid = 624, kAmoCmp = 625, kAmoHeld = 689, kAmoLane = 690,
-                            kAmoWarp = 698, kAmoSm = 706;
-};
-struct MemRspLayout {  // mem_rsp_t, 524 bits
-  static constexpr unsigned kTag = 0, kFault = 8, kRdata = 12;
-};
-struct FaultLayout {  // fault_t, 274 bits
-  static constexpr unsigned kInfo = 0, kWarp = 32, kSm = 40, kThreadZ = 48, kThreadY = 58, kThreadX = 68,
-                            kBlockZ = 78, kBlockY = 94, kBlockX = 110, kAddr = 142, kPc = 206, kKind = 270;
-};
-
-enum MemKind : unsigned { kMemRead = 0, kMemWrite = 1, kMemFetch = 2, kMemLocal = 3 };
+// Layouts, field accessors and the kestrel_pkg encodings come from the
+// generated kestrel_contract.hpp (tools/contract/contract.toml).
+using contract::get_bits;
+using contract::kMemFetch;
+using contract::kMemLocal;
+using contract::kMemRead;
+using contract::kMemWrite;
+using contract::put_bits;
 
 // Device DRAM and page table as the GPU top would present them to one SM.
 class MemoryModel {
@@ -280,7 +247,11 @@ class SmHarness {
         const uint32_t bx = next_block % d.grid.x;
         const uint32_t by = (next_block / d.grid.x) % d.grid.y;
         const uint32_t bz = next_block / (d.grid.x * d.grid.y);
-        dut_->blk_idx_i = (uint64_t{bx} << 32) | (uint64_t{by & 0xFFFF} << 16) | (bz & 0xFFFF);
+        contract::Dim3 idx;
+        idx.x = bx;
+        idx.y = static_cast<uint16_t>(by);
+        idx.z = static_cast<uint16_t>(bz);
+        dut_->blk_idx_i = idx.to_bits();
       }
       drive_memory_inputs(cycle);
       dut_->eval();
@@ -384,22 +355,23 @@ class SmHarness {
   }
 
   void set_launch(const model::LaunchDesc& d) {
-    uint32_t* w = dut_->launch_i.data();
-    put_bits(w, LaunchLayout::kEntryPc, 64, d.entry_pc);
-    put_bits(w, LaunchLayout::kExitPc, 64, d.exit_pc);
-    put_bits(w, LaunchLayout::kGp, 64, d.gp);
-    put_bits(w, LaunchLayout::kParam, 64, d.param_addr);
-    put_bits(w, LaunchLayout::kGridX, 32, d.grid.x);
-    put_bits(w, LaunchLayout::kGridY, 16, d.grid.y);
-    put_bits(w, LaunchLayout::kGridZ, 16, d.grid.z);
-    put_bits(w, LaunchLayout::kBlockX, 10, d.block.x);
-    put_bits(w, LaunchLayout::kBlockY, 10, d.block.y);
-    put_bits(w, LaunchLayout::kBlockZ, 10, d.block.z);
-    put_bits(w, LaunchLayout::kSharedBase, 32, d.shared_base);
-    put_bits(w, LaunchLayout::kSharedSize, 32, d.shared_static + d.shared_dyn);
-    put_bits(w, LaunchLayout::kSharedStatic, 32, d.shared_static);
-    put_bits(w, LaunchLayout::kStackBytes, 32, d.stack_bytes);
-    put_bits(w, LaunchLayout::kLocalBacking, 32, d.local_backing);
+    contract::Launch l;
+    l.entry_pc = d.entry_pc;
+    l.exit_pc = d.exit_pc;
+    l.gp = d.gp;
+    l.param = d.param_addr;
+    l.grid_x = d.grid.x;
+    l.grid_y = static_cast<uint16_t>(d.grid.y);
+    l.grid_z = static_cast<uint16_t>(d.grid.z);
+    l.block_x = static_cast<uint16_t>(d.block.x);
+    l.block_y = static_cast<uint16_t>(d.block.y);
+    l.block_z = static_cast<uint16_t>(d.block.z);
+    l.shared_base = d.shared_base;
+    l.shared_size = d.shared_static + d.shared_dyn;
+    l.shared_static = d.shared_static;
+    l.stack_bytes = d.stack_bytes;
+    l.local_backing = d.local_backing;
+    l.pack(dut_->launch_i.data());
     dut_->sm_id_i = 0;
   }
 
@@ -408,35 +380,30 @@ class SmHarness {
     dut_->mem_rsp_valid_i = !responses_.empty() && responses_.front().ready_cycle <= cycle;
     if (dut_->mem_rsp_valid_i) {
       const Pending& p = responses_.front();
-      uint32_t* w = dut_->mem_rsp_i.data();
-      for (unsigned b = 0; b < 64; ++b) put_bits(w, MemRspLayout::kRdata + 8 * b, 8, p.data[b]);
-      put_bits(w, MemRspLayout::kFault, 4, p.fault);
-      put_bits(w, MemRspLayout::kTag, 8, p.tag);
+      contract::MemRsp rsp;
+      std::copy(std::begin(p.data), std::end(p.data), rsp.rdata.begin());
+      rsp.fault = static_cast<uint8_t>(p.fault);
+      rsp.tag = static_cast<uint8_t>(p.tag);
+      rsp.pack(dut_->mem_rsp_i.data());
     }
   }
 
   void sample_memory_outputs(uint64_t cycle) {
     if (dut_->mem_rsp_valid_i && dut_->mem_rsp_ready_o) responses_.pop_front();
     if (dut_->mem_req_valid_o && dut_->mem_req_ready_i) {
-      const uint32_t* w = dut_->mem_req_o.data();
+      const contract::MemReq req = contract::MemReq::unpack(dut_->mem_req_o.data());
       Pending p{};
-      const unsigned kind = static_cast<unsigned>(get_bits(w, MemReqLayout::kKind, 2));
-      const bool write = get_bits(w, MemReqLayout::kWrite, 1) != 0;
-      const uint32_t addr = static_cast<uint32_t>(get_bits(w, MemReqLayout::kAddr, 32));
+      const unsigned kind = req.kind;
+      const bool write = req.write;
+      const uint32_t addr = req.addr;
       uint8_t be[8], wdata[64];
-      for (unsigned b = 0; b < 8; ++b)
-        be[b] = static_cast<uint8_t>(get_bits(w, MemReqLayout::kBe + 8 * b, 8));
-      for (unsigned b = 0; b < 64; ++b)
-        wdata[b] = static_cast<uint8_t>(get_bits(w, MemReqLayout::kWdata + 8 * b, 8));
-      p.tag = static_cast<uint32_t>(get_bits(w, MemReqLayout::kTag, 8));
-      const int amo_op = get_bits(w, MemReqLayout::kAmoValid, 1) != 0
-                             ? static_cast<int>(get_bits(w, MemReqLayout::kAmoOp, 5))
-                             : -1;
-      const uint32_t thread = static_cast<uint32_t>(get_bits(w, MemReqLayout::kAmoWarp, 8) << 8 |
-                                                    get_bits(w, MemReqLayout::kAmoLane, 8));
+      for (unsigned b = 0; b < 8; ++b) be[b] = static_cast<uint8_t>(req.be >> (8 * b));
+      std::copy(req.wdata.begin(), req.wdata.end(), std::begin(wdata));
+      p.tag = req.tag;
+      const int amo_op = req.amo_valid ? static_cast<int>(req.amo_op) : -1;
+      const uint32_t thread = uint32_t{req.amo_warp} << 8 | req.amo_lane;
       p.fault = mem_.access(kind, addr, (kind == kMemLocal && !write && amo_op != kAmoLr) ? nullptr : be,
-                            wdata, p.data, amo_op, get_bits(w, MemReqLayout::kAmoCmp, 64), thread,
-                            get_bits(w, MemReqLayout::kAmoHeld, 1) != 0);
+                            wdata, p.data, amo_op, req.amo_cmp, thread, req.amo_held);
       const unsigned span = max_latency_ > min_latency_ ? max_latency_ - min_latency_ + 1 : 1;
       uint64_t ready = cycle + min_latency_ + rng_() % span;
       // In order: never before the previous response.
@@ -461,20 +428,16 @@ class SmHarness {
   }
 
   model::Fault read_fault() {
-    const uint32_t* w = dut_->fault_o.data();
+    const contract::Fault c = contract::Fault::unpack(dut_->fault_o.data());
     model::Fault f;
-    f.kind = static_cast<kestrel_fault_kind>(get_bits(w, FaultLayout::kKind, 4));
-    f.pc = get_bits(w, FaultLayout::kPc, 64);
-    f.addr = get_bits(w, FaultLayout::kAddr, 64);
-    f.block = {static_cast<uint32_t>(get_bits(w, FaultLayout::kBlockX, 32)),
-               static_cast<uint32_t>(get_bits(w, FaultLayout::kBlockY, 16)),
-               static_cast<uint32_t>(get_bits(w, FaultLayout::kBlockZ, 16))};
-    f.thread = {static_cast<uint32_t>(get_bits(w, FaultLayout::kThreadX, 10)),
-                static_cast<uint32_t>(get_bits(w, FaultLayout::kThreadY, 10)),
-                static_cast<uint32_t>(get_bits(w, FaultLayout::kThreadZ, 10))};
-    f.sm = static_cast<uint32_t>(get_bits(w, FaultLayout::kSm, 8));
-    f.warp = static_cast<uint32_t>(get_bits(w, FaultLayout::kWarp, 8));
-    f.info = static_cast<uint32_t>(get_bits(w, FaultLayout::kInfo, 32));
+    f.kind = static_cast<kestrel_fault_kind>(c.kind);
+    f.pc = c.pc;
+    f.addr = c.addr;
+    f.block = {c.block_x, c.block_y, c.block_z};
+    f.thread = {c.thread_x, c.thread_y, c.thread_z};
+    f.sm = c.sm;
+    f.warp = c.warp;
+    f.info = c.info;
     return f;
   }
 

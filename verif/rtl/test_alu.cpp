@@ -3,6 +3,8 @@
 // reference written from the RISC-V unprivileged spec (chapters 2, 5 and 7).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 
@@ -12,6 +14,7 @@
 #include "Vdiv64.h"
 #include "Vmul32.h"
 #include "Vmul64.h"
+#include "kestrel_contract.hpp"
 #include "rtl_bench.hpp"
 
 namespace {
@@ -19,11 +22,48 @@ namespace {
 using kestrel::rtlbench::Bench;
 using kestrel::rtlbench::corner_operand;
 
-// Encodings of kestrel_pkg::alu_op_e, branch_op_e, mul_op_e, div_op_e.
-enum AluOp { kAdd, kSub, kSll, kSlt, kSltu, kXor, kSrl, kSra, kOr, kAnd, kPassB, kAluOps };
-enum BranchOp { kBeq = 0, kBne = 1, kBlt = 4, kBge = 5, kBltu = 6, kBgeu = 7 };
-enum MulOp { kMul, kMulh, kMulhsu, kMulhu };
-enum DivOp { kDiv, kDivu, kRem, kRemu };
+namespace contract = kestrel::contract;
+
+// kestrel_pkg::alu_op_e, branch_op_e, mul_op_e, div_op_e: the encodings are
+// generated from tools/contract/contract.toml (kestrel_contract.hpp).
+enum AluOp : int {
+  kAdd = contract::kAluAdd,
+  kSub = contract::kAluSub,
+  kSll = contract::kAluSll,
+  kSlt = contract::kAluSlt,
+  kSltu = contract::kAluSltu,
+  kXor = contract::kAluXor,
+  kSrl = contract::kAluSrl,
+  kSra = contract::kAluSra,
+  kOr = contract::kAluOr,
+  kAnd = contract::kAluAnd,
+  kPassB = contract::kAluPassB
+};
+enum BranchOp : int {
+  kBeq = contract::kBrEq,
+  kBne = contract::kBrNe,
+  kBlt = contract::kBrLt,
+  kBge = contract::kBrGe,
+  kBltu = contract::kBrLtu,
+  kBgeu = contract::kBrGeu
+};
+enum MulOp : int {
+  kMul = contract::kMulLow,
+  kMulh = contract::kMulHigh,
+  kMulhsu = contract::kMulHighSU,
+  kMulhu = contract::kMulHighU
+};
+enum DivOp : int {
+  kDiv = contract::kDivSigned,
+  kDivu = contract::kDivUnsigned,
+  kRem = contract::kRemSigned,
+  kRemu = contract::kRemUnsigned
+};
+// A random operation of each unit: its encodings as the contract lists them.
+template <typename Op, std::size_t N>
+int pick_op(std::mt19937_64& rng, const std::array<Op, N>& ops) {
+  return int(ops[rng() % N]);
+}
 
 // 128-bit products for the MULH references (a GCC/Clang extension).
 __extension__ typedef __int128 i128;
@@ -165,7 +205,7 @@ void check_alu(unsigned xlen, unsigned seed) {
   std::mt19937_64 rng(seed);
   const int branch_ops[] = {kBeq, kBne, kBlt, kBge, kBltu, kBgeu};
   for (int i = 0; i < 20000; ++i) {
-    const int op = int(rng() % kAluOps);
+    const int op = pick_op(rng, contract::kAluOpAll);
     const bool word = xlen == 64 && (rng() % 4 == 0);
     const int br = branch_ops[rng() % 6];
     const uint64_t a = corner_operand(rng, xlen), b = corner_operand(rng, xlen);
@@ -197,7 +237,7 @@ void check_mul(unsigned xlen, unsigned seed) {
   std::vector<Op> issued;
   bench->en_i = 1;
   for (int i = 0; i < 20000; ++i) {
-    const Op op{int(rng() % 4), xlen == 64 && rng() % 4 == 0, corner_operand(rng, xlen),
+    const Op op{pick_op(rng, contract::kMulOpAll), xlen == 64 && rng() % 4 == 0, corner_operand(rng, xlen),
                 corner_operand(rng, xlen)};
     bench->op_i = op.op;
     bench->word_i = op.word;
@@ -226,7 +266,7 @@ void check_div(unsigned xlen, unsigned seed) {
   bench.reset();
   std::mt19937_64 rng(seed);
   for (int i = 0; i < 3000; ++i) {
-    const int op = int(rng() % 4);
+    const int op = pick_op(rng, contract::kDivOpAll);
     const bool word = xlen == 64 && rng() % 4 == 0;
     const uint64_t a = corner_operand(rng, xlen), b = corner_operand(rng, xlen);
     ASSERT_FALSE(bench->busy_o);

@@ -23,6 +23,7 @@
 #include "Vlsu4.h"
 #include "amo_ref.hpp"
 #include "kestrel/abi.h"
+#include "kestrel_contract.hpp"
 #include "rtl_bench.hpp"
 
 namespace {
@@ -36,10 +37,18 @@ constexpr uint32_t kSharedPhys = 256;          // the block's region in the SM R
 constexpr uint32_t kStackBytes = 256;
 constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // lane l at + l * kStackBytes
 
-// mem_req_t is 714 bits: 23 words of the Verilated port.
-constexpr unsigned kReqWords = 23;
+namespace contract = kestrel::contract;
 
-enum Kind { kRead = 0, kWrite = 1, kFetch = 2, kLocal = 3 };
+// mem_req_t as words of the Verilated port (the generated layout).
+constexpr unsigned kReqWords = contract::mem_req::kWords;
+
+// kestrel_pkg::mem_kind_e, from the generated contract.
+enum Kind : unsigned {
+  kRead = contract::kMemRead,
+  kWrite = contract::kMemWrite,
+  kFetch = contract::kMemFetch,
+  kLocal = contract::kMemLocal
+};
 
 struct Access {
   bool store = false;
@@ -84,16 +93,12 @@ class MemoryModel {
     dut.mem_rsp_valid_i = respond;
     if (respond) {
       const Pending& p = queue_.front();
-      // mem_rsp_t = {rdata[511:0], fault[3:0], tag[7:0]}: 524 bits, rdata from bit 12.
-      std::array<uint32_t, 17> packed{};
-      packed[0] = uint32_t(p.fault) << 8;
-      for (unsigned bit = 0; bit < 512; bit += 32) {
-        const uint32_t word = p.words[bit / 32];
-        const unsigned pos = 12 + bit;
-        packed[pos / 32] |= word << (pos % 32);
-        if (pos % 32) packed[pos / 32 + 1] |= word >> (32 - pos % 32);
-      }
-      for (unsigned w = 0; w < 17; ++w) dut.mem_rsp_i[w] = packed[w];
+      contract::MemRsp rsp;
+      rsp.fault = uint8_t(p.fault);
+      std::memcpy(rsp.rdata.data(), p.words.data(), kLine);
+      std::array<uint32_t, contract::mem_rsp::kWords> packed{};
+      rsp.pack(packed.data());
+      for (unsigned w = 0; w < contract::mem_rsp::kWords; ++w) dut.mem_rsp_i[w] = packed[w];
     }
   }
 
@@ -103,17 +108,11 @@ class MemoryModel {
     if (rsp_fire) queue_.pop_front();
     if (!req_fire) return;
     ++requests;
-    // mem_req_t = {amo.sm[7:0], amo.warp[7:0], amo.lane[7:0], amo.held, amo.cmp[63:0], amo.valid,
-    // amo.op[4:0], kind[1:0], write, addr[31:0], be[63:0], wdata[511:0], tag[7:0]} = 714 bits.
-    auto bits = [&](unsigned lo, unsigned width) {
-      uint64_t v = 0;
-      for (unsigned i = 0; i < width; ++i) v |= uint64_t(req[(lo + i) / 32] >> ((lo + i) % 32) & 1) << i;
-      return v;
-    };
-    const unsigned kind = unsigned(bits(617, 2));
-    const bool write = bits(616, 1);
-    const uint32_t addr = uint32_t(bits(584, 32));
-    const uint64_t be = bits(520, 64);
+    const contract::MemReq r = contract::MemReq::unpack(req.data());
+    const unsigned kind = r.kind;
+    const bool write = r.write;
+    const uint32_t addr = r.addr;
+    const uint64_t be = r.be;
     Pending p;
     p.ready_at = now_ + 1 + rng() % 6;
     const uint32_t off = addr - KESTREL_GLOBAL_BASE;
@@ -124,37 +123,37 @@ class MemoryModel {
       if (kind == kRead && !(pg & KESTREL_PAGE_READ)) p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
       if (kind == kWrite && !(pg & KESTREL_PAGE_WRITE))
         p.fault = pg ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
-      const unsigned op = unsigned(bits(619, 5));
+      const unsigned op = r.amo_op;
       uint8_t be8[8];
       for (unsigned b = 0; b < 8; ++b) be8[b] = uint8_t(be >> (8 * b));
       // LR/SC: reservations as kestrel_mem_atomic keeps them (thread = lane).
-      const uint32_t thread = uint32_t(bits(698, 8) << 8 | bits(690, 8));
-      if (p.fault == KESTREL_FAULT_NONE && bits(624, 1) && op == kestrel::rtlbench::kAmoLr) {
+      const uint32_t thread = uint32_t{r.amo_warp} << 8 | r.amo_lane;
+      if (p.fault == KESTREL_FAULT_NONE && r.amo_valid && op == kestrel::rtlbench::kAmoLr) {
         reservations.lr(thread, addr, be8);
         std::memcpy(p.words.data(), &dram[off], kLine);
-      } else if (p.fault == KESTREL_FAULT_NONE && bits(624, 1) && op == kestrel::rtlbench::kAmoSc) {
-        const bool ok = reservations.sc(thread, bits(689, 1) != 0, addr, be8);
+      } else if (p.fault == KESTREL_FAULT_NONE && r.amo_valid && op == kestrel::rtlbench::kAmoSc) {
+        const bool ok = reservations.sc(thread, r.amo_held, addr, be8);
         if (ok) {
           for (unsigned b = 0; b < kLine; ++b)
-            if (be >> b & 1) dram[off + b] = uint8_t(bits(8 + 8 * b, 8));
+            if (be >> b & 1) dram[off + b] = r.wdata[b];
           reservations.write(addr, be8);
         }
         p.words.fill(0);
         const unsigned first = unsigned(__builtin_ctzll(be));
         p.words[first / 4] = uint32_t(ok ? 0 : 1) << (8 * (first % 4));
-      } else if (p.fault == KESTREL_FAULT_NONE && bits(624, 1)) {
+      } else if (p.fault == KESTREL_FAULT_NONE && r.amo_valid) {
         // An atomic: the old line back, the word updated (kestrel_mem_atomic).
         std::memcpy(p.words.data(), &dram[off], kLine);
         uint8_t be_bytes[8], wdata[kLine];
         for (unsigned b = 0; b < 8; ++b) be_bytes[b] = uint8_t(be >> (8 * b));
-        for (unsigned b = 0; b < kLine; ++b) wdata[b] = uint8_t(bits(8 + 8 * b, 8));
-        if (kestrel::rtlbench::amo_on_line(op, be_bytes, wdata, &dram[off], bits(625, 64)))
+        for (unsigned b = 0; b < kLine; ++b) wdata[b] = r.wdata[b];
+        if (kestrel::rtlbench::amo_on_line(op, be_bytes, wdata, &dram[off], r.amo_cmp))
           reservations.write(addr, be_bytes);
         ++atomics;
       } else if (p.fault == KESTREL_FAULT_NONE) {
         if (write) {
           for (unsigned b = 0; b < kLine; ++b)
-            if (be >> b & 1) dram[off + b] = uint8_t(bits(8 + 8 * b, 8));
+            if (be >> b & 1) dram[off + b] = r.wdata[b];
           reservations.write(addr, be8);
         }
         std::memcpy(p.words.data(), &dram[off], kLine);

@@ -18,12 +18,15 @@
 namespace {
 
 using Bench = kestrel::rtlbench::Bench<Vhost_regs_small>;
-using kestrel::rtlbench::get_bits;
+namespace contract = kestrel::contract;
 using kestrel::rtlbench::put_bits;
 
-// reg_req_t = {write, addr[11:0], wdata[31:0]}.
 uint64_t reg_req(bool write, uint32_t addr, uint32_t wdata) {
-  return (uint64_t{write} << 44) | (uint64_t{addr & 0xFFF} << 32) | wdata;
+  contract::RegReq r;
+  r.write = write;
+  r.addr = static_cast<uint16_t>(addr & 0xFFF);
+  r.wdata = wdata;
+  return r.to_bits();
 }
 
 class HostRegs : public ::testing::Test {
@@ -107,25 +110,23 @@ TEST_F(HostRegs, DescriptorReadsBackAndFormsLaunch) {
     write(KESTREL_REG_ENTRY_LO + 4 * i, values[i]);
   }
   for (uint32_t i = 0; i < 20; ++i) EXPECT_EQ(read(KESTREL_REG_ENTRY_LO + 4 * i), values[i]) << i;
-  // launch_t, MSB first: entry 64, exit 64, gp 64, param 64, grid {x32,y16,z16},
-  // block {x10,y10,z10}, shared_base, shared_size, shared_static, stack_bytes,
-  // local_backing (32 each).  LSB positions:
-  const uint32_t* w = b->launch_o.data();
-  EXPECT_EQ(get_bits(w, 0, 32), values[18]) << "local_backing";
-  EXPECT_EQ(get_bits(w, 32, 32), values[17]) << "stack_bytes";
-  EXPECT_EQ(get_bits(w, 64, 32), values[15]) << "shared_static";
-  EXPECT_EQ(get_bits(w, 96, 32), uint32_t(values[15] + values[16])) << "shared_size";
-  EXPECT_EQ(get_bits(w, 128, 32), values[14]) << "shared_base";
-  EXPECT_EQ(get_bits(w, 160, 10), values[13] & 0x3FF) << "block.z";
-  EXPECT_EQ(get_bits(w, 170, 10), values[12] & 0x3FF) << "block.y";
-  EXPECT_EQ(get_bits(w, 180, 10), values[11] & 0x3FF) << "block.x";
-  EXPECT_EQ(get_bits(w, 190, 16), values[10] & 0xFFFF) << "grid.z";
-  EXPECT_EQ(get_bits(w, 206, 16), values[9] & 0xFFFF) << "grid.y";
-  EXPECT_EQ(get_bits(w, 222, 32), values[8]) << "grid.x";
-  EXPECT_EQ(get_bits(w, 254, 64), values[6] | (uint64_t{values[7]} << 32)) << "param";
-  EXPECT_EQ(get_bits(w, 318, 64), values[4] | (uint64_t{values[5]} << 32)) << "gp";
-  EXPECT_EQ(get_bits(w, 382, 64), values[2] | (uint64_t{values[3]} << 32)) << "exit";
-  EXPECT_EQ(get_bits(w, 446, 64), values[0] | (uint64_t{values[1]} << 32)) << "entry";
+  // launch_t through its generated layout (tools/contract/contract.toml).
+  const contract::Launch l = contract::Launch::unpack(b->launch_o.data());
+  EXPECT_EQ(l.local_backing, values[18]) << "local_backing";
+  EXPECT_EQ(l.stack_bytes, values[17]) << "stack_bytes";
+  EXPECT_EQ(l.shared_static, values[15]) << "shared_static";
+  EXPECT_EQ(l.shared_size, uint32_t(values[15] + values[16])) << "shared_size";
+  EXPECT_EQ(l.shared_base, values[14]) << "shared_base";
+  EXPECT_EQ(l.block_z, values[13] & 0x3FF) << "block.z";
+  EXPECT_EQ(l.block_y, values[12] & 0x3FF) << "block.y";
+  EXPECT_EQ(l.block_x, values[11] & 0x3FF) << "block.x";
+  EXPECT_EQ(l.grid_z, values[10] & 0xFFFF) << "grid.z";
+  EXPECT_EQ(l.grid_y, values[9] & 0xFFFF) << "grid.y";
+  EXPECT_EQ(l.grid_x, values[8]) << "grid.x";
+  EXPECT_EQ(l.param, values[6] | (uint64_t{values[7]} << 32)) << "param";
+  EXPECT_EQ(l.gp, values[4] | (uint64_t{values[5]} << 32)) << "gp";
+  EXPECT_EQ(l.exit_pc, values[2] | (uint64_t{values[3]} << 32)) << "exit";
+  EXPECT_EQ(l.entry_pc, values[0] | (uint64_t{values[1]} << 32)) << "entry";
   EXPECT_EQ(b->watchdog_o, values[19]);
 }
 
@@ -147,25 +148,26 @@ TEST_F(HostRegs, LaunchToDone) {
 TEST_F(HostRegs, FaultRecordVisibleUntilNextStart) {
   write(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
   b->running_i = 1;
-  // fault_t, MSB first: kind 4, pc 64, addr 64, block {32,16,16}, thread
-  // {10,10,10}, sm 8, warp 8, info 32: 270 bits.
+  // fault_t through its generated layout.
   uint32_t* f = b->fault_i.data();
-  put_bits(f, 0, 32, 77);                          // info
-  put_bits(f, 32, 8, 2);                           // warp
-  put_bits(f, 40, 8, 1);                           // sm
-  put_bits(f, 48, 10, 5);                          // thread.z
-  put_bits(f, 58, 10, 6);                          // thread.y
-  put_bits(f, 68, 10, 33);                         // thread.x
-  put_bits(f, 78, 16, 7);                          // block.z
-  put_bits(f, 94, 16, 8);                          // block.y
-  put_bits(f, 110, 32, 9);                         // block.x
-  put_bits(f, 142, 64, 0x1234'5678'1000'2000ull);  // addr
-  put_bits(f, 206, 64, 0xAAAA'BBBB'1000'0234ull);  // pc
-  put_bits(f, 270, 4, KESTREL_FAULT_ILLEGAL_ADDRESS);
+  contract::Fault fault;
+  fault.info = 77;
+  fault.warp = 2;
+  fault.sm = 1;
+  fault.thread_z = 5;
+  fault.thread_y = 6;
+  fault.thread_x = 33;
+  fault.block_z = 7;
+  fault.block_y = 8;
+  fault.block_x = 9;
+  fault.addr = 0x1234'5678'1000'2000ull;
+  fault.pc = 0xAAAA'BBBB'1000'0234ull;
+  fault.kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
+  fault.pack(f);
   EXPECT_EQ(read(KESTREL_REG_FAULT_KIND), 0u) << "hidden while running";
   end_launch(true);
   // A second fault after the first is not recorded.
-  put_bits(f, 270, 4, KESTREL_FAULT_TRAP);
+  contract::put(f, contract::fault::kind, KESTREL_FAULT_TRAP);
   b->fault_valid_i = 1;
   b.tick();
   b->fault_valid_i = 0;

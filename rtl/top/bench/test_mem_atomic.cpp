@@ -35,6 +35,27 @@
 
 namespace {
 
+// kestrel_pkg's mem_kind_e and AMO funct5 values, generated from
+// tools/contract/contract.toml.
+using kestrel::contract::kAmoAdd;
+using kestrel::contract::kAmoAnd;
+using kestrel::contract::kAmoCas;
+using kestrel::contract::kAmoDec;
+using kestrel::contract::kAmoFadd;
+using kestrel::contract::kAmoInc;
+using kestrel::contract::kAmoLr;
+using kestrel::contract::kAmoMax;
+using kestrel::contract::kAmoMaxu;
+using kestrel::contract::kAmoMin;
+using kestrel::contract::kAmoMinu;
+using kestrel::contract::kAmoOr;
+using kestrel::contract::kAmoSc;
+using kestrel::contract::kAmoSwap;
+using kestrel::contract::kAmoXor;
+using kestrel::contract::kMemLocal;
+using kestrel::contract::kMemRead;
+using kestrel::contract::kMemWrite;
+
 using kestrel::rtlbench::MemReq;
 using kestrel::rtlbench::MemRsp;
 using Line = std::array<uint8_t, 64>;
@@ -45,8 +66,8 @@ using Bench = kestrel::rtlbench::Bench<Vmem_atomic4>;
 // (the previous request has been taken): a CAS compares with its word's
 // current value half the time.
 MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& lines) {
-  static const unsigned ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14,
-                                 0x18, 0x1C, 0x05, 0x06, 0x07, 0x09};
+  static const unsigned ops[] = {kAmoAdd,  kAmoSwap, kAmoXor, kAmoOr,  kAmoAnd, kAmoMin, kAmoMax,
+                                 kAmoMinu, kAmoMaxu, kAmoCas, kAmoInc, kAmoDec, kAmoFadd};
   MemReq r;
   r.tag = tag;
   r.addr = KESTREL_GLOBAL_BASE + (rng() % kLines) * 64;
@@ -54,7 +75,7 @@ MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& l
   const unsigned pick = rng() % 6;
   if (pick >= 4) {  // LR or SC of one of 4 threads on one of eight words
     r.amo = true;
-    r.amo_op = pick == 4 ? 0x02 : 0x03;
+    r.amo_op = pick == 4 ? kAmoLr : kAmoSc;
     r.addr = KESTREL_GLOBAL_BASE + (rng() % 2) * 64 * kLines / 2;
     const bool dword = rng() % 4 == 0;
     r.be = (dword ? 0xFFull : 0xFull) << (8 * (rng() % 2));
@@ -62,7 +83,7 @@ MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& l
     r.amo_warp = rng() % 2;
     r.amo_lane = 3;
     r.amo_held = rng() % 8 != 0;
-    r.kind = pick == 4 ? (rng() % 4 == 0 ? 3 : 0) : (rng() % 4 == 0 ? 3 : 1);
+    r.kind = pick == 4 ? (rng() % 4 == 0 ? kMemLocal : kMemRead) : (rng() % 4 == 0 ? kMemLocal : kMemWrite);
     r.write = pick == 5;
   } else if (pick <= 1) {  // an atomic: one aligned word or doubleword
     r.amo = true;
@@ -76,11 +97,11 @@ MemReq random_request(std::mt19937& rng, uint8_t tag, const std::vector<Line>& l
       std::memcpy(&now, lines[(r.addr - KESTREL_GLOBAL_BASE) / 64].data() + off, dword ? 8 : 4);
       r.amo_cmp = now | (uint64_t{rng()} << 32 & (dword ? 0 : ~0ull));  // a word compares bits 31:0 only
     }
-    r.kind = rng() % 4 == 0 ? 3 : 1;  // MemLocal or MemWrite
+    r.kind = rng() % 4 == 0 ? kMemLocal : kMemWrite;
     r.write = true;
   } else {
-    r.kind = pick == 2 ? 0 : 1;
-    r.write = r.kind == 1;
+    r.kind = pick == 2 ? kMemRead : kMemWrite;
+    r.write = r.kind == kMemWrite;
     r.be = r.write ? (uint64_t{rng()} << 32 | rng()) : 0;
   }
   return r;
@@ -134,10 +155,10 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
       uint8_t be[8];
       for (unsigned i = 0; i < 8; ++i) be[i] = static_cast<uint8_t>(current.be >> (8 * i));
       const uint32_t thread = (current.amo_sm * 2 + current.amo_warp) * 4 + current.amo_lane;
-      if (current.amo && current.amo_op == 0x02) {
+      if (current.amo && current.amo_op == kAmoLr) {
         res.lr(thread, current.addr, be);
         ++lrs;
-      } else if (current.amo && current.amo_op == 0x03) {
+      } else if (current.amo && current.amo_op == kAmoSc) {
         const bool ok = res.sc(thread, current.amo_held, current.addr, be);
         if (ok) {
           for (unsigned i = 0; i < 64; ++i)
@@ -151,7 +172,7 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
       } else if (current.amo) {
         const bool wrote =
             kestrel::rtlbench::amo_on_line(current.amo_op, be, current.wdata, line.data(), current.amo_cmp);
-        if (current.amo_op == 0x05) ++cas;
+        if (current.amo_op == kAmoCas) ++cas;
         ++atomics;
         if (!wrote) ++failed_cas;
         if (wrote) res.write(current.addr, be);
@@ -172,7 +193,7 @@ TEST(MemAtomic, RandomTrafficMatchesInOrderReference) {
       const MemReq q = kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0);
       EXPECT_FALSE(q.amo) << "an atomic reached the external port";
       Line& line = dram[(q.addr - KESTREL_GLOBAL_BASE) / 64];
-      const bool writes = q.kind == 1 || (q.kind == 3 && q.write);
+      const bool writes = q.kind == kMemWrite || (q.kind == kMemLocal && q.write);
       ++(writes ? ext_writes : ext_reads);
       if (writes)
         for (unsigned i = 0; i < 64; ++i)
@@ -269,7 +290,7 @@ struct Stream {
         const MemReq q = kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0);
         EXPECT_FALSE(q.amo);
         uint8_t* line = &mem[(q.addr - KESTREL_GLOBAL_BASE) % mem.size()];
-        const bool write = q.kind == 1 || (q.kind == 3 && q.write);
+        const bool write = q.kind == kMemWrite || (q.kind == kMemLocal && q.write);
         if (write)
           for (unsigned i = 0; i < 64; ++i)
             if ((q.be >> i) & 1u) line[i] = q.wdata[i];
@@ -310,7 +331,7 @@ struct Stream {
                      uint64_t value = 0, bool local = false) {
     MemReq r;
     r.amo = true;
-    r.amo_op = sc ? 0x03 : 0x02;
+    r.amo_op = sc ? kAmoSc : kAmoLr;
     r.amo_sm = sm;
     r.amo_warp = warp;
     r.amo_lane = lane;
@@ -318,14 +339,14 @@ struct Stream {
     r.addr = KESTREL_GLOBAL_BASE;
     r.be = (dword ? 0xFFull : 0xFull) << off;
     std::memcpy(r.wdata + off, &value, dword ? 8 : 4);
-    r.kind = local ? 3 : (sc ? 1 : 0);
+    r.kind = local ? kMemLocal : (sc ? kMemWrite : kMemRead);
     r.write = sc;
     return r;
   }
   static MemReq store(unsigned off, uint8_t value) {
     MemReq r;
     r.addr = KESTREL_GLOBAL_BASE;
-    r.kind = 1;
+    r.kind = kMemWrite;
     r.write = true;
     r.be = 1ull << off;
     r.wdata[off] = value;
@@ -334,8 +355,8 @@ struct Stream {
   static MemReq add(unsigned line, unsigned off, uint32_t value) {
     MemReq r;
     r.amo = true;
-    r.amo_op = 0x00;
-    r.kind = 1;
+    r.amo_op = kAmoAdd;
+    r.kind = kMemWrite;
     r.write = true;
     r.addr = KESTREL_GLOBAL_BASE + line * 64;
     r.be = 0xFull << off;
@@ -451,29 +472,29 @@ TEST(MemAtomic, AnythingElseWritesTheHeldLineBackFirst) {
   // it: each finds the atomics before it in memory.
   std::vector<MemReq> other(1, Stream::add(2, 0, 5));
   MemReq load;
-  load.kind = 0;
+  load.kind = kMemRead;
   load.addr = KESTREL_GLOBAL_BASE + 64;
   MemReq store = load;
-  store.kind = 1;
+  store.kind = kMemWrite;
   store.write = true;
   store.be = 0xF0;
   for (unsigned i = 4; i < 8; ++i) store.wdata[i] = 0x11;
   MemReq lr = load;
   lr.amo = true;
-  lr.amo_op = 0x02;
+  lr.amo_op = kAmoLr;
   lr.be = 0xF;
   for (const MemReq& then : {other[0], load, store, lr}) {
     Stream s;
     s.run({Stream::add(1, 0, 7), Stream::add(1, 0, 7), then, Stream::add(1, 0, 1)});
     EXPECT_EQ(static_cast<uint32_t>(s.old_values[1]), 7u);
-    if (then.addr == load.addr && then.kind == 0) {
+    if (then.addr == load.addr && then.kind == kMemRead) {
       EXPECT_EQ(static_cast<uint32_t>(s.old_values[2]), 14u) << "a read after the atomics sees them";
     }
     EXPECT_EQ(static_cast<uint32_t>(s.old_values[3]), 14u);
     EXPECT_EQ(s.word(1, 0), 15u);
     // read, write-back, the other request (an atomic: its read and
     // write-back), read, write-back.
-    ASSERT_EQ(s.ext.size(), then.amo && then.amo_op != 0x02 ? 6u : 5u);
+    ASSERT_EQ(s.ext.size(), then.amo && then.amo_op != kAmoLr ? 6u : 5u);
     EXPECT_TRUE(s.ext[1].write);
     EXPECT_EQ(s.ext[1].addr, KESTREL_GLOBAL_BASE + 64u);
     EXPECT_LT(s.ext[1].cycle, s.ext[2].cycle);
@@ -492,7 +513,7 @@ TEST(MemAtomic, FailedCasOnlyHoldsACleanLine) {
   Stream s;
   s.mem[0] = 3;
   MemReq cas = Stream::add(0, 0, 9);
-  cas.amo_op = 0x05;
+  cas.amo_op = kAmoCas;
   cas.amo_cmp = 4;
   s.run({cas, cas});
   EXPECT_EQ(static_cast<uint32_t>(s.old_values[0]), 3u);

@@ -22,9 +22,9 @@
 namespace {
 
 using kestrel::rtlbench::MemReq;
-using kestrel::rtlbench::MemReqLayout;
+namespace mem_req = kestrel::contract::mem_req;
 using kestrel::rtlbench::MemRsp;
-using kestrel::rtlbench::MemRspLayout;
+namespace mem_rsp = kestrel::contract::mem_rsp;
 
 constexpr unsigned kSms = 3;
 constexpr uint32_t kLines = 64;  // external memory: 64 lines from KESTREL_GLOBAL_BASE
@@ -35,7 +35,7 @@ using Bench = kestrel::rtlbench::Bench<Vmem_xbar3>;
 // WRITE_PROTECT.
 unsigned check_rule(unsigned kind, uint32_t addr) {
   if (((addr >> 10) & 1u) == 0) return KESTREL_FAULT_NONE;
-  return kind == 1 ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
+  return kind == kestrel::contract::kMemWrite ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
 }
 
 struct Expect {
@@ -75,8 +75,8 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
     for (unsigned s = 0; s < kSms; ++s) {
       if (!pending[s] && served[s] < kPerSm && rng() % 3 != 0) {
         MemReq r;
-        r.kind = rng() % 2;  // MemRead or MemWrite
-        r.write = r.kind == 1;
+        r.kind = rng() % 2 ? kestrel::contract::kMemWrite : kestrel::contract::kMemRead;
+        r.write = r.kind == kestrel::contract::kMemWrite;
         r.addr = KESTREL_GLOBAL_BASE + (rng() % kLines) * 64;
         r.be = (uint64_t{rng()} << 32) | rng();
         for (auto& byte : r.wdata) byte = static_cast<uint8_t>(rng());
@@ -88,7 +88,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
     uint32_t valid = 0;
     for (unsigned s = 0; s < kSms; ++s) {
       if (pending[s]) valid |= 1u << s;
-      kestrel::rtlbench::pack_req(b->sm_req_i.data(), s * MemReqLayout::kBits, current[s]);
+      kestrel::rtlbench::pack_req(b->sm_req_i.data(), s * mem_req::kBits, current[s]);
     }
     b->sm_req_valid_i = valid;
     uint32_t rsp_ready = 0;
@@ -157,7 +157,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
       ASSERT_FALSE(expected[s].empty()) << "response to SM " << s << " without a request";
       const Expect e = expected[s].front();
       expected[s].pop_front();
-      const MemRsp r = kestrel::rtlbench::unpack_rsp(b->sm_rsp_o.data(), s * MemRspLayout::kBits);
+      const MemRsp r = kestrel::rtlbench::unpack_rsp(b->sm_rsp_o.data(), s * mem_rsp::kBits);
       ASSERT_EQ(r.tag, e.tag) << "SM " << s << " out of order";
       ASSERT_EQ(r.fault, e.fault) << "SM " << s;
       if (e.read && e.fault == KESTREL_FAULT_NONE) {
@@ -182,10 +182,10 @@ TEST(MemXbar, RoundRobinUnderContention) {
   std::deque<MemReq> ext_queue;
   for (unsigned s = 0; s < kSms; ++s) {
     MemReq r;
-    r.kind = 0;
+    r.kind = kestrel::contract::kMemRead;
     r.addr = KESTREL_GLOBAL_BASE;
     r.tag = static_cast<uint8_t>(s);
-    kestrel::rtlbench::pack_req(b->sm_req_i.data(), s * MemReqLayout::kBits, r);
+    kestrel::rtlbench::pack_req(b->sm_req_i.data(), s * mem_req::kBits, r);
   }
   b->sm_req_valid_i = 0x7;
   b->sm_rsp_ready_i = 0x7;

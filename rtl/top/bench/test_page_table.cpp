@@ -11,13 +11,20 @@
 
 #include "Vpage_table256k.h"
 #include "kestrel/abi.h"
+#include "kestrel_contract.hpp"
 #include "rtl_bench.hpp"
 
 namespace {
 
 constexpr uint32_t kMemBytes = 256 * 1024;
 constexpr uint32_t kPages = kMemBytes / KESTREL_PAGE_SIZE;
-enum Kind : unsigned { kRead = 0, kWrite = 1, kFetch = 2, kLocal = 3 };
+// kestrel_pkg::mem_kind_e, from the generated contract.
+enum Kind : unsigned {
+  kRead = kestrel::contract::kMemRead,
+  kWrite = kestrel::contract::kMemWrite,
+  kFetch = kestrel::contract::kMemFetch,
+  kLocal = kestrel::contract::kMemLocal
+};
 
 using Bench = kestrel::rtlbench::Bench<Vpage_table256k>;
 

@@ -16,23 +16,34 @@ namespace {
 
 using Bench = kestrel::rtlbench::Bench<Vperf_counters2>;
 
-// sm_events_t, MSB first: issued, threads[6:0], load, store, barrier_release,
-// diverged, stall_scoreboard, stall_memory, stall_barrier, stall_idle,
-// block_done, mem_request, shared_access, shared_passes[6:0], atomics[6:0]
-// (33 bits).
-constexpr unsigned kEventsW = 33;
+// sm_events_t through its generated layout (tools/contract/contract.toml).
+constexpr unsigned kEventsW = kestrel::contract::sm_events::kBits;
 struct Events {
   bool issued;
   unsigned threads;
-  std::array<bool, 11> flags;  // load .. shared_access in MSB-to-LSB order
+  std::array<bool, 11> flags;  // load .. shared_access, in the order of their counters
   unsigned shared_passes;
   unsigned atomics;
 };
 
 uint64_t pack(const Events& e) {
-  uint64_t v = (uint64_t{e.issued} << 32) | (uint64_t{e.threads & 0x7F} << 25);
-  for (unsigned i = 0; i < 11; ++i) v |= uint64_t{e.flags[i]} << (24 - i);
-  return v | (uint64_t{e.shared_passes & 0x7F} << 7) | (e.atomics & 0x7F);
+  kestrel::contract::SmEvents s;
+  s.issued = e.issued;
+  s.threads = static_cast<uint8_t>(e.threads & 0x7F);
+  s.load = e.flags[0];
+  s.store = e.flags[1];
+  s.barrier_release = e.flags[2];
+  s.diverged = e.flags[3];
+  s.stall_scoreboard = e.flags[4];
+  s.stall_memory = e.flags[5];
+  s.stall_barrier = e.flags[6];
+  s.stall_idle = e.flags[7];
+  s.block_done = e.flags[8];
+  s.mem_request = e.flags[9];
+  s.shared_access = e.flags[10];
+  s.shared_passes = static_cast<uint8_t>(e.shared_passes & 0x7F);
+  s.atomics = static_cast<uint8_t>(e.atomics & 0x7F);
+  return s.to_bits();
 }
 
 void drive(Bench& b, const std::array<uint64_t, 2>& per_sm) {
