@@ -68,6 +68,8 @@
 // Events, at the completion without a fault: shared_access (the instruction
 // touched shared memory), shared_passes (the passes it took) and atomics (its
 // active lanes, for an atomic) - the model's counters 13-15.
+`include "kestrel_assert.svh"
+
 module kestrel_lsu #(
   parameter int unsigned Xlen = 64,
   parameter int unsigned Lanes = 32,
@@ -786,4 +788,14 @@ module kestrel_lsu #(
       ev_atomics_o = serial ? active_lanes : '0;
     end
   end
+
+  // ---- handshake rules (kestrel_assert.svh) -------------------------------------
+  // The line request and the completion hold until taken (a flush may
+  // withdraw them); a response comes only for an outstanding line.
+  `KESTREL_ASSERT_HANDSHAKE_IF(mem_req, mem_req_valid_o, mem_req_ready_i, mem_req_o, !flush_i)
+  `KESTREL_ASSERT_HANDSHAKE_IF(rsp, rsp_valid_o, rsp_ready_i,
+                               {rsp_warp_o, rsp_rd_o, rsp_load_o, rsp_last_o, rsp_mask_o, rsp_data_o,
+                                rsp_fault_o, rsp_fault_lane_o, rsp_fault_addr_o}, !flush_i)
+  `KESTREL_ASSERT_KNOWN(req_valid_known, req_valid_i)
+  `KESTREL_ASSERT_KNOWN(mem_rsp_valid_known, mem_rsp_valid_i)
 endmodule

@@ -25,9 +25,9 @@
 //                                            valid stays up and payload stays
 //                                            stable into the next cycle
 //   `KESTREL_ASSERT_HANDSHAKE_IF(name, valid, ready, payload, keep)
-//                                            the same, where the producer may
-//                                            withdraw only when keep is low (a
-//                                            flush): valid && !ready && keep |=> ...
+//                                            the same while keep holds: a
+//                                            producer may withdraw when keep is
+//                                            low in either cycle (a flush)
 //   `KESTREL_ASSERT_NEVER(name, cond)        cond never holds out of reset
 //   `KESTREL_ASSERT_CLK(name, prop, clk, rst_n)   KESTREL_ASSERT on another clock/reset
 //   `KESTREL_STATIC_ASSERT(name, cond)       elaboration-time check of parameters
@@ -65,8 +65,9 @@
 
 `define KESTREL_ASSERT_HANDSHAKE_IF(__name, __valid, __ready, __payload, __keep) \
   `KESTREL_ASSERT_KNOWN(__name``_valid_known, __valid) \
-  `KESTREL_ASSERT(__name``_valid_held, (__valid) && !(__ready) && (__keep) |=> (__valid)) \
-  `KESTREL_ASSERT(__name``_payload_stable, (__valid) && !(__ready) && (__keep) |=> $stable(__payload))
+  `KESTREL_ASSERT(__name``_valid_held, (__valid) && !(__ready) && (__keep) |=> !(__keep) || (__valid)) \
+  `KESTREL_ASSERT(__name``_payload_stable, \
+                  (__valid) && !(__ready) && (__keep) |=> !(__keep) || $stable(__payload))
 
 `define KESTREL_ASSERT_HANDSHAKE(__name, __valid, __ready, __payload) \
   `KESTREL_ASSERT_HANDSHAKE_IF(__name, __valid, __ready, __payload, 1'b1)

@@ -52,6 +52,8 @@
 // two cycles after the drain).  An LR costs what a read does.  Handshakes are
 // valid/ready on all four sides; the external payload of a pass-through
 // request is the input's (stable while it waits, by the input's rule).
+`include "kestrel_assert.svh"
+
 module kestrel_mem_atomic #(
   parameter int unsigned Outstanding = 16,
   // atomics performed on a held line before it is written back regardless
@@ -408,4 +410,13 @@ module kestrel_mem_atomic #(
     // An SC's answer: 0 (success) or 1 at its word's place.
     if (sc_decide) line_q <= kestrel_pkg::LineBits'(!sc_ok) << (32'(off) * 8);
   end
+
+  // A response to the requester holds until taken.  (A passed-through
+  // request is as stable as the requester keeps it: kestrel_mem_xbar may
+  // offer another SM's request while one waits, so ext_req is not held to
+  // the rule here.)
+  `KESTREL_ASSERT_HANDSHAKE(in_rsp, in_rsp_valid_o, in_rsp_ready_i, in_rsp_o)
+  `KESTREL_ASSERT_KNOWN(ext_req_valid_known, ext_req_valid_o)
+  `KESTREL_ASSERT_KNOWN(in_req_valid_known, in_req_valid_i)
+  `KESTREL_ASSERT_KNOWN(ext_rsp_valid_known, ext_rsp_valid_i)
 endmodule

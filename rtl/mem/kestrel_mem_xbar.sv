@@ -18,6 +18,8 @@
 // arbiter's choice, combinational from the SM requests (a steering choice: an
 // SM keeps its request valid until it is taken, and the pointer only moves on
 // a taken grant, so the external payload is stable while it waits).
+`include "kestrel_assert.svh"
+
 module kestrel_mem_xbar #(
   parameter int unsigned NumSms = 2,
   parameter int unsigned Outstanding = 16,
@@ -155,4 +157,12 @@ module kestrel_mem_xbar #(
     end
   end
 `endif
+  // A response goes to one SM at a time.  (The request to memory is not held
+  // to the valid/ready rule: the arbiter decides again each cycle, so a
+  // waiting request may give way to another SM's; the memory side takes what
+  // is offered when it is ready.  The SM-side requests keep the rule.)
+  `KESTREL_ASSERT_KNOWN(ext_req_valid_known, ext_req_valid_o)
+  `KESTREL_ASSERT_ONEHOT0(sm_rsp_onehot, sm_rsp_valid_o)
+  `KESTREL_ASSERT_KNOWN(sm_req_valid_known, sm_req_valid_i)
+  `KESTREL_ASSERT_KNOWN(ext_rsp_valid_known, ext_rsp_valid_i)
 endmodule

@@ -13,6 +13,8 @@
 // ILLEGAL_ADDRESS, a load needs R (else ILLEGAL_ADDRESS), a store needs W
 // (WRITE_PROTECT on a mapped page without it), a fetch needs X (FETCH
 // otherwise), and local-memory backing is only range checked.
+`include "kestrel_assert.svh"
+
 module kestrel_page_table #(
   // Capacity: the most DRAM the table can describe.  The DRAM really present
   // (dram_kb_i, a strap of the board or harness) may be smaller.
@@ -70,6 +72,7 @@ module kestrel_page_table #(
 
   assign map_ready_o = (state_q == MapIdle);
   assign map_busy_o = (state_q != MapIdle);
+  `KESTREL_ASSERT_KNOWN(map_valid_known, map_valid_i)
 
   always_comb begin
     state_d = state_q;

@@ -2,6 +2,8 @@
 // Valid/ready on both sides; data out is the head entry (zero latency from a
 // registered array), so `out_valid_o` never depends on `out_ready_i`.  Depth
 // must be a power of two.  Throughput: one push and one pop per cycle.
+`include "kestrel_assert.svh"
+
 module kestrel_fifo #(
   parameter int unsigned Width = 8,
   parameter int unsigned Depth = 4
@@ -57,20 +59,10 @@ module kestrel_fifo #(
     if (push) mem_q[wr_ptr_q] <= in_data_i;
   end
 
-`ifndef SYNTHESIS
-  // Payload must stay stable while the pusher waits (AXI rule).
-  logic in_stall_q;
-  logic [Width-1:0] in_data_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) in_stall_q <= 1'b0;
-    else in_stall_q <= in_valid_i && !in_ready_o && !flush_i;
-  end
-  always_ff @(posedge clk_i) in_data_q <= in_data_i;
-  always_comb begin
-    if (in_stall_q && !flush_i) begin
-      assert (in_valid_i && in_data_i == in_data_q)
-      else $error("kestrel_fifo: push payload changed while stalled");
-    end
-  end
-`endif
+  // The pusher keeps valid and payload while it waits (AXI rule; a flush in
+  // either cycle releases it); the head stays put until popped or flushed.
+  `KESTREL_ASSERT(push_held, in_valid_i && !in_ready_o && !flush_i |=>
+                  flush_i || (in_valid_i && $stable(in_data_i)))
+  `KESTREL_ASSERT_HANDSHAKE_IF(pop, out_valid_o, out_ready_i, out_data_o, !flush_i)
+  `KESTREL_ASSERT(count_in_range, count_q <= ($clog2(Depth)+1)'(Depth))
 endmodule

@@ -2,6 +2,8 @@
 // The grant goes to the first requester at or after the pointer; the pointer
 // moves past the winner when `advance_i` is high (the grant was taken), so
 // every persistent requester is served within N grants.
+`include "kestrel_assert.svh"
+
 module kestrel_rr_arb #(
   parameter int unsigned N = 8,
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1
@@ -30,6 +32,11 @@ module kestrel_rr_arb #(
     valid_o = |req_i;
     grant_o = valid_o ? (N'(1) << index_o) : '0;
   end
+
+  // One grant at most, only to a requester, and valid exactly when granting.
+  `KESTREL_ASSERT_ONEHOT0(grant_onehot, grant_o)
+  `KESTREL_ASSERT(grant_requested, (grant_o & ~req_i) == '0)
+  `KESTREL_ASSERT(valid_is_grant, valid_o == (grant_o != '0))
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) ptr_q <= '0;

@@ -1,6 +1,8 @@
 // kestrel_skid_buf: registered valid/ready stage that breaks the ready path.
 // Full throughput (one transfer per cycle); `in_ready_o` is a flop, so the
 // upstream never sees a combinational path from `out_ready_i`.
+`include "kestrel_assert.svh"
+
 module kestrel_skid_buf #(
   parameter int unsigned Width = 8
 ) (
@@ -35,6 +37,9 @@ module kestrel_skid_buf #(
       end
     end
   end
+
+  // The output obeys the valid/ready rule by construction.
+  `KESTREL_ASSERT_HANDSHAKE(out, out_valid_o, out_ready_i, out_data_o)
 
   // Data registers need no reset: they are only read while their valid is set.
   always_ff @(posedge clk_i) begin

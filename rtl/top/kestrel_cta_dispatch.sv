@@ -13,6 +13,8 @@
 // idle (every block done and every memory request answered) and the memory
 // side is idle too (mem_busy_i low: the memory-side atomic unit has written
 // back its held line), so every store and atomic of the launch has landed.
+`include "kestrel_assert.svh"
+
 module kestrel_cta_dispatch #(
   parameter int unsigned NumSms = 2,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1
@@ -175,4 +177,9 @@ module kestrel_cta_dispatch #(
     end
   end
 `endif
+  // A block is offered to one SM at a time and stays offered, with its index,
+  // until that SM takes it (a fault or abort withdraws it).
+  `KESTREL_ASSERT_ONEHOT0(blk_onehot, blk_valid_o)
+  `KESTREL_ASSERT(blk_held, (blk_valid_o & ~blk_ready_i) != '0 && !(fault_i || abort_i) |=>
+                  fault_i || abort_i || ($stable(blk_valid_o) && $stable(blk_idx_o)))
 endmodule

@@ -9,11 +9,13 @@
 // table is applying a MAP_PERMS write, so the host sees register effects in
 // request order.  Reads take one cycle.
 //
-// Behaviour matches the functional model's transport (verif/model/
+// Behaviour matches the functional model's transport (model/
 // model_transport.cpp): descriptor writes while RUNNING are ignored, START
 // while RUNNING is ignored, ABORT of a running launch drains it and leaves
 // STATUS at IDLE (as does ABORT of a finished one), the fault record reads as
 // zero unless STATUS is FAULT, reserved registers read 0 and ignore writes.
+`include "kestrel_assert.svh"
+
 module kestrel_host_regs #(
   parameter int unsigned Xlen = 64,
   parameter int unsigned Lanes = 32,
@@ -254,4 +256,9 @@ module kestrel_host_regs #(
 
   assign rsp_valid_o = rsp_valid_q;
   assign rsp_rdata_o = rsp_q;
+
+  // Both outputs hold until taken; the host's request is known.
+  `KESTREL_ASSERT_HANDSHAKE(rsp, rsp_valid_o, rsp_ready_i, rsp_rdata_o)
+  `KESTREL_ASSERT_HANDSHAKE(map, map_valid_o, map_ready_i, {map_addr_o, map_pages_o, map_perms_o})
+  `KESTREL_ASSERT_KNOWN(req_valid_known, req_valid_i)
 endmodule
