@@ -317,7 +317,10 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
   std::vector<uint8_t> ref_dram = memory.dram;
   Reference ref{&ref_dram};
   std::mt19937_64 rng(51);
-  const unsigned amo_ops[] = {0x00, 0x01, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C, 0x05, 0x06, 0x07, 0x09};
+  const unsigned amo_ops[] = {contract::kAmoAdd,  contract::kAmoSwap, contract::kAmoXor, contract::kAmoOr,
+                              contract::kAmoAnd,  contract::kAmoMin,  contract::kAmoMax, contract::kAmoMinu,
+                              contract::kAmoMaxu, contract::kAmoCas,  contract::kAmoInc, contract::kAmoDec,
+                              contract::kAmoFadd};
   unsigned atomics_seen = 0, cas_swapped = 0, cas_failed = 0, fadds = 0;
   for (int i = 0; i < 3000; ++i) {
     Access a;
@@ -332,7 +335,7 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
       a.data[l] = rng();
       a.cmp[l] = rng();
     }
-    if (a.amo && a.amo_op == 0x05) {
+    if (a.amo && a.amo_op == contract::kAmoCas) {
       // CAS: most lanes compare with their word as it is now (a lower lane
       // on the same word may change it first); the upper half of a word's
       // compare value is ignored.
@@ -374,15 +377,15 @@ TEST_F(RtlLsu, RandomAccessesMatchReference) {
           const uint64_t next = kestrel::rtlbench::amo_result<uint64_t>(a.amo_op, old, a.data[l], a.cmp[l]);
           std::memcpy(p, &next, 8);
           expect = old;
-          if (a.amo_op == 0x05) ++(old == a.cmp[l] ? cas_swapped : cas_failed);
+          if (a.amo_op == contract::kAmoCas) ++(old == a.cmp[l] ? cas_swapped : cas_failed);
         } else {
           uint32_t old;
           std::memcpy(&old, p, 4);
           const uint32_t next =
               kestrel::rtlbench::amo_result<uint32_t>(a.amo_op, old, uint32_t(a.data[l]), uint32_t(a.cmp[l]));
           std::memcpy(p, &next, 4);
-          if (a.amo_op == 0x05) ++(old == uint32_t(a.cmp[l]) ? cas_swapped : cas_failed);
-          if (a.amo_op == 0x09) ++fadds;
+          if (a.amo_op == contract::kAmoCas) ++(old == uint32_t(a.cmp[l]) ? cas_swapped : cas_failed);
+          if (a.amo_op == contract::kAmoFadd) ++fadds;
           expect = uint64_t(int64_t(int32_t(old)));
         }
         ++atomics_seen;
@@ -441,7 +444,7 @@ TEST_F(RtlLsu, BankPassesOfConflictPatterns) {
     Access a;
     a.size_log2 = p.size_log2;
     a.amo = p.amo;
-    a.amo_op = 0x00;
+    a.amo_op = contract::kAmoAdd;
     a.mask = 0xF;
     for (unsigned l = 0; l < kLanes; ++l) {
       // byte patterns: lane l on byte l of the word
@@ -469,10 +472,10 @@ TEST_F(RtlLsu, SharedFloatAddWritesBanksOneAtATime) {
   run(a);
   a.store = false;
   a.amo = true;
-  a.amo_op = 0x00;  // amoadd of 0: the reference cycle count
+  a.amo_op = contract::kAmoAdd;  // amoadd of 0: the reference cycle count
   a.data.fill(0);
   const Outcome add = run(a);
-  a.amo_op = 0x09;  // + 1.0f
+  a.amo_op = contract::kAmoFadd;  // + 1.0f
   a.data.fill(0x3F800000u);
   const Outcome fadd = run(a);
   EXPECT_EQ(add.shared_passes, 1u);
@@ -514,75 +517,76 @@ TEST_F(RtlLsu, LoadReservedStoreConditional) {
   const std::array<uint64_t, kLanes> vals = {100, 101, 102, 103}, news = {200, 201, 202, 203};
   const std::array<uint64_t, kLanes> ok = {0, 0, 0, 0}, fail = {1, 1, 1, 1};
   run(access(true, false, 0, 2, 0xF, own, vals));
-  Outcome o = run(access(false, true, 0x02, 2, 0xF, own));  // LR
+  Outcome o = run(access(false, true, contract::kAmoLr, 2, 0xF, own));  // LR
   EXPECT_EQ(o.data, vals);
   EXPECT_EQ(o.shared_passes, 1u);
   EXPECT_EQ(o.atomics, 0u);
-  o = run(access(false, true, 0x03, 2, 0xF, own, news));  // SC: all succeed
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, own, news));  // SC: all succeed
   EXPECT_EQ(o.data, ok);
   EXPECT_EQ(o.shared_passes, 1u);
   EXPECT_EQ(o.atomics, 0u);
-  o = run(access(false, true, 0x03, 2, 0xF, own, vals));  // no reservation left: all fail
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, own, vals));  // no reservation left: all fail
   EXPECT_EQ(o.data, fail);
   EXPECT_EQ(run(access(false, false, 0, 2, 0xF, own)).data, news);
   // Every lane on one word: a broadcast LR pass; in the SC lane 0 wins.
-  o = run(access(false, true, 0x02, 2, 0xF, one));
+  o = run(access(false, true, contract::kAmoLr, 2, 0xF, one));
   EXPECT_EQ(o.shared_passes, 1u);
-  o = run(access(false, true, 0x03, 2, 0xF, one, vals));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, one, vals));
   EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{0, 1, 1, 1}));
   EXPECT_EQ(o.shared_passes, 1u);
   // Lanes 1..3 only, lane 0's SC without an LR: lane 1 wins, lane 0 fails.
-  run(access(false, true, 0x02, 2, 0xE, one));
-  o = run(access(false, true, 0x03, 2, 0xF, one, news));
+  run(access(false, true, contract::kAmoLr, 2, 0xE, one));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, one, news));
   EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{1, 0, 1, 1}));
   EXPECT_EQ(run(access(false, false, 0, 2, 0x1, own)).data[0], 201u);
   // Lane 1 stores to lane 0's word (a byte): lane 0's SC fails, the rest succeed.
-  run(access(false, true, 0x02, 2, 0xF, own));
+  run(access(false, true, contract::kAmoLr, 2, 0xF, own));
   run(access(true, false, 0, 0, 0x2, {0, kSharedBase + 3, 0, 0}, {0, 0x77, 0, 0}));
-  o = run(access(false, true, 0x03, 2, 0xF, own, vals));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, own, vals));
   EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{1, 0, 0, 0}));
   // Another word or another size than the LR's fails.
-  run(access(false, true, 0x02, 2, 0xF, own));
-  o = run(access(false, true, 0x03, 2, 0xF,
+  run(access(false, true, contract::kAmoLr, 2, 0xF, own));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF,
                  {kSharedBase + 16, kSharedBase + 20, kSharedBase + 24, kSharedBase + 28}));
   EXPECT_EQ(o.data, fail);
-  run(access(false, true, 0x02, 2, 0xF, {kSharedBase, kSharedBase + 8, kSharedBase + 16, kSharedBase + 24}));
-  o = run(
-      access(false, true, 0x03, 3, 0xF, {kSharedBase, kSharedBase + 8, kSharedBase + 16, kSharedBase + 24}));
+  run(access(false, true, contract::kAmoLr, 2, 0xF,
+             {kSharedBase, kSharedBase + 8, kSharedBase + 16, kSharedBase + 24}));
+  o = run(access(false, true, contract::kAmoSc, 3, 0xF,
+                 {kSharedBase, kSharedBase + 8, kSharedBase + 16, kSharedBase + 24}));
   EXPECT_EQ(o.data, fail);
   // Doublewords: LR.d then SC.d succeeds; a store to the high word ends it.
   const std::array<uint64_t, kLanes> dwords = {kSharedBase + 32, kSharedBase + 40, kSharedBase + 48,
                                                kSharedBase + 56};
-  run(access(false, true, 0x02, 3, 0xF, dwords));
+  run(access(false, true, contract::kAmoLr, 3, 0xF, dwords));
   run(access(true, false, 0, 2, 0x4, {0, 0, kSharedBase + 44, 0}, {0, 0, 5, 0}));
-  o = run(access(false, true, 0x03, 3, 0xF, dwords, {1ull << 40, 2, 3, 4}));
+  o = run(access(false, true, contract::kAmoSc, 3, 0xF, dwords, {1ull << 40, 2, 3, 4}));
   EXPECT_EQ(o.data, (std::array<uint64_t, kLanes>{0, 1, 0, 0}));
   EXPECT_EQ(run(access(false, false, 0, 3, 0x1, dwords)).data[0], 1ull << 40);
   // Global memory: one request per lane; the lanes' SCs succeed.
   const uint64_t g = KESTREL_GLOBAL_BASE + 0x200;
   const std::array<uint64_t, kLanes> gwords = {g, g + 4, g + 8, g + 12};
-  o = run(access(false, true, 0x02, 2, 0xF, gwords));
+  o = run(access(false, true, contract::kAmoLr, 2, 0xF, gwords));
   EXPECT_EQ(o.line_requests, 4u);
-  o = run(access(false, true, 0x03, 2, 0xF, gwords, news));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, gwords, news));
   EXPECT_EQ(o.data, ok);
   EXPECT_EQ(o.atomics, 0u);
   EXPECT_EQ(memory.dram[0x200 + 4], 201);
   // A global LR, then a shared LR: the global SC fails (held = 0).
-  run(access(false, true, 0x02, 2, 0xF, gwords));
-  run(access(false, true, 0x02, 2, 0xF, own));
-  o = run(access(false, true, 0x03, 2, 0xF, gwords, vals));
+  run(access(false, true, contract::kAmoLr, 2, 0xF, gwords));
+  run(access(false, true, contract::kAmoLr, 2, 0xF, own));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xF, gwords, vals));
   EXPECT_EQ(o.data, fail);
   EXPECT_EQ(memory.dram[0x200 + 4], 201);
   // A global LR ends the shared reservation: the shared SC fails.
-  run(access(false, true, 0x02, 2, 0xF, own));
-  run(access(false, true, 0x02, 2, 0xF, gwords));
-  EXPECT_EQ(run(access(false, true, 0x03, 2, 0xF, own, vals)).data, fail);
+  run(access(false, true, contract::kAmoLr, 2, 0xF, own));
+  run(access(false, true, contract::kAmoLr, 2, 0xF, gwords));
+  EXPECT_EQ(run(access(false, true, contract::kAmoSc, 2, 0xF, own, vals)).data, fail);
   // Flush (launch start) ends shared reservations.
-  run(access(false, true, 0x02, 2, 0xF, own));
+  run(access(false, true, contract::kAmoLr, 2, 0xF, own));
   bench->flush_i = 1;
   bench.tick();
   bench->flush_i = 0;
-  EXPECT_EQ(run(access(false, true, 0x03, 2, 0xF, own, vals)).data, fail);
+  EXPECT_EQ(run(access(false, true, contract::kAmoSc, 2, 0xF, own, vals)).data, fail);
   // A new block in another warp slot leaves this slot's reservations; one in
   // this slot (warp 2, the bench's) ends them, shared and global alike.
   auto start_slots = [&](uint32_t slots) {
@@ -590,19 +594,19 @@ TEST_F(RtlLsu, LoadReservedStoreConditional) {
     bench.tick();
     bench->slot_start_i = 0;
   };
-  run(access(false, true, 0x02, 2, 0x3, own));
-  run(access(false, true, 0x02, 2, 0xC, gwords));
+  run(access(false, true, contract::kAmoLr, 2, 0x3, own));
+  run(access(false, true, contract::kAmoLr, 2, 0xC, gwords));
   start_slots(0xB);
-  o = run(access(false, true, 0x03, 2, 0x3, own, news));
+  o = run(access(false, true, contract::kAmoSc, 2, 0x3, own, news));
   EXPECT_EQ(o.data[0] | o.data[1], 0u) << "the shared SCs succeed";
-  o = run(access(false, true, 0x03, 2, 0xC, gwords, news));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xC, gwords, news));
   EXPECT_EQ(o.data[2] | o.data[3], 0u) << "the global SCs succeed";
-  run(access(false, true, 0x02, 2, 0x3, own));
-  run(access(false, true, 0x02, 2, 0xC, gwords));
+  run(access(false, true, contract::kAmoLr, 2, 0x3, own));
+  run(access(false, true, contract::kAmoLr, 2, 0xC, gwords));
   start_slots(0x4);
-  o = run(access(false, true, 0x03, 2, 0x3, own, vals));
+  o = run(access(false, true, contract::kAmoSc, 2, 0x3, own, vals));
   EXPECT_EQ(o.data[0] & o.data[1], 1u) << "the shared SCs fail";
-  o = run(access(false, true, 0x03, 2, 0xC, gwords, vals));
+  o = run(access(false, true, contract::kAmoSc, 2, 0xC, gwords, vals));
   EXPECT_EQ(o.data[2] & o.data[3], 1u) << "the global SCs fail";
   EXPECT_EQ(memory.dram[0x200 + 8], 202) << "an unheld global SC writes nothing";
 }
