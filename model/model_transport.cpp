@@ -16,6 +16,13 @@ namespace {
 
 constexpr uint32_t kVersion = (0u << 16) | 1u;
 
+// The model backend takes no backend options (BackendConfig::options).
+void check_options(const BackendConfig& c) {
+  if (c.options.empty()) return;
+  throw Error(KESTREL_ERROR_INVALID_VALUE, "model: unknown backend option '" + c.options.begin()->first +
+                                               "' (the model backend takes none)");
+}
+
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
@@ -191,6 +198,7 @@ Config model_config(const BackendConfig& c) {
 }
 
 std::unique_ptr<Transport> make_model_transport(const BackendConfig& config) {
+  check_options(config);
   return std::make_unique<ModelTransport>(config);
 }
 

@@ -138,7 +138,7 @@ void destroy_module(kestrel_module* module) {
   delete module;
 }
 
-kestrel::BackendConfig backend_config(const kestrel_device_config* config) {
+kestrel::BackendConfig backend_config(const kestrel_device_config* config, const std::string& backend) {
   kestrel::BackendConfig result;
   if (config == nullptr) return result;
   if (config->xlen != 0) {
@@ -169,7 +169,9 @@ kestrel::BackendConfig backend_config(const kestrel_device_config* config) {
                                                    std::to_string(limit >> 20) + " MiB");
     result.mem_bytes = config->mem_bytes;
   }
-  if (config->trace_path != nullptr) result.trace_path = config->trace_path;
+  // The trace file is an option of the rtlsim backend (the others never took
+  // one, and ignore the field as before).
+  if (config->trace_path != nullptr && backend == "rtlsim") result.options["trace"] = config->trace_path;
   return result;
 }
 
@@ -298,7 +300,7 @@ kestrel_status kestrel_device_open(const char* backend, const kestrel_device_con
   std::string name;
   const kestrel_status opened = guarded(nullptr, [&] {
     name = backend != nullptr && *backend != '\0' ? std::string(backend) : kestrel::default_backend();
-    transport = kestrel::open_transport(name, backend_config(config));
+    transport = kestrel::open_transport(name, backend_config(config, name));
   });
   if (opened != KESTREL_SUCCESS) return opened;
   return finish_open(std::move(transport), name, device);

@@ -197,7 +197,7 @@ Result run(const Assembler& program, uint32_t blocks, uint32_t threads, bool loc
   config.warps_per_sm = kWarps;
   config.num_sms = 1;
   config.mem_bytes = 16u << 20;
-  config.lockstep = lockstep;
+  if (lockstep) config.options["lockstep"] = "1";
   kestrel::rtlsim::detail::Options options = kestrel::rtlsim::detail::options_from(config);
   options.max_cycles = 500'000'000;
   Harness gpu(config, options);

@@ -3,11 +3,13 @@
 // register port, answers the external memory port from a C++ DRAM model of
 // configurable latency and bandwidth, and on request
 //
-// * runs the functional model beside the RTL in lock-step (verif/lockstep):
-//   every block dispatch and every retired warp-instruction the RTL reports
-//   on its lock-step taps is checked against the model, and at the end of a
-//   launch the fault record (or the model's completion) and device DRAM; the
-//   first mismatch aborts the launch and wait_idle() throws it as text;
+// * reports to a tap observer (kestrel/driver/sim_tap.hpp) every host DRAM
+//   write and page mapping, each launch's START and end (fault record,
+//   device DRAM), and every block dispatch and retired warp-instruction the
+//   RTL shows on its lock-step taps; the first disagreement the observer
+//   finds aborts the launch and wait_idle() throws it as text.  Lock-step
+//   with the functional model is such an observer, a plug-in that
+//   verification builds (verif/lockstep) and the harness loads by name;
 // * writes an FST waveform of the whole run or of a cycle window (only in a
 //   build with KESTREL_RTLSIM_TRACE, which Verilates the presets with
 //   --trace-fst).
@@ -23,7 +25,6 @@
 #include <verilated_fst_c.h>
 #endif
 
-#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -34,12 +35,13 @@
 #include <vector>
 
 #include "kestrel/abi.h"
+#include "kestrel/driver/sim_tap.hpp"
 #include "kestrel/error.hpp"
 #include "kestrel/host_regs.h"
 #include "kestrel/model/gpu.hpp"
+#include "kestrel/model/host_registers.hpp"
 #include "kestrel/transport.hpp"
 #include "kestrel_contract.hpp"
-#include "lockstep.hpp"
 
 namespace kestrel::rtlsim::detail {
 
@@ -89,11 +91,12 @@ struct Options {
   uint64_t latency = 20;             // KESTREL_RTLSIM_MEM_LATENCY
   uint64_t interval = 1;             // KESTREL_RTLSIM_MEM_INTERVAL
   uint64_t max_cycles = 50'000'000;  // KESTREL_RTLSIM_MAX_CYCLES
-  bool lockstep = false;             // BackendConfig::lockstep or KESTREL_LOCKSTEP=1
-  std::string trace_path;            // BackendConfig::trace_path or KESTREL_TRACE
+  bool lockstep = false;             // option "lockstep" or KESTREL_LOCKSTEP=1
+  std::string trace_path;            // option "trace" or KESTREL_TRACE
   uint64_t trace_start = 0;          // first cycle dumped
   uint64_t trace_end = UINT64_MAX;   // first cycle no longer dumped
-  // Test hook (KESTREL_LOCKSTEP_INJECT=n): the n-th retire record that writes
+  // Test hook (KESTREL_LOCKSTEP_INJECT=n), passed to the lock-step observer
+  // (tap::ObserverArgs): the n-th retire record that writes
   // a register reaches the checker with one bit of its first active lane
   // flipped, a fault injected into the checker's input to prove that a
   // mismatch is caught and reported.  0: none.
@@ -106,9 +109,9 @@ struct Options {
   uint64_t inject_atomic = 0;
 };
 
-// Options from the config and the environment (rtlsim_transport.cpp); throws
-// kestrel::Error for a malformed variable or a trace request in a build
-// without tracing.
+// Options from the config's backend options and the environment
+// (rtlsim_transport.cpp); throws kestrel::Error for an unknown option, a
+// malformed value or a trace request in a build without tracing.
 Options options_from(const BackendConfig& config);
 // Throws kestrel::Error for a DRAM or shared-memory size the RTL cannot have.
 void check_config(const BackendConfig& config);
@@ -136,7 +139,14 @@ class Harness final : public Transport {
       }
     }
 #endif
-    if (options_.lockstep) shadow_ = std::make_unique<Shadow>(config);
+    if (options_.lockstep) {
+      tap::ObserverArgs args;
+      args.config = config;
+      args.barrier_watchdog = kBarrierWatchdog;
+      args.inject = options_.inject;
+      args.inject_atomic = options_.inject_atomic;
+      observer_ = tap::load_observer("lockstep", args);
+    }
     model_->dram_kb_i = static_cast<uint32_t>(config.mem_bytes / 1024);
     model_->reg_req_valid_i = 0;
     model_->reg_rsp_ready_i = 1;
@@ -192,19 +202,16 @@ class Harness final : public Transport {
       validate_launch();
       launch_cycles_ = 0;
     }
-    if (shadow_) {
-      if (shadow_->active && (start || abort)) finish_lockstep(abort);
-      shadow_->mirror_reg(offset, value);
+    if (observer_) {
+      if (observed_ && (start || abort)) finish_observed(abort);
+      mirror_reg(offset, value);
     }
     model_->reg_req_valid_i = 1;
     model_->reg_req_i = reg_request(true, offset, value);
     wait_request_taken();
-    if (shadow_ && start && !abort) {
-      if (shadow_->resync) {
-        shadow_->gpu.write_mem(KESTREL_GLOBAL_BASE, dram_.data(), dram_.size());
-        shadow_->resync = false;
-      }
-      shadow_->start();
+    if (observer_ && start && !abort) {
+      observer_->launch_start(regs_.launch(), tap::Dram{dram_.data(), dram_.size()});
+      observed_ = true;
     }
   }
 
@@ -212,17 +219,13 @@ class Harness final : public Transport {
     if (src == nullptr && bytes != 0)
       throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: write_mem from a null pointer");
     std::memcpy(dram_at(addr, bytes), src, bytes);
-    if (shadow_ && shadow_->active && model_->running_o) {
-      // A copy that overlaps the kernel (advance()) reaches the RTL's loads
-      // at the cycle it is made but the model's at their retire, so the
-      // launch cannot be compared from here on: it runs unchecked, and the
-      // model takes all of DRAM from the RTL before the next launch.
-      shadow_->active = false;
-      shadow_->gpu.abort();
-      shadow_->resync = true;
-      ++shadow_->unchecked;
+    if (observer_) {
+      // A copy that overlaps the kernel (advance()) ends what the observer
+      // can follow of the launch (lock-step: it runs unchecked).
+      const bool during_launch = observed_ && model_->running_o;
+      if (during_launch) observed_ = false;
+      observer_->host_write(addr, src, bytes, during_launch);
     }
-    if (shadow_ && !shadow_->resync) shadow_->gpu.write_mem(addr, src, bytes);
   }
   void read_mem(uint64_t addr, void* dst, size_t bytes) override {
     if (dst == nullptr && bytes != 0)
@@ -233,9 +236,9 @@ class Harness final : public Transport {
   void wait_idle() override {
     while (model_->running_o) {
       launch_cycle();
-      if (shadow_ && !shadow_->checker_ok()) break;
+      if (observer_ && !observer_->ok()) break;
     }
-    if (shadow_ && shadow_->active) finish_lockstep(false);
+    if (observed_) finish_observed(false);
   }
 
   // Host DRAM accesses between two calls land between clock cycles, so a
@@ -245,105 +248,30 @@ class Harness final : public Transport {
   bool advance(uint64_t cycles) override {
     for (uint64_t i = 0; i < cycles && model_->running_o; ++i) {
       launch_cycle();
-      if (shadow_ && !shadow_->checker_ok()) break;
+      if (observer_ && !observer_->ok()) break;
     }
-    const bool mismatch = shadow_ && !shadow_->checker_ok();
-    if (shadow_ && shadow_->active && (mismatch || !model_->running_o)) finish_lockstep(false);
+    const bool mismatch = observer_ && !observer_->ok();
+    if (observed_ && (mismatch || !model_->running_o)) finish_observed(false);
     return model_->running_o;
   }
 
   // ---- for tests and benches ----
   uint64_t cycles() const { return now_; }
-  // Lock-step statistics of the launches so far: instructions compared.
-  uint64_t lockstep_compared() const { return shadow_ ? shadow_->compared : 0; }
-  // Global atomic lanes whose old value the model took from the RTL.
-  uint64_t lockstep_atomics_followed() const { return shadow_ ? shadow_->followed : 0; }
 
  private:
   static constexpr uint64_t kRegisterGuard = 1u << 20;  // cycles a register access may wait
-  static constexpr uint32_t kDescFirst = KESTREL_REG_ENTRY_LO;
-  static constexpr uint32_t kDescLast = KESTREL_REG_WATCHDOG;
 
-  // The functional model that runs beside the RTL: it sees the same DRAM
-  // writes, page mappings and launch registers, and is stepped warp by warp in
-  // the RTL's retire order.
-  struct Shadow {
-    explicit Shadow(const BackendConfig& c) : gpu(model_config(c)) { desc.fill(0); }
-
-    static model::Config model_config(const BackendConfig& c) {
-      model::Config m;
-      m.xlen = c.xlen;
-      m.num_sms = c.num_sms;
-      m.warps_per_sm = c.warps_per_sm;
-      m.lanes_per_warp = c.lanes_per_warp;
-      m.mem_bytes = c.mem_bytes;
-      m.shared_bytes_per_sm = c.shared_bytes_per_sm;
-      m.max_threads_per_block = c.max_threads_per_block;
-      m.barrier_watchdog = kBarrierWatchdog;
-      return m;
+  // The descriptor and page-map registers as the host wrote them (the RTL's
+  // own are not read back without clocking it): the launch and mappings the
+  // observer is told of.  Descriptor writes while a launch runs are ignored,
+  // as the RTL ignores them.
+  void mirror_reg(uint32_t offset, uint32_t value) {
+    if (model::HostRegisters::is_descriptor(offset) && model_->running_o) return;
+    if (regs_.write(offset, value) && offset == KESTREL_REG_MAP_PERMS) {
+      const model::HostRegisters::MapRequest map = regs_.map_request();
+      observer_->host_map(map.addr, map.pages, map.perms);
     }
-
-    void mirror_reg(uint32_t offset, uint32_t value) {
-      if (offset >= kDescFirst && offset <= kDescLast) {
-        desc[(offset - kDescFirst) / 4] = value;
-      } else if (offset == KESTREL_REG_MAP_ADDR) {
-        map_addr = value;
-      } else if (offset == KESTREL_REG_MAP_PAGES) {
-        map_pages = value;
-      } else if (offset == KESTREL_REG_MAP_PERMS) {
-        // The RTL page table ignores a range outside DRAM the same way the
-        // model refuses it; only a mapping both accept matters afterwards.
-        try {
-          gpu.map_pages(map_addr, map_pages, value);
-        } catch (const Error&) {
-        }
-      }
-    }
-    uint32_t reg(uint32_t offset) const { return desc[(offset - kDescFirst) / 4]; }
-    uint64_t reg64(uint32_t lo) const { return reg(lo) | (uint64_t{reg(lo + 4)} << 32); }
-
-    void start() {
-      model::LaunchDesc d;
-      d.entry_pc = reg64(KESTREL_REG_ENTRY_LO);
-      d.exit_pc = reg64(KESTREL_REG_EXIT_LO);
-      d.gp = reg64(KESTREL_REG_GP_LO);
-      d.param_addr = reg64(KESTREL_REG_PARAM_LO);
-      d.grid = model::Dim3{reg(KESTREL_REG_GRID_X), reg(KESTREL_REG_GRID_Y), reg(KESTREL_REG_GRID_Z)};
-      d.block = model::Dim3{reg(KESTREL_REG_BLOCK_X), reg(KESTREL_REG_BLOCK_Y), reg(KESTREL_REG_BLOCK_Z)};
-      d.shared_base = reg(KESTREL_REG_SHARED_BASE);
-      d.shared_static = reg(KESTREL_REG_SHARED_STATIC);
-      d.shared_dyn = reg(KESTREL_REG_SHARED_DYN);
-      d.stack_bytes = reg(KESTREL_REG_STACK_BYTES);
-      d.local_backing = reg(KESTREL_REG_LOCAL_BACKING);
-      // The instruction budget is the RTL's (perf counters); the model's own
-      // would stop a warp step at a different point.
-      d.instruction_budget = 0;
-      budget = reg(KESTREL_REG_WATCHDOG);
-      gpu.start(d, model::Dispatch::kManual);
-      // Several SMs race for global atomics at the memory side: the checker
-      // follows the RTL's order (lockstep.hpp).  One SM's reach memory in
-      // retire order, so the model performs them itself.
-      checker = std::make_unique<lockstep::Checker>(gpu, d, gpu.config().num_sms > 1);
-      active = true;
-      error.clear();
-    }
-    bool checker_ok() const { return error.empty() && (!checker || checker->ok()); }
-
-    model::Gpu gpu;
-    std::unique_ptr<lockstep::Checker> checker;
-    std::array<uint32_t, (kDescLast - kDescFirst) / 4 + 1> desc{};
-    uint32_t map_addr = 0;
-    uint32_t map_pages = 0;
-    uint32_t budget = 0;
-    bool active = false;        // a launch is being checked
-    uint64_t writes_seen = 0;   // register-writing retire records, for Options::inject
-    uint64_t atomics_seen = 0;  // register-writing atomic retire records, for Options::inject_atomic
-    bool resync = false;        // DRAM changed under an unchecked launch: copy it at the next START
-    uint64_t unchecked = 0;     // launches left unchecked (host writes during the launch)
-    uint64_t compared = 0;
-    uint64_t followed = 0;  // global atomics (lanes) that took their old value from the RTL
-    std::string error;      // a mismatch found outside the checker (DRAM)
-  };
+  }
 
   // One cycle of the launch in progress, which may last
   // KESTREL_RTLSIM_MAX_CYCLES cycles from its START, however many
@@ -414,28 +342,27 @@ class Harness final : public Transport {
     if (read_reg(KESTREL_REG_STACK_BYTES) > kLocalWindow) refuse("stack_bytes exceeds the local window");
   }
 
-  // ---- lock-step --------------------------------------------------------------
+  // ---- the tap ----------------------------------------------------------------
 
   // Called between settle() and rise(): the taps show this cycle's dispatch and
   // retires, which take effect at the coming edge.
   void sample_taps() {
-    Shadow& s = *shadow_;
-    if (!s.active || !s.checker->ok()) return;
-    lockstep::Checker& checker = *s.checker;
+    if (!observed_ || !observer_->ok()) return;
     if (model_->disp_valid_o) {
-      const uint32_t sm = static_cast<uint32_t>(port_bits(model_->disp_sm_o, 0, 8));
+      tap::Dispatch d;
+      d.block_index = static_cast<uint32_t>(port_bits(model_->disp_linear_o, 0, 64));
+      d.sm = static_cast<uint32_t>(port_bits(model_->disp_sm_o, 0, 8));
       const uint64_t slots_bits = port_bits(model_->disp_slots_o, 0, config_.warps_per_sm);
-      std::vector<uint32_t> slots;
       for (uint32_t w = 0; w < config_.warps_per_sm; ++w)
-        if ((slots_bits >> w) & 1u) slots.push_back(w);
-      checker.place_block(static_cast<uint32_t>(port_bits(model_->disp_linear_o, 0, 64)), sm, slots);
+        if ((slots_bits >> w) & 1u) d.warp_slots.push_back(w);
+      observer_->dispatch(d);
     }
     const unsigned lanes = config_.lanes_per_warp;
     const unsigned xlen = config_.xlen;
     const unsigned warp_bits = config_.warps_per_sm > 1 ? ceil_log2(config_.warps_per_sm) : 1;
-    for (uint32_t sm = 0; sm < config_.num_sms && checker.ok(); ++sm) {
+    for (uint32_t sm = 0; sm < config_.num_sms && observer_->ok(); ++sm) {
       if (port_bits(model_->retire_valid_o, sm, 1) == 0) continue;
-      lockstep::RtlRetire r;
+      tap::Retire r;
       r.sm = sm;
       r.warp_slot = static_cast<uint32_t>(port_bits(model_->retire_warp_o, sm * warp_bits, warp_bits));
       r.pc = port_bits(model_->retire_pc_o, sm * 64, 64);
@@ -447,29 +374,9 @@ class Harness final : public Transport {
       if (r.rd_we) {
         for (unsigned lane = 0; lane < lanes; ++lane)
           r.rd_data[lane] = port_bits(model_->retire_rd_data_o, (sm * lanes + lane) * xlen, xlen);
-        if (++s.writes_seen == options_.inject && r.mask != 0) {
-          unsigned lane = 0;
-          while (((r.mask >> lane) & 1u) == 0) ++lane;
-          r.rd_data[lane] ^= 1;  // the checker must see this as a wrong value
-        }
-        if (options_.inject_atomic != 0 && is_atomic(r.pc) && ++s.atomics_seen == options_.inject_atomic &&
-            r.mask != 0) {
-          unsigned lane = 0;
-          while (((r.mask >> lane) & 1u) == 0) ++lane;
-          r.rd_data[lane] ^= 1;  // a wrong old value: the atomic chain check must catch it
-        }
       }
-      checker.retire(r);
+      observer_->retire(r);
     }
-  }
-
-  // Whether the instruction at `pc` (in DRAM) has the A extension's or
-  // custom-1's opcode (the atomics of docs/isa.md section 2.2).
-  bool is_atomic(uint64_t pc) const {
-    const uint64_t offset = pc - KESTREL_GLOBAL_BASE;
-    if (pc < KESTREL_GLOBAL_BASE || offset + 4 > dram_.size()) return false;
-    const unsigned opcode = dram_[offset] & 0x7Fu;
-    return opcode == 0x2F || opcode == 0x2B;
   }
 
   static unsigned ceil_log2(unsigned v) {
@@ -478,20 +385,19 @@ class Harness final : public Transport {
     return bits;
   }
 
-  // The end of a checked launch: compare the fault record or the model's
-  // completion, then DRAM; abort the RTL's launch on a mismatch and throw the
-  // difference.  `aborted`: the host aborted the launch (nothing to compare).
-  void finish_lockstep(bool aborted) {
-    Shadow& s = *shadow_;
-    s.active = false;  // the register reads below must not sample the taps
-    lockstep::Checker& checker = *s.checker;
+  // The end of an observed launch: tell the observer how it ended (the fault
+  // record, or completion, and DRAM); abort the RTL's launch when the
+  // observer disagrees and throw its report.  `aborted`: the host aborted the
+  // launch.
+  void finish_observed(bool aborted) {
+    observed_ = false;  // the register reads below must not sample the taps
     if (aborted) {
-      s.gpu.abort();
+      observer_->launch_abort();
       return;
     }
-    if (checker.ok() && s.error.empty() && !model_->running_o) {
-      const uint32_t status = read_reg(KESTREL_REG_STATUS);
-      if (status == KESTREL_STATUS_FAULT) {
+    if (observer_->ok() && !model_->running_o) {
+      const tap::Dram dram{dram_.data(), dram_.size()};
+      if (read_reg(KESTREL_REG_STATUS) == KESTREL_STATUS_FAULT) {
         model::Fault f;
         f.kind = static_cast<kestrel_fault_kind>(read_reg(KESTREL_REG_FAULT_KIND));
         f.pc = read_reg(KESTREL_REG_FAULT_PC_LO) | (uint64_t{read_reg(KESTREL_REG_FAULT_PC_HI)} << 32);
@@ -503,25 +409,12 @@ class Harness final : public Transport {
         f.sm = read_reg(KESTREL_REG_FAULT_SM);
         f.warp = read_reg(KESTREL_REG_FAULT_WARP);
         f.info = read_reg(KESTREL_REG_FAULT_INFO);
-        // A watchdog TIMEOUT names no thread: the budget is counted by the
-        // RTL's counters only (the model ran without one).
-        if (f.kind != KESTREL_FAULT_TIMEOUT) checker.fault(f);
-        // DRAM is not compared after a fault (warps of other SMs may have
-        // gone on past the model's point): the model takes the RTL's DRAM
-        // before the next launch.
-        s.resync = true;
+        observer_->launch_end(&f, dram);
       } else {
-        checker.finish();
-        if (checker.ok())
-          checker.finish_atomics([this](uint64_t addr, unsigned bytes) { return rtl_word(addr, bytes); },
-                                 false);
-        if (checker.ok()) compare_dram();
+        observer_->launch_end(nullptr, dram);
       }
     }
-    s.compared += checker.compared();
-    s.followed += checker.atomic_chains().observed();
-    if (checker.ok() && s.error.empty()) return;
-    const std::string diff = checker.ok() ? s.error : checker.error();
+    if (observer_->ok()) return;
     if (model_->running_o) {
       // Stop the RTL's launch so that the device stays usable.
       model_->reg_req_valid_i = 1;
@@ -529,37 +422,10 @@ class Harness final : public Transport {
       wait_request_taken();
       for (uint64_t guard = 0; guard < kRegisterGuard && model_->running_o; ++guard) cycle();
     }
-    s.gpu.abort();
-    const std::string message = "rtlsim lock-step mismatch (RTL vs functional model) after " +
-                                std::to_string(checker.compared()) + " instructions at cycle " +
-                                std::to_string(now_) + ": " + diff;
+    const std::string message = "rtlsim " + observer_->failure(now_);
+    observer_->launch_abort();
     std::fprintf(stderr, "kestrel: %s\n", message.c_str());
     throw Error(KESTREL_ERROR_IO, message);
-  }
-
-  // The RTL's DRAM word at a device address (little-endian, zero-extended).
-  uint64_t rtl_word(uint64_t addr, unsigned bytes) {
-    uint64_t value = 0;
-    std::memcpy(&value, dram_at(addr, bytes), bytes);
-    return value;
-  }
-
-  // Device DRAM must be the same on both sides after a launch without fault
-  // (stores write no register, so the retire records do not show them).
-  void compare_dram() {
-    Shadow& s = *shadow_;
-    constexpr size_t kChunk = 64 * 1024;
-    std::vector<uint8_t> model_bytes(kChunk);
-    for (size_t at = 0; at < dram_.size(); at += kChunk) {
-      const size_t n = std::min(kChunk, dram_.size() - at);
-      s.gpu.read_mem(KESTREL_GLOBAL_BASE + at, model_bytes.data(), n);
-      if (std::memcmp(model_bytes.data(), dram_.data() + at, n) == 0) continue;
-      size_t i = 0;
-      while (model_bytes[i] == dram_[at + i]) ++i;
-      s.error = "device DRAM differs at " + hex(KESTREL_GLOBAL_BASE + at + i) + ": rtl " +
-                hex(dram_[at + i]) + " model " + hex(model_bytes[i]);
-      return;
-    }
   }
 
   // ---- clocking ---------------------------------------------------------------
@@ -580,7 +446,7 @@ class Harness final : public Transport {
   }
 
   void rise() {
-    if (shadow_) sample_taps();
+    if (observer_) sample_taps();
     sample_memory();
     model_->clk_i = 1;
     model_->eval();
@@ -658,7 +524,9 @@ class Harness final : public Transport {
 #ifdef KESTREL_RTLSIM_TRACE
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
-  std::unique_ptr<Shadow> shadow_;
+  std::unique_ptr<tap::Observer> observer_;  // null unless asked for (Options::lockstep)
+  bool observed_ = false;                    // the observer follows the launch in progress
+  model::HostRegisters regs_;                // what the host wrote (mirror_reg)
   std::vector<uint8_t> dram_;
   std::deque<Pending> queue_;
   uint64_t now_ = 0;

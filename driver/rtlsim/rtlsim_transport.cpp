@@ -1,10 +1,11 @@
 // The rtlsim backend: the factory that picks the Verilated kestrel_gpu of the
 // requested preset and builds its harness (rtlsim_harness.hpp) with the
-// options from the BackendConfig and the environment.
+// backend options of the BackendConfig and the environment.
 #include "kestrel/rtlsim/rtlsim_transport.hpp"
 
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,26 +21,81 @@ namespace {
 using detail::Harness;
 using detail::Options;
 
-uint64_t env_number(const char* name, uint64_t fallback, uint64_t min_value) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(text, &end, 0);
-  if (*end != '\0' || value < min_value) {
-    throw Error(KESTREL_ERROR_INVALID_VALUE, std::string("rtlsim: ") + name + "='" + text +
-                                                 "' is not a number >= " + std::to_string(min_value));
+// The backend options (BackendConfig::options) this backend knows, each with
+// the environment variable that gives it when the config does not.
+struct Known {
+  const char* option;
+  const char* env;
+};
+constexpr Known kKnown[] = {
+    {"mem_latency", "KESTREL_RTLSIM_MEM_LATENCY"},
+    {"mem_interval", "KESTREL_RTLSIM_MEM_INTERVAL"},
+    {"max_cycles", "KESTREL_RTLSIM_MAX_CYCLES"},
+    {"lockstep", "KESTREL_LOCKSTEP"},
+    {"lockstep_inject", "KESTREL_LOCKSTEP_INJECT"},
+    {"lockstep_inject_atomic", "KESTREL_LOCKSTEP_INJECT_ATOMIC"},
+    {"trace", "KESTREL_TRACE"},
+    {"trace_window", "KESTREL_TRACE_WINDOW"},
+};
+
+void check_options(const BackendConfig& config) {
+  for (const auto& [name, value] : config.options) {
+    bool known = false;
+    for (const Known& k : kKnown) known = known || name == k.option;
+    if (known) continue;
+    std::string names;
+    for (const Known& k : kKnown) names += std::string(names.empty() ? "" : ", ") + k.option;
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "rtlsim: unknown backend option '" + name + "' (rtlsim knows: " + names + ")");
   }
-  return value;
 }
 
-bool env_flag(const char* name) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return false;
-  const std::string value = text;
-  if (value == "1" || value == "on" || value == "yes" || value == "true") return true;
-  if (value == "0" || value == "off" || value == "no" || value == "false") return false;
+// An option's text: the config's, else its environment variable's, else
+// null.  `where` receives how to name it in an error.
+const std::string* lookup(const BackendConfig& config, const char* option, std::string& text,
+                          std::string& where) {
+  if (auto it = config.options.find(option); it != config.options.end()) {
+    where = std::string("option ") + option;
+    return &it->second;
+  }
+  for (const Known& k : kKnown) {
+    if (std::string(k.option) != option) continue;
+    const char* env = std::getenv(k.env);
+    if (env == nullptr || *env == '\0') return nullptr;
+    where = k.env;
+    text = env;
+    return &text;
+  }
+  return nullptr;
+}
+
+uint64_t number(const BackendConfig& config, const char* option, uint64_t fallback, uint64_t min_value) {
+  std::string text, where;
+  const std::string* value = lookup(config, option, text, where);
+  if (value == nullptr) return fallback;
+  char* end = nullptr;
+  const unsigned long long parsed = std::strtoull(value->c_str(), &end, 0);
+  if (value->empty() || *end != '\0' || parsed < min_value) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "rtlsim: " + where + "='" + *value + "' is not a number >= " + std::to_string(min_value));
+  }
+  return parsed;
+}
+
+bool flag(const BackendConfig& config, const char* option) {
+  std::string text, where;
+  const std::string* value = lookup(config, option, text, where);
+  if (value == nullptr) return false;
+  if (*value == "1" || *value == "on" || *value == "yes" || *value == "true") return true;
+  if (*value == "0" || *value == "off" || *value == "no" || *value == "false") return false;
   throw Error(KESTREL_ERROR_INVALID_VALUE,
-              std::string("rtlsim: ") + name + "='" + value + "' is not 1/0, on/off, yes/no or true/false");
+              "rtlsim: " + where + "='" + *value + "' is not 1/0, on/off, yes/no or true/false");
+}
+
+std::string text_of(const BackendConfig& config, const char* option) {
+  std::string text, where;
+  const std::string* value = lookup(config, option, text, where);
+  return value == nullptr ? std::string() : *value;
 }
 
 // "start:end" (cycles, end exclusive; either side may be empty).
@@ -79,23 +135,16 @@ bool trace_built() {
 namespace detail {
 
 Options options_from(const BackendConfig& config) {
+  check_options(config);
   Options options;
-  options.latency = env_number("KESTREL_RTLSIM_MEM_LATENCY", 20, 1);
-  options.interval = env_number("KESTREL_RTLSIM_MEM_INTERVAL", 1, 1);
-  options.max_cycles = env_number("KESTREL_RTLSIM_MAX_CYCLES", 50'000'000, 1);
-  options.lockstep = config.lockstep || env_flag("KESTREL_LOCKSTEP");
-  options.inject = env_number("KESTREL_LOCKSTEP_INJECT", 0, 0);
-  options.inject_atomic = env_number("KESTREL_LOCKSTEP_INJECT_ATOMIC", 0, 0);
-  options.trace_path = config.trace_path;
-  if (options.trace_path.empty()) {
-    const char* path = std::getenv("KESTREL_TRACE");
-    if (path != nullptr) options.trace_path = path;
-  }
-  std::string window = config.trace_window;
-  if (window.empty()) {
-    const char* text = std::getenv("KESTREL_TRACE_WINDOW");
-    if (text != nullptr) window = text;
-  }
+  options.latency = number(config, "mem_latency", 20, 1);
+  options.interval = number(config, "mem_interval", 1, 1);
+  options.max_cycles = number(config, "max_cycles", 50'000'000, 1);
+  options.lockstep = flag(config, "lockstep");
+  options.inject = number(config, "lockstep_inject", 0, 0);
+  options.inject_atomic = number(config, "lockstep_inject_atomic", 0, 0);
+  options.trace_path = text_of(config, "trace");
+  const std::string window = text_of(config, "trace_window");
   if (!window.empty()) parse_window(window, options);
   if (!options.trace_path.empty() && !trace_built()) {
     throw Error(KESTREL_ERROR_NOT_SUPPORTED,

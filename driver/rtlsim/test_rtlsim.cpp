@@ -122,6 +122,38 @@ TEST(Rtlsim, BadAccessesThrow) {
   EXPECT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_IDLE);
 }
 
+// Backend options: an unknown name is refused with the names rtlsim knows, a
+// malformed value with the option's name; an option wins over its
+// environment variable.
+TEST(Rtlsim, ChecksBackendOptions) {
+  kestrel::BackendConfig config = small_config();
+  config.options["lockstpe"] = "1";
+  try {
+    kestrel::rtlsim::make_rtlsim_transport(config);
+    FAIL() << "an unknown backend option was accepted";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_INVALID_VALUE);
+    const std::string text = e.what();
+    EXPECT_NE(text.find("'lockstpe'"), std::string::npos) << text;
+    EXPECT_NE(text.find("lockstep"), std::string::npos) << text;
+  }
+  config = small_config();
+  config.options["mem_latency"] = "soon";
+  try {
+    kestrel::rtlsim::make_rtlsim_transport(config);
+    FAIL() << "a malformed option value was accepted";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_INVALID_VALUE);
+    EXPECT_NE(std::string(e.what()).find("option mem_latency"), std::string::npos) << e.what();
+  }
+  ASSERT_EQ(setenv("KESTREL_RTLSIM_MEM_LATENCY", "0", 1), 0);  // invalid (>= 1), but the option wins
+  config = small_config();
+  config.options["mem_latency"] = "5";
+  EXPECT_NO_THROW(kestrel::rtlsim::make_rtlsim_transport(config));
+  EXPECT_THROW(kestrel::rtlsim::make_rtlsim_transport(small_config()), kestrel::Error);
+  unsetenv("KESTREL_RTLSIM_MEM_LATENCY");
+}
+
 TEST(Rtlsim, IndexKernelMatchesModel) {
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
   auto model = kestrel::model::make_model_transport(small_config());
@@ -161,7 +193,7 @@ TEST(Rtlsim, UnmappedStoreFaultsLikeModel) {
 
 TEST(Rtlsim, LockstepChecksKernelsAndFaults) {
   kestrel::BackendConfig config = small_config();
-  config.lockstep = true;
+  config.options["lockstep"] = "1";
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
   const std::vector<uint32_t> code = index_kernel();
   launch(*rtl, code, kOut, 5, 7);
@@ -177,7 +209,7 @@ TEST(Rtlsim, LockstepChecksKernelsAndFaults) {
 // register write) must stop the launch with a readable diff.
 TEST(Rtlsim, LockstepReportsAMismatch) {
   kestrel::BackendConfig config = small_config();
-  config.lockstep = true;
+  config.options["lockstep"] = "1";
   ASSERT_EQ(setenv("KESTREL_LOCKSTEP_INJECT", "5", 1), 0);
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
   unsetenv("KESTREL_LOCKSTEP_INJECT");
@@ -206,7 +238,7 @@ TEST(Rtlsim, LockstepReportsAMismatch) {
 // checked again.
 TEST(Rtlsim, LockstepSurvivesACopyDuringALaunch) {
   kestrel::BackendConfig config = small_config();
-  config.lockstep = true;
+  config.options["lockstep"] = "1";
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
   const std::vector<uint32_t> code = index_kernel();
   launch(*rtl, code, kOut, 1, 4);  // maps the pages
@@ -246,7 +278,7 @@ std::vector<uint32_t> ticket_kernel() {
 kestrel::BackendConfig two_sm_config() {
   kestrel::BackendConfig c;
   c.mem_bytes = 1u << 20;  // the default preset otherwise: RV64, 32 lanes, 8 warps, 2 SMs
-  c.lockstep = true;
+  c.options["lockstep"] = "1";
   return c;
 }
 
@@ -299,7 +331,7 @@ std::vector<unsigned char> file_bytes(const std::string& path) {
 TEST(Rtlsim, TracesToFst) {
   kestrel::BackendConfig config = small_config();
   const std::string dir = ::testing::TempDir();
-  config.trace_path = dir + "kestrel_rtlsim_full.fst";
+  config.options["trace"] = dir + "kestrel_rtlsim_full.fst";
   if (!kestrel::rtlsim::trace_built()) {
     try {
       kestrel::rtlsim::make_rtlsim_transport(config);
@@ -315,14 +347,14 @@ TEST(Rtlsim, TracesToFst) {
     launch(*rtl, code, kOut, 5, 7);
   }
   kestrel::BackendConfig windowed = config;
-  windowed.trace_path = dir + "kestrel_rtlsim_window.fst";
-  windowed.trace_window = "100:200";
+  windowed.options["trace"] = dir + "kestrel_rtlsim_window.fst";
+  windowed.options["trace_window"] = "100:200";
   {
     auto rtl = kestrel::rtlsim::make_rtlsim_transport(windowed);
     launch(*rtl, code, kOut, 5, 7);
   }
-  const std::vector<unsigned char> full = file_bytes(config.trace_path);
-  const std::vector<unsigned char> window = file_bytes(windowed.trace_path);
+  const std::vector<unsigned char> full = file_bytes(config.options["trace"]);
+  const std::vector<unsigned char> window = file_bytes(windowed.options["trace"]);
   // An FST file opens with its header block: type 0 (FST_BL_HDR), then the
   // block's length, 329 bytes, as a big-endian 64-bit number.
   for (const auto* bytes : {&full, &window}) {
@@ -333,9 +365,9 @@ TEST(Rtlsim, TracesToFst) {
     EXPECT_EQ(length, 329u);
   }
   EXPECT_LT(window.size(), full.size());
-  std::remove(config.trace_path.c_str());
-  std::remove(windowed.trace_path.c_str());
-  config.trace_window = "20:10";
+  std::remove(config.options["trace"].c_str());
+  std::remove(windowed.options["trace"].c_str());
+  config.options["trace_window"] = "20:10";
   EXPECT_THROW(kestrel::rtlsim::make_rtlsim_transport(config), kestrel::Error);
 }
 

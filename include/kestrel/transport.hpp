@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -23,9 +24,13 @@ struct BackendConfig {
   uint64_t mem_bytes = 256ull << 20;
   uint32_t shared_bytes_per_sm = 64 * 1024;
   uint32_t max_threads_per_block = 1024;
-  std::string trace_path;    // backend specific (RTL: FST waveform; KESTREL_TRACE)
-  std::string trace_window;  // RTL: "start:end" cycles traced (KESTREL_TRACE_WINDOW)
-  bool lockstep = false;     // RTL: check against the functional model (KESTREL_LOCKSTEP=1)
+  // Options of the one backend opened, by name: the backend checks them and
+  // refuses a name it does not know (kestrel::Error
+  // KESTREL_ERROR_INVALID_VALUE naming the ones it knows).  An option given
+  // here wins over the environment variable of the same meaning.  The
+  // rtlsim backend's (trace, lockstep, ...) are listed in
+  // kestrel/rtlsim/rtlsim_transport.hpp; the model backend takes none.
+  std::map<std::string, std::string> options;
 };
 
 class Transport {

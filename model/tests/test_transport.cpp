@@ -96,6 +96,20 @@ TEST(ModelTransport, BadRequestsThrow) {
   EXPECT_EQ(t->read_reg(0x1F0), 0u) << "reserved registers read as zero";
 }
 
+// The model backend takes no backend options: any is refused by name.
+TEST(ModelTransport, RefusesBackendOptions) {
+  BackendConfig c;
+  c.mem_bytes = 4u << 20;
+  c.options["lockstep"] = "1";
+  try {
+    make_model_transport(c);
+    FAIL() << "a backend option was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_INVALID_VALUE);
+    EXPECT_NE(std::string(e.what()).find("'lockstep'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ModelTransport, LaunchThroughRegisters) {
   // out[global] = global + 1, using the stack (local memory backed by DRAM).
   auto t = make();
