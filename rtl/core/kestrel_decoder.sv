@@ -31,9 +31,8 @@ module kestrel_decoder #(
   output logic                   mem_o,      // goes to the LSU
   output logic                   div_o,      // goes to the divider
   output logic                   fpx_o,      // goes to kestrel_fp_exec
-  // F fields (layout: kestrel_sm's FpDec* offsets): {load, store, unit,
-  // fpu_op, divsqrt_op, sfu_op, rm, f rd written, rd, f rs1 read, rs1, rs2, rs3}
-  output logic [37:0]            fp_o
+  // F fields (kestrel_pkg::fp_dec_t)
+  output kestrel_pkg::fp_dec_t   fp_o
 );
   localparam bit Rv64 = (Xlen == 64);
 
@@ -376,17 +375,28 @@ module kestrel_decoder #(
             || (dec_o.cls == kestrel_pkg::ClassAtomic);
     div_o = (dec_o.cls == kestrel_pkg::ClassDiv);
     fpx_o = fp_legal && !fp_load && !fp_store;
-    fp_o = {fp_load, fp_store, fp_unit, fp_fpu_op, fp_divsqrt_op, fp_sfu_op, fp_rm, fp_rd_we && fp_rd_fp, fp_rd,
-            fp_rs1_re && fp_rs1_fp, fp_rs1, fp_rs2, fp_rs3};
+    fp_o.load = fp_load;
+    fp_o.store = fp_store;
+    fp_o.unit = fp_unit;
+    fp_o.fpu_op = fp_fpu_op;
+    fp_o.divsqrt_op = fp_divsqrt_op;
+    fp_o.sfu_op = fp_sfu_op;
+    fp_o.rm = fp_rm;
+    fp_o.rd_we = fp_rd_we && fp_rd_fp;
+    fp_o.rd = fp_rd;
+    fp_o.rs1_re = fp_rs1_re && fp_rs1_fp;
+    fp_o.rs1 = fp_rs1;
+    fp_o.rs2 = fp_rs2;
+    fp_o.rs3 = fp_rs3;
     if (amo_fadd) begin
       // The LSU takes f rs2 as its operand (an FP store's data) and writes
       // the old value to f rd (an FP load's destination).
       fp_o = '0;
-      fp_o[37] = 1'b1;      // load: f rd
-      fp_o[36] = 1'b1;      // store: f rs2
-      fp_o[21] = 1'b1;      // f rd written
-      fp_o[20:16] = rd;
-      fp_o[9:5] = rs2;
+      fp_o.load = 1'b1;
+      fp_o.store = 1'b1;
+      fp_o.rd_we = 1'b1;
+      fp_o.rd = rd;
+      fp_o.rs2 = rs2;
     end
   end
 endmodule

@@ -172,5 +172,48 @@ package kestrel_pkg;
     logic csr_writes;     // the CSR instruction would write its CSR
   } decoded_t;
 
+  // ===========================================================================
+  // SM stage packets: payloads between the units of kestrel_sm (rtl/core/
+  // kestrel_sm_*.sv; docs/microarchitecture.md, "SM units").  Internal to the
+  // SM, not part of the hardware/software contract.  Yosys 0.23 takes no
+  // $bits of a type: widths come from $bits of a signal of the type.
+  // ===========================================================================
+
+  // F fields of a decoded instruction (kestrel_decoder fp_o).  f rd/rs*
+  // name f registers; the x fields stay in decoded_t.
+  typedef struct packed {
+    logic load;          // the LSU writes f rd (flw, kx.amofadd.s)
+    logic store;         // the LSU takes f rs2 (fsw, kx.amofadd.s)
+    logic [1:0] unit;    // kestrel_fpu_pkg::fp_unit_e
+    logic [4:0] fpu_op;  // kestrel_fpu_pkg::fpu_op_e
+    logic divsqrt_op;    // kestrel_fpu_pkg::divsqrt_op_e
+    logic [2:0] sfu_op;  // kestrel_fpu_pkg::sfu_op_e
+    logic [2:0] rm;      // static rounding mode (7: the thread's frm)
+    logic rd_we;         // writes f rd
+    logic [4:0] rd;
+    logic rs1_re;        // reads f rs1
+    logic [4:0] rs1;
+    logic [4:0] rs2;
+    logic [4:0] rs3;
+  } fp_dec_t;
+
+  // Issue packet: the instruction kestrel_sm_issue hands to stage 1 (with its
+  // warp and lane mask, which depend on the SM's parameters).
+  typedef struct packed {
+    logic [31:0] pc;
+    logic [31:0] word;   // the instruction word (an illegal instruction's fault info)
+    logic ffault;        // fetch fault: a pseudo-instruction that faults in stage 3
+    decoded_t dec;
+    logic fpx;           // goes to kestrel_fp_exec
+    fp_dec_t fp;
+  } sm_issue_t;
+
+  // Barrier kinds as stored per waiting lane (kestrel_sm_warp_ctrl) and
+  // turned into results at release (kestrel_sm_retire).
+  localparam logic [1:0] BarKindSync = 2'd0;
+  localparam logic [1:0] BarKindCount = 2'd1;
+  localparam logic [1:0] BarKindAnd = 2'd2;
+  localparam logic [1:0] BarKindOr = 2'd3;
+
 endpackage
 /* verilator lint_on UNUSEDPARAM */
