@@ -20,6 +20,115 @@
 #define KESTREL_PAGE_WRITE         0x2u /* stores and atomics */
 #define KESTREL_PAGE_EXEC          0x4u /* instruction fetch */
 
+/* Custom opcodes: custom-0 carries the SIMT extension (R-type, .insn r 0x0b, funct3, funct7,
+ * rd, rs1, rs2), custom-1 the CUDA atomics the A extension lacks. */
+#define KESTREL_OPC_SIMT           0x0Bu /* custom-0: SIMT extension */
+#define KESTREL_OPC_ATOMIC         0x2Bu /* custom-1: CUDA atomics */
+
+/* funct3 of custom-0: which group of SIMT instructions. */
+#define KESTREL_F3_CONTROL         0x0u /* exit, barriers, trap, nanosleep, fences (funct7 below) */
+#define KESTREL_F3_VOTE            0x1u /* R-type, funct7 below, rs1 = predicate, rs2 = membermask */
+#define KESTREL_F3_SHUFFLE         0x2u /* R4-type: rs1 value, rs2 control, rs3 mask */
+#define KESTREL_F3_MATCH           0x3u /* R-type, funct7 below, rs1 = value, rs2 = membermask */
+#define KESTREL_F3_TEX             0x4u /* reserved: texture/surface */
+#define KESTREL_F3_SFU             0x5u /* special-function unit, f registers (funct7 below) */
+
+/* funct7 of custom-0 funct3 KESTREL_F3_CONTROL. */
+#define KESTREL_F7_EXIT            0x00u /* thread exits */
+#define KESTREL_F7_BAR_SYNC        0x01u /* block barrier (__syncthreads); rs1 = id, x0 */
+#define KESTREL_F7_BAR_COUNT       0x02u /* rd = #threads with rs1 != 0, after barrier */
+#define KESTREL_F7_BAR_AND         0x03u /* rd = all arrived threads had rs1 != 0 */
+#define KESTREL_F7_BAR_OR          0x04u /* rd = any arrived thread had rs1 != 0 */
+#define KESTREL_F7_TRAP            0x08u /* fault KESTREL_FAULT_TRAP, rs1 = code */
+#define KESTREL_F7_NANOSLEEP       0x09u /* threads sleep at least rs1 ns (max 1 ms) */
+#define KESTREL_F7_FENCE_BLOCK     0x10u /* __threadfence_block */
+#define KESTREL_F7_FENCE_DEVICE    0x11u /* __threadfence */
+#define KESTREL_F7_FENCE_SYSTEM    0x12u /* __threadfence_system */
+
+/* Longest kx.nanosleep: longer requests sleep this long (guide: about 1 ms). */
+#define KESTREL_NANOSLEEP_MAX_NS   1000000u
+
+/* funct7 of custom-0 funct3 KESTREL_F3_VOTE (warp-synchronous; the membermask is rs2). */
+#define KESTREL_F7_VOTE_ALL        0x00u /* rd = every participant's rs1 != 0 */
+#define KESTREL_F7_VOTE_ANY        0x01u /* rd = some participant's rs1 != 0 */
+#define KESTREL_F7_VOTE_UNI        0x02u /* rd = all participants' (rs1 != 0) are equal */
+#define KESTREL_F7_VOTE_BALLOT     0x03u /* rd = lanes of participants with rs1 != 0 */
+#define KESTREL_F7_SYNCWARP        0x04u /* warp barrier over the membermask */
+
+/* funct2 of custom-0 funct3 KESTREL_F3_SHUFFLE (R4-type; the membermask is rs3). */
+#define KESTREL_SHFL_IDX           0x0u /* source lane = control lane field */
+#define KESTREL_SHFL_UP            0x1u /* lane - delta */
+#define KESTREL_SHFL_DOWN          0x2u /* lane + delta */
+#define KESTREL_SHFL_XOR           0x3u /* lane ^ mask (butterfly) */
+
+/* Fields of a shuffle's control operand (rs2). */
+#define KESTREL_SHFL_LANE_MASK     31u /* control bits 4..0: lane, delta or xor mask */
+#define KESTREL_SHFL_SEG_SHIFT     8u /* control bits 12..8: segment mask = 32 - width */
+
+/* funct7 of custom-0 funct3 KESTREL_F3_MATCH (warp-synchronous; the membermask is rs2). 32-bit
+ * results are sign-extended to XLEN. */
+#define KESTREL_F7_MATCH_ANY_W     0x00u /* rd = participants whose rs1[31:0] equals mine */
+#define KESTREL_F7_MATCH_ALL_W     0x01u /* rd = participants if all rs1[31:0] equal, else 0 */
+#define KESTREL_F7_MATCH_ANY       0x02u /* as MATCH_ANY_W over all XLEN bits */
+#define KESTREL_F7_MATCH_ALL       0x03u /* as MATCH_ALL_W over all XLEN bits */
+#define KESTREL_F7_REDUCE_ADD      0x08u /* rd = sum of participants' rs1[31:0] mod 2^32 */
+#define KESTREL_F7_REDUCE_MIN      0x09u /* signed 32-bit minimum */
+#define KESTREL_F7_REDUCE_MAX      0x0Au /* signed 32-bit maximum */
+#define KESTREL_F7_REDUCE_MINU     0x0Bu /* unsigned 32-bit minimum */
+#define KESTREL_F7_REDUCE_MAXU     0x0Cu /* unsigned 32-bit maximum */
+#define KESTREL_F7_REDUCE_AND      0x0Du /* bitwise and of rs1[31:0] */
+#define KESTREL_F7_REDUCE_OR       0x0Eu /* bitwise or */
+#define KESTREL_F7_REDUCE_XOR      0x0Fu /* bitwise xor */
+
+/* funct7 of custom-0 funct3 KESTREL_F3_SFU: CUDA's fast intrinsics, rd = function(rs1), rs2
+ * must be 0; round to nearest even, subnormal results kept, no fflags. */
+#define KESTREL_F7_SFU_RCP         0x00u /* ~1/x (__fdividef, __frcp approx) */
+#define KESTREL_F7_SFU_RSQRT       0x01u /* ~1/sqrt(x) (rsqrtf) */
+#define KESTREL_F7_SFU_EX2         0x02u /* ~2^x (__expf, __exp10f, __powf) */
+#define KESTREL_F7_SFU_LG2         0x03u /* ~log2(x) (__log2f, __logf, __log10f) */
+#define KESTREL_F7_SFU_SIN         0x04u /* ~sin(x), radians (__sinf) */
+#define KESTREL_F7_SFU_COS         0x05u /* ~cos(x), radians (__cosf) */
+
+/* funct3 of custom-1 (laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25],
+ * rs2, rs1 = address, funct3 = width, rd). */
+#define KESTREL_F3_ATOMIC_W        0x2u /* 32-bit word */
+#define KESTREL_F3_ATOMIC_D        0x3u /* 64-bit: one register on RV64, an even/odd pair on RV32 */
+
+/* funct5 of custom-1's own atomics (the A extension's funct5 values are below, constants.amo). */
+#define KESTREL_F5_AMO_CAS         0x05u /* .w/.d: rd in = compare, rd out = old; rs2 = new (Zacas amocas) */
+#define KESTREL_F5_AMO_INC         0x06u /* .w: old >= rs2 ? 0 : old + 1 (atomicInc) */
+#define KESTREL_F5_AMO_DEC         0x07u /* .w: old == 0 || old > rs2 ? rs2 : old - 1 (atomicDec) */
+#define KESTREL_F5_AMO_FADD        0x09u /* .w: f registers, fd = old, memory = old + fs2 (RNE) */
+
+/* CSR numbers: Kestrel's read-only CSRs (custom user read-only range 0xCC0-0xCFF) and the
+ * standard Zicntr counters the SM implements. */
+#define KESTREL_CSR_CYCLE          0xC00u /* Zicntr cycle */
+#define KESTREL_CSR_TIME           0xC01u /* Zicntr time */
+#define KESTREL_CSR_INSTRET        0xC02u /* Zicntr instret */
+#define KESTREL_CSR_CYCLEH         0xC80u /* RV32 only: cycle bits 63..32 */
+#define KESTREL_CSR_TIMEH          0xC81u /* RV32 only */
+#define KESTREL_CSR_INSTRETH       0xC82u /* RV32 only */
+#define KESTREL_CSR_TID_X          0xCC0u
+#define KESTREL_CSR_TID_Y          0xCC1u
+#define KESTREL_CSR_TID_Z          0xCC2u
+#define KESTREL_CSR_CTAID_X        0xCC3u
+#define KESTREL_CSR_CTAID_Y        0xCC4u
+#define KESTREL_CSR_CTAID_Z        0xCC5u
+#define KESTREL_CSR_NTID_X         0xCC6u
+#define KESTREL_CSR_NTID_Y         0xCC7u
+#define KESTREL_CSR_NTID_Z         0xCC8u
+#define KESTREL_CSR_NCTAID_X       0xCC9u
+#define KESTREL_CSR_NCTAID_Y       0xCCAu
+#define KESTREL_CSR_NCTAID_Z       0xCCBu
+#define KESTREL_CSR_LANEID         0xCCCu
+#define KESTREL_CSR_WARPID         0xCCDu /* warp index within the block */
+#define KESTREL_CSR_SMID           0xCCEu
+#define KESTREL_CSR_WARPSIZE       0xCCFu
+#define KESTREL_CSR_ACTIVEMASK     0xCD0u /* lanes executing this instruction */
+#define KESTREL_CSR_SHARED_BASE    0xCD1u /* this block's shared window base */
+#define KESTREL_CSR_SHARED_SIZE    0xCD2u /* static + dynamic shared bytes */
+#define KESTREL_CSR_DYN_SHARED     0xCD3u /* first byte of dynamic shared memory */
+
 /* Fault kinds (reported by model, RTL and board alike). */
 enum kestrel_fault_kind {
   KESTREL_FAULT_NONE = 0,

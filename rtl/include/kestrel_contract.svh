@@ -26,18 +26,123 @@
   localparam int unsigned PermWrite = 1;  // stores and atomics
   localparam int unsigned PermExec = 2;  // instruction fetch
 
-  // AMO funct5 values (docs/isa.md sections 1 and 2.2): A's add/swap/xor/or/and/min/max/minu/maxu,
-  // custom-1's CAS/inc/dec/fadd; abi.h names the custom ones KESTREL_F5_AMO_*.
+  // Custom opcodes: custom-0 carries the SIMT extension (R-type, .insn r 0x0b, funct3, funct7, rd,
+  // rs1, rs2), custom-1 the CUDA atomics the A extension lacks.
+  localparam logic [6:0] OpSimt = 7'h0B;  // custom-0: SIMT extension
+  localparam logic [6:0] OpAtomic = 7'h2B;  // custom-1: CUDA atomics
+
+  // funct3 of custom-0: which group of SIMT instructions.
+  localparam logic [2:0] SimtF3Control = 3'h0;  // exit, barriers, trap, nanosleep, fences (funct7 below)
+  localparam logic [2:0] SimtF3Vote = 3'h1;  // R-type, funct7 below, rs1 = predicate, rs2 = membermask
+  localparam logic [2:0] SimtF3Shuffle = 3'h2;  // R4-type: rs1 value, rs2 control, rs3 mask
+  localparam logic [2:0] SimtF3Match = 3'h3;  // R-type, funct7 below, rs1 = value, rs2 = membermask
+  localparam logic [2:0] SimtF3Tex = 3'h4;  // reserved: texture/surface
+  localparam logic [2:0] SimtF3Sfu = 3'h5;  // special-function unit, f registers (funct7 below)
+
+  // funct7 of custom-0 funct3 KESTREL_F3_CONTROL.
+  localparam logic [6:0] SimtExit = 7'h00;  // thread exits
+  localparam logic [6:0] SimtBarSync = 7'h01;  // block barrier (__syncthreads); rs1 = id, x0
+  localparam logic [6:0] SimtBarCount = 7'h02;  // rd = #threads with rs1 != 0, after barrier
+  localparam logic [6:0] SimtBarAnd = 7'h03;  // rd = all arrived threads had rs1 != 0
+  localparam logic [6:0] SimtBarOr = 7'h04;  // rd = any arrived thread had rs1 != 0
+  localparam logic [6:0] SimtTrap = 7'h08;  // fault KESTREL_FAULT_TRAP, rs1 = code
+  localparam logic [6:0] SimtNanosleep = 7'h09;  // threads sleep at least rs1 ns (max 1 ms)
+  localparam logic [6:0] SimtFenceBlock = 7'h10;  // __threadfence_block
+  localparam logic [6:0] SimtFenceDevice = 7'h11;  // __threadfence
+  localparam logic [6:0] SimtFenceSystem = 7'h12;  // __threadfence_system
+
+  // Longest kx.nanosleep: longer requests sleep this long (guide: about 1 ms).
+  localparam int unsigned NanosleepMaxNs = 1000000;
+
+  // funct7 of custom-0 funct3 KESTREL_F3_VOTE (warp-synchronous; the membermask is rs2).
+  localparam logic [6:0] SimtVoteAll = 7'h00;  // rd = every participant's rs1 != 0
+  localparam logic [6:0] SimtVoteAny = 7'h01;  // rd = some participant's rs1 != 0
+  localparam logic [6:0] SimtVoteUni = 7'h02;  // rd = all participants' (rs1 != 0) are equal
+  localparam logic [6:0] SimtVoteBallot = 7'h03;  // rd = lanes of participants with rs1 != 0
+  localparam logic [6:0] SimtSyncwarp = 7'h04;  // warp barrier over the membermask
+
+  // funct2 of custom-0 funct3 KESTREL_F3_SHUFFLE (R4-type; the membermask is rs3).
+  localparam logic [1:0] ShflIdx = 2'h0;  // source lane = control lane field
+  localparam logic [1:0] ShflUp = 2'h1;  // lane - delta
+  localparam logic [1:0] ShflDown = 2'h2;  // lane + delta
+  localparam logic [1:0] ShflXor = 2'h3;  // lane ^ mask (butterfly)
+
+  // Fields of a shuffle's control operand (rs2).
+  localparam int unsigned ShflLaneMask = 31;  // control bits 4..0: lane, delta or xor mask
+  localparam int unsigned ShflSegShift = 8;  // control bits 12..8: segment mask = 32 - width
+
+  // funct7 of custom-0 funct3 KESTREL_F3_MATCH (warp-synchronous; the membermask is rs2). 32-bit
+  // results are sign-extended to XLEN.
+  localparam logic [6:0] SimtMatchAnyW = 7'h00;  // rd = participants whose rs1[31:0] equals mine
+  localparam logic [6:0] SimtMatchAllW = 7'h01;  // rd = participants if all rs1[31:0] equal, else 0
+  localparam logic [6:0] SimtMatchAny = 7'h02;  // as MATCH_ANY_W over all XLEN bits
+  localparam logic [6:0] SimtMatchAll = 7'h03;  // as MATCH_ALL_W over all XLEN bits
+  localparam logic [6:0] SimtReduceAdd = 7'h08;  // rd = sum of participants' rs1[31:0] mod 2^32
+  localparam logic [6:0] SimtReduceMin = 7'h09;  // signed 32-bit minimum
+  localparam logic [6:0] SimtReduceMax = 7'h0A;  // signed 32-bit maximum
+  localparam logic [6:0] SimtReduceMinu = 7'h0B;  // unsigned 32-bit minimum
+  localparam logic [6:0] SimtReduceMaxu = 7'h0C;  // unsigned 32-bit maximum
+  localparam logic [6:0] SimtReduceAnd = 7'h0D;  // bitwise and of rs1[31:0]
+  localparam logic [6:0] SimtReduceOr = 7'h0E;  // bitwise or
+  localparam logic [6:0] SimtReduceXor = 7'h0F;  // bitwise xor
+
+  // funct7 of custom-0 funct3 KESTREL_F3_SFU: CUDA's fast intrinsics, rd = function(rs1), rs2 must
+  // be 0; round to nearest even, subnormal results kept, no fflags.
+  localparam logic [6:0] SimtSfuRcp = 7'h00;  // ~1/x (__fdividef, __frcp approx)
+  localparam logic [6:0] SimtSfuRsqrt = 7'h01;  // ~1/sqrt(x) (rsqrtf)
+  localparam logic [6:0] SimtSfuEx2 = 7'h02;  // ~2^x (__expf, __exp10f, __powf)
+  localparam logic [6:0] SimtSfuLg2 = 7'h03;  // ~log2(x) (__log2f, __logf, __log10f)
+  localparam logic [6:0] SimtSfuSin = 7'h04;  // ~sin(x), radians (__sinf)
+  localparam logic [6:0] SimtSfuCos = 7'h05;  // ~cos(x), radians (__cosf)
+
+  // funct3 of custom-1 (laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25], rs2,
+  // rs1 = address, funct3 = width, rd).
+  localparam logic [2:0] AtomicF3W = 3'h2;  // 32-bit word
+  localparam logic [2:0] AtomicF3D = 3'h3;  // 64-bit: one register on RV64, an even/odd pair on RV32
+
+  // funct5 of custom-1's own atomics (the A extension's funct5 values are below, constants.amo).
+  localparam logic [4:0] AmoCas = 5'h05;  // .w/.d: rd in = compare, rd out = old; rs2 = new (Zacas amocas)
+  localparam logic [4:0] AmoInc = 5'h06;  // .w: old >= rs2 ? 0 : old + 1 (atomicInc)
+  localparam logic [4:0] AmoDec = 5'h07;  // .w: old == 0 || old > rs2 ? rs2 : old - 1 (atomicDec)
+  localparam logic [4:0] AmoFadd = 5'h09;  // .w: f registers, fd = old, memory = old + fs2 (RNE)
+
+  // CSR numbers: Kestrel's read-only CSRs (custom user read-only range 0xCC0-0xCFF) and the
+  // standard Zicntr counters the SM implements.
+  localparam logic [11:0] CsrCycle = 12'hC00;  // Zicntr cycle
+  localparam logic [11:0] CsrTime = 12'hC01;  // Zicntr time
+  localparam logic [11:0] CsrInstret = 12'hC02;  // Zicntr instret
+  localparam logic [11:0] CsrCycleH = 12'hC80;  // RV32 only: cycle bits 63..32
+  localparam logic [11:0] CsrTimeH = 12'hC81;  // RV32 only
+  localparam logic [11:0] CsrInstretH = 12'hC82;  // RV32 only
+  localparam logic [11:0] CsrTidX = 12'hCC0;
+  localparam logic [11:0] CsrTidY = 12'hCC1;
+  localparam logic [11:0] CsrTidZ = 12'hCC2;
+  localparam logic [11:0] CsrCtaidX = 12'hCC3;
+  localparam logic [11:0] CsrCtaidY = 12'hCC4;
+  localparam logic [11:0] CsrCtaidZ = 12'hCC5;
+  localparam logic [11:0] CsrNtidX = 12'hCC6;
+  localparam logic [11:0] CsrNtidY = 12'hCC7;
+  localparam logic [11:0] CsrNtidZ = 12'hCC8;
+  localparam logic [11:0] CsrNctaidX = 12'hCC9;
+  localparam logic [11:0] CsrNctaidY = 12'hCCA;
+  localparam logic [11:0] CsrNctaidZ = 12'hCCB;
+  localparam logic [11:0] CsrLaneId = 12'hCCC;
+  localparam logic [11:0] CsrWarpId = 12'hCCD;  // warp index within the block
+  localparam logic [11:0] CsrSmId = 12'hCCE;
+  localparam logic [11:0] CsrWarpSize = 12'hCCF;
+  localparam logic [11:0] CsrActiveMask = 12'hCD0;  // lanes executing this instruction
+  localparam logic [11:0] CsrSharedBase = 12'hCD1;  // this block's shared window base
+  localparam logic [11:0] CsrSharedSize = 12'hCD2;  // static + dynamic shared bytes
+  localparam logic [11:0] CsrDynShared = 12'hCD3;  // first byte of dynamic shared memory
+
+  // AMO funct5 values of the A extension (docs/isa.md section 1); custom-1's own (CAS, inc, dec,
+  // fadd) are constants.amo_custom.
   localparam logic [4:0] AmoAdd = 5'h00;
   localparam logic [4:0] AmoSwap = 5'h01;
   localparam logic [4:0] AmoLr = 5'h02;
   localparam logic [4:0] AmoSc = 5'h03;
   localparam logic [4:0] AmoXor = 5'h04;
-  localparam logic [4:0] AmoCas = 5'h05;
-  localparam logic [4:0] AmoInc = 5'h06;
-  localparam logic [4:0] AmoDec = 5'h07;
   localparam logic [4:0] AmoOr = 5'h08;
-  localparam logic [4:0] AmoFadd = 5'h09;
   localparam logic [4:0] AmoAnd = 5'h0C;
   localparam logic [4:0] AmoMin = 5'h10;
   localparam logic [4:0] AmoMax = 5'h14;

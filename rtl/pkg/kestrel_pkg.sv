@@ -65,7 +65,9 @@ package kestrel_pkg;
   localparam int unsigned BarrierWatchdogLog2 = 24;
 
   // ---------------------------------------------------------------------------
-  // Opcodes (RV base, custom-0 SIMT extension).
+  // RV base opcodes.  The custom opcodes (OpSimt, OpAtomic), the SIMT funct3/
+  // funct7 values and the CSR numbers are ISA constants software shares: they
+  // come from kestrel_contract.svh above (tools/contract/contract.toml).
   // ---------------------------------------------------------------------------
   localparam logic [6:0] OpLoad = 7'h03;
   localparam logic [6:0] OpMiscMem = 7'h0F;
@@ -81,48 +83,6 @@ package kestrel_pkg;
   localparam logic [6:0] OpJalr = 7'h67;
   localparam logic [6:0] OpJal = 7'h6F;
   localparam logic [6:0] OpSystem = 7'h73;
-  localparam logic [6:0] OpSimt = 7'h0B;
-  localparam logic [6:0] OpAtomic = 7'h2B;  // custom-1: CUDA atomics
-
-  localparam logic [6:0] SimtExit = 7'h00;
-  localparam logic [6:0] SimtBarSync = 7'h01;
-  localparam logic [6:0] SimtBarCount = 7'h02;
-  localparam logic [6:0] SimtBarAnd = 7'h03;
-  localparam logic [6:0] SimtBarOr = 7'h04;
-  localparam logic [6:0] SimtTrap = 7'h08;
-  localparam logic [6:0] SimtNanosleep = 7'h09;
-  localparam logic [6:0] SimtSyncwarp = 7'h04;   // funct3 1
-  localparam logic [6:0] SimtFenceBlock = 7'h10;
-  localparam logic [6:0] SimtFenceDevice = 7'h11;
-  localparam logic [6:0] SimtFenceSystem = 7'h12;
-
-  // CSR numbers.
-  localparam logic [11:0] CsrCycle = 12'hC00;
-  localparam logic [11:0] CsrTime = 12'hC01;
-  localparam logic [11:0] CsrInstret = 12'hC02;
-  localparam logic [11:0] CsrCycleH = 12'hC80;
-  localparam logic [11:0] CsrTimeH = 12'hC81;
-  localparam logic [11:0] CsrInstretH = 12'hC82;
-  localparam logic [11:0] CsrTidX = 12'hCC0;
-  localparam logic [11:0] CsrTidY = 12'hCC1;
-  localparam logic [11:0] CsrTidZ = 12'hCC2;
-  localparam logic [11:0] CsrCtaidX = 12'hCC3;
-  localparam logic [11:0] CsrCtaidY = 12'hCC4;
-  localparam logic [11:0] CsrCtaidZ = 12'hCC5;
-  localparam logic [11:0] CsrNtidX = 12'hCC6;
-  localparam logic [11:0] CsrNtidY = 12'hCC7;
-  localparam logic [11:0] CsrNtidZ = 12'hCC8;
-  localparam logic [11:0] CsrNctaidX = 12'hCC9;
-  localparam logic [11:0] CsrNctaidY = 12'hCCA;
-  localparam logic [11:0] CsrNctaidZ = 12'hCCB;
-  localparam logic [11:0] CsrLaneId = 12'hCCC;
-  localparam logic [11:0] CsrWarpId = 12'hCCD;
-  localparam logic [11:0] CsrSmId = 12'hCCE;
-  localparam logic [11:0] CsrWarpSize = 12'hCCF;
-  localparam logic [11:0] CsrActiveMask = 12'hCD0;
-  localparam logic [11:0] CsrSharedBase = 12'hCD1;
-  localparam logic [11:0] CsrSharedSize = 12'hCD2;
-  localparam logic [11:0] CsrDynShared = 12'hCD3;
 
   // Execution class of a decoded instruction: which unit runs it.
   typedef enum logic [3:0] {

@@ -5,6 +5,7 @@
 
 Reads tools/contract/contract.toml (see its header) and writes
   rtl/include/kestrel_contract.svh   `included inside package kestrel_pkg
+  rtl/include/kestrel_fpu_contract.svh  `included inside package kestrel_fpu_pkg
   include/kestrel/abi_contract.h     included by include/kestrel/abi.h
   include/kestrel/host_regs.h        the host register map
   rtl/include/kestrel_contract.hpp   C++ layouts and pack/unpack of the structs
@@ -99,10 +100,16 @@ def sv_literal(sv_type, value):
     return str(value)
 
 
-def gen_sv(c):
-    out = [f"// {BANNER}", "// `included inside package kestrel_pkg (rtl/pkg/kestrel_pkg.sv): the parts of the",
+def package(item):
+    return item.get("package", "kestrel_pkg")
+
+
+def gen_sv(c, pkg, source):
+    out = [f"// {BANNER}", f"// `included inside package {pkg} ({source}): the parts of the",
            "// package that software sees too.  Field order is most significant first."]
     for key, g in c.constants.items():
+        if package(g) != pkg:
+            continue
         out.append("")
         out += comment_lines(g.get("doc", ""), "  // ")
         for item in g["items"]:
@@ -111,6 +118,8 @@ def gen_sv(c):
             doc = f"  // {item['doc']}" if item.get("doc") else ""
             out.append(f"  localparam {g['sv_type']} {item['sv']} = {sv_literal(g['sv_type'], item['value'])};{doc}")
     for key, e in c.enums.items():
+        if package(e) != pkg:
+            continue
         out.append("")
         out += comment_lines(e.get("doc", ""), "  // ")
         w = e["width"]
@@ -121,6 +130,8 @@ def gen_sv(c):
             out.append(f"    {item['sv']} = {w}'d{item['value']}{comma}{doc}")
         out.append(f"  }} {e['sv']};")
     for key, s in c.structs.items():
+        if package(s) != pkg:
+            continue
         out.append("")
         out += comment_lines(s.get("doc", ""), "  // ")
         out.append(f"  typedef struct packed {{  // {s['bits']} bits")
@@ -219,7 +230,7 @@ def camel_to_k(name):
 
 def gen_cxx(c):
     out = [f"// {BANNER}",
-           "// The layouts of kestrel_pkg's structs that cross the RTL/C++ boundary, for the",
+           "// The layouts of kestrel_pkg's and kestrel_fpu_pkg's structs that cross the RTL/C++ boundary, for the",
            "// C++ that drives or reads Verilated signals (benches, the rtlsim backend):",
            "// Verilator hands a struct port of more than 64 bits over as 32-bit words,",
            "// least significant first (VlWide::data()), and a smaller one as an integer.",
@@ -271,7 +282,7 @@ def gen_cxx(c):
            "  return (bits & ~mask) | ((value << f.lsb) & mask);",
            "}"]
     for g in c.constants.values():
-        if g["header"] != "none":
+        if g["header"] != "none" and not g.get("cxx"):
             continue
         out.append("")
         out += comment_lines(g.get("doc", ""), "// ")
@@ -282,7 +293,7 @@ def gen_cxx(c):
             continue
         out.append("")
         out += comment_lines(e.get("doc", ""), "// ")
-        out.append(f"// kestrel_pkg::{e['sv']}")
+        out.append(f"// {package(e)}::{e['sv']}")
         out.append(f"enum {e['cxx']} : unsigned {{")
         for item in e["items"]:
             out.append(f"  {camel_to_k(item['sv'])} = {item['value']},")
@@ -293,7 +304,7 @@ def gen_cxx(c):
     for key, s in c.structs.items():
         bits = s["bits"]
         words = (bits + 31) // 32
-        out += ["", f"// kestrel_pkg::{s['sv']}: {bits} bits ({words} words of a Verilated port)."]
+        out += ["", f"// {package(s)}::{s['sv']}: {bits} bits ({words} words of a Verilated port)."]
         out.append(f"namespace {key} {{")
         out.append(f"constexpr unsigned kBits = {bits};")
         out.append(f"constexpr unsigned kWords = {words};")
@@ -355,7 +366,8 @@ def main():
         c = Contract(tomllib.load(f))
     root = pathlib.Path(args.root)
     outputs = {
-        "rtl/include/kestrel_contract.svh": gen_sv(c),
+        "rtl/include/kestrel_contract.svh": gen_sv(c, "kestrel_pkg", "rtl/pkg/kestrel_pkg.sv"),
+        "rtl/include/kestrel_fpu_contract.svh": gen_sv(c, "kestrel_fpu_pkg", "rtl/fpu/kestrel_fpu_pkg.sv"),
         "include/kestrel/abi_contract.h": gen_abi(c),
         "include/kestrel/host_regs.h": gen_host_regs(c),
         "rtl/include/kestrel_contract.hpp": gen_cxx(c),

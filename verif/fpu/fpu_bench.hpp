@@ -1,4 +1,5 @@
-// Shared scaffolding of the FPU benches: packing the Verilated struct ports,
+// Shared scaffolding of the FPU benches: bit fields of the Verilated per-lane
+// ports (the struct ports are packed with the generated contract layouts),
 // float operands that hit IEEE-754 corners far more often than uniform bits
 // do, and the per-operation random count (CI default, or --ops=N / the
 // KESTREL_FPU_OPS environment variable for the long runs of docs/fpu.md).
@@ -6,6 +7,7 @@
 
 #include <verilated.h>
 
+#include "kestrel_contract.hpp"
 #include "rtl_bench.hpp"
 
 #include <cmath>
@@ -16,39 +18,46 @@
 
 namespace kestrel::fpubench {
 
-// kestrel_fpu_pkg::fpu_op_e: the lane's operation codes, as the RTL numbers them.
+namespace contract = kestrel::contract;
+
+// kestrel_fpu_pkg::fpu_op_e: the lane's operation codes, short names for the
+// generated contract's (rtl/include/kestrel_contract.hpp, kFpu*).
 enum LaneOp : unsigned {
-  kAdd,
-  kSub,
-  kMul,
-  kMadd,
-  kMsub,
-  kNmsub,
-  kNmadd,
-  kMin,
-  kMax,
-  kSgnj,
-  kSgnjn,
-  kSgnjx,
-  kEq,
-  kLt,
-  kLe,
-  kClass,
-  kMvXW,
-  kMvWX,
-  kCvtWS,
-  kCvtWuS,
-  kCvtLS,
-  kCvtLuS,
-  kCvtSW,
-  kCvtSWu,
-  kCvtSL,
-  kCvtSLu,
-  kLaneOpCount
+  kAdd = contract::kFpuAdd,
+  kSub = contract::kFpuSub,
+  kMul = contract::kFpuMul,
+  kMadd = contract::kFpuMadd,
+  kMsub = contract::kFpuMsub,
+  kNmsub = contract::kFpuNmsub,
+  kNmadd = contract::kFpuNmadd,
+  kMin = contract::kFpuMin,
+  kMax = contract::kFpuMax,
+  kSgnj = contract::kFpuSgnj,
+  kSgnjn = contract::kFpuSgnjn,
+  kSgnjx = contract::kFpuSgnjx,
+  kEq = contract::kFpuEq,
+  kLt = contract::kFpuLt,
+  kLe = contract::kFpuLe,
+  kClass = contract::kFpuClass,
+  kMvXW = contract::kFpuMvXW,
+  kMvWX = contract::kFpuMvWX,
+  kCvtWS = contract::kFpuCvtWS,
+  kCvtWuS = contract::kFpuCvtWuS,
+  kCvtLS = contract::kFpuCvtLS,
+  kCvtLuS = contract::kFpuCvtLuS,
+  kCvtSW = contract::kFpuCvtSW,
+  kCvtSWu = contract::kFpuCvtSWu,
+  kCvtSL = contract::kFpuCvtSL,
+  kCvtSLu = contract::kFpuCvtSLu,
+  kLaneOpCount = contract::kFpuOpAll.size()
 };
 
-// The FP execute cluster's units (kestrel_fp_exec's unit select).
-enum Unit : unsigned { kUnitLane = 0, kUnitDivSqrt = 1, kUnitSfu = 2 };
+// The FP execute cluster's units (kestrel_fpu_pkg::fp_unit_e, kestrel_fp_exec's unit select).
+enum Unit : unsigned {
+  kUnitLane = contract::kFpUnitLane,
+  kUnitDivSqrt = contract::kFpUnitDivSqrt,
+  kUnitSfu = contract::kFpUnitSfu
+};
 
 // rtlbench::Bench, made safe for several live models per thread: Verilator
 // 5.006 unregisters a model's scopes (assertions create them) through the

@@ -192,12 +192,14 @@ class FpExecHarness {
     d.req_divsqrt_op_i = w.unit == kUnitDivSqrt ? w.op : 0;
     d.req_sfu_op_i = w.unit == kUnitSfu ? w.op : 0;
     d.req_tag_i = tag;
+    // Per-lane ports: lane l's field of fpu_req_t at l times its width.
+    namespace req = kestrel::contract::fpu_req;
     for (unsigned l = 0; l < lanes_; ++l) {
       const Thread& t = w.threads[l];
-      put_field(d.req_rm_i, l * 3, 3, t.rm);
-      put_field(d.req_a_i, l * 32, 32, t.a);
-      put_field(d.req_b_i, l * 32, 32, t.b);
-      put_field(d.req_c_i, l * 32, 32, t.c);
+      put_field(d.req_rm_i, l * req::rm.width, req::rm.width, t.rm);
+      put_field(d.req_a_i, l * req::a.width, req::a.width, t.a);
+      put_field(d.req_b_i, l * req::b.width, req::b.width, t.b);
+      put_field(d.req_c_i, l * req::c.width, req::c.width, t.c);
       put_field(d.req_x_i, l * xlen_, xlen_, t.x);
     }
   }
@@ -211,8 +213,10 @@ class FpExecHarness {
       const Result want = reference(w, w.threads[l], xlen_);
       const uint64_t got = lane_port ? get_field(d.lane_rsp_result_o, l * xlen_, xlen_)
                                      : get_field(d.rsp_result_o, l * xlen_, xlen_);
+      constexpr kestrel::contract::Field flags = kestrel::contract::fpu_rsp::flags;
       const uint32_t got_flags =
-          uint32_t(lane_port ? get_field(d.lane_rsp_flags_o, l * 5, 5) : get_field(d.rsp_flags_o, l * 5, 5));
+          uint32_t(lane_port ? get_field(d.lane_rsp_flags_o, l * flags.width, flags.width)
+                             : get_field(d.rsp_flags_o, l * flags.width, flags.width));
       if (got != want.value || got_flags != want.flags) {
         if (++mismatches <= 10) {
           ADD_FAILURE() << "tag " << tag << (lane_port ? " (lane port)" : "") << " unit " << w.unit << " op "

@@ -17,9 +17,7 @@
 namespace {
 
 namespace fp = kestrel::model::fp;
-using kestrel::fpubench::get_bits;
 using kestrel::fpubench::hex32;
-using kestrel::fpubench::put_bits;
 
 enum Op : unsigned { kDiv = 0, kSqrt = 1 };
 
@@ -58,11 +56,13 @@ class DivSqrtHarness {
     auto& dut = bench_.dut();
     for (size_t i = 0; i < requests.size(); ++i) {
       const Request& r = requests[i];
-      // req_i: op[67] rm[66:64] a[63:32] b[31:0].
-      put_bits(dut.req_i, 0, 32, r.b);
-      put_bits(dut.req_i, 32, 32, r.a);
-      put_bits(dut.req_i, 64, 3, r.rm);
-      put_bits(dut.req_i, 67, 1, r.op);
+      // kestrel_fpu_pkg::divsqrt_req_t, through the generated contract layout.
+      kestrel::contract::DivSqrtReq req;
+      req.op = r.op != 0;
+      req.rm = static_cast<uint8_t>(r.rm);
+      req.a = r.a;
+      req.b = r.b;
+      req.pack(dut.req_i.data());
       dut.req_tag_i = uint32_t(i & 0xFF);
       dut.req_valid_i = 1;
       dut.rsp_ready_i = 0;
@@ -84,11 +84,13 @@ class DivSqrtHarness {
       }
       longest_ = std::max(longest_, cycles);
       // Hold the response back for a while: it must not change.
-      const Response first{uint32_t(get_bits(dut.rsp_o, 5, 32)), uint32_t(get_bits(dut.rsp_o, 0, 5))};
+      const auto first_rsp = kestrel::contract::FpuRsp::unpack(dut.rsp_o.data());
+      const Response first{uint32_t(first_rsp.result), first_rsp.flags};
       while (rng() % 100 < stall_percent) {
         bench_.tick();
         bench_.eval();
-        if (!dut.rsp_valid_o || get_bits(dut.rsp_o, 5, 32) != first.result) {
+        if (!dut.rsp_valid_o ||
+            uint32_t(kestrel::contract::FpuRsp::unpack(dut.rsp_o.data()).result) != first.result) {
           ADD_FAILURE() << "response changed while stalled";
           return mismatches + 1;
         }
@@ -96,7 +98,8 @@ class DivSqrtHarness {
       dut.rsp_ready_i = 1;
       bench_.eval();
       const Response want = reference(r);
-      if (dut.rsp_tag_o != (i & 0xFF) || get_bits(dut.rsp_o, 37, 32) != 0) {
+      if (dut.rsp_tag_o != (i & 0xFF) ||
+          (kestrel::contract::FpuRsp::unpack(dut.rsp_o.data()).result >> 32) != 0) {
         ADD_FAILURE() << "bad tag or upper result bits for request " << i;
         ++mismatches;
       } else if (first.result != want.result || first.flags != want.flags) {

@@ -178,8 +178,8 @@ class LaneHarness {
         }
         const size_t index = in_flight.front();
         in_flight.pop_front();
-        const Response got{kestrel::fpubench::get_bits(dut.rsp_o, 5, 64),
-                           uint32_t(kestrel::fpubench::get_bits(dut.rsp_o, 0, 5))};
+        const auto rsp = kestrel::contract::FpuRsp::unpack(dut.rsp_o.data());
+        const Response got{rsp.result, rsp.flags};
         const Response want = reference(requests[index]);
         if (dut.rsp_tag_o != (index & 0xFF)) {
           ADD_FAILURE() << "tag " << unsigned(dut.rsp_tag_o) << " for request " << index;
@@ -214,21 +214,22 @@ class LaneHarness {
       bench_.eval();
     }
     EXPECT_EQ(dut.rsp_tag_o, 0x5A);
-    EXPECT_EQ(kestrel::fpubench::get_bits(dut.rsp_o, 5, 64), 0x40000000u);
+    EXPECT_EQ(kestrel::contract::FpuRsp::unpack(dut.rsp_o.data()).result, 0x40000000u);
     bench_.tick();
     return cycles;
   }
 
  private:
-  // fpu_req_t, MSB first: op[167:163] rm[162:160] a[159:128] b[127:96] c[95:64] x[63:0].
+  // kestrel_fpu_pkg::fpu_req_t, through the generated contract layout.
   void pack(const Request& r, uint32_t tag) {
-    auto& port = bench_.dut().req_i;
-    kestrel::fpubench::put_bits(port, 0, 64, r.x);
-    kestrel::fpubench::put_bits(port, 64, 32, r.c);
-    kestrel::fpubench::put_bits(port, 96, 32, r.b);
-    kestrel::fpubench::put_bits(port, 128, 32, r.a);
-    kestrel::fpubench::put_bits(port, 160, 3, r.rm);
-    kestrel::fpubench::put_bits(port, 163, 5, r.op);
+    kestrel::contract::FpuReq req;
+    req.op = static_cast<uint8_t>(r.op);
+    req.rm = static_cast<uint8_t>(r.rm);
+    req.a = r.a;
+    req.b = r.b;
+    req.c = r.c;
+    req.x = r.x;
+    req.pack(bench_.dut().req_i.data());
     bench_.dut().req_tag_i = tag;
   }
 

@@ -50,8 +50,11 @@ class SfuHarness {
     for (uint64_t cycle = 0; retired < requests.size() && cycle < requests.size() * 8 + 100; ++cycle) {
       const bool offer = issued < requests.size() && rng() % 100 >= stall_percent;
       dut.req_valid_i = offer;
-      if (offer) {  // sfu_req_t: op[34:32] a[31:0]
-        dut.req_i = (uint64_t(requests[issued].function) << 32) | requests[issued].a;
+      if (offer) {  // kestrel_fpu_pkg::sfu_req_t, through the generated contract layout
+        kestrel::contract::SfuReq req;
+        req.op = static_cast<uint8_t>(requests[issued].function);
+        req.a = requests[issued].a;
+        dut.req_i = req.to_bits();
         dut.req_tag_i = uint32_t(issued & 0xFF);
       }
       dut.rsp_ready_i = rng() % 100 >= stall_percent;
