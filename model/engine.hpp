@@ -1,5 +1,5 @@
 // The interface Gpu forwards to.  The interpreter behind it is a template on
-// the register width (machine.cpp), so RV32 and RV64 each get a hot loop with
+// the register width (machine.hpp), so RV32 and RV64 each get a hot loop with
 // no XLEN tests in it.
 #pragma once
 
