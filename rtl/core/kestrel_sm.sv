@@ -40,9 +40,10 @@
 // memory-port arbitration), kestrel_sm_issue (decode, scoreboards, hazards,
 // scheduler), kestrel_sm_exec (stage 1), kestrel_sm_fp_track (F hand-over,
 // f scoreboard, reservations), kestrel_sm_retire (the retire slot),
-// kestrel_sm_faults (fault records, deadlock); the register files, LSU,
-// kestrel_fp_exec and barrier unit.  This module keeps the per-warp and
-// per-lane state, the stage registers and the next-state logic joining them.
+// kestrel_sm_faults (fault records, deadlock), kestrel_sm_warp_ctrl (per-warp
+// and per-lane state and its next-state logic); the register files, LSU,
+// kestrel_fp_exec and barrier unit.  This module wires them and keeps the
+// stage 1..3 registers.
 //
 // Boundary: docs/microarchitecture.md, "SM boundary" (valid/ready block
 // dispatch and memory port, kestrel_pkg payloads).
@@ -101,51 +102,29 @@ module kestrel_sm #(
 );
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1;
   localparam int unsigned RowW = Lanes * Xlen;
-  localparam int unsigned FairW = $clog2(kestrel_pkg::FairnessPeriod);
   localparam int unsigned CountW = 11;
   localparam int unsigned TidW = 30;
 
 
   // ===========================================================================
-  // Per-warp and per-block state (flat vectors: warp w's field at [w*W +: W]).
+  // Warp control state (kestrel_sm_warp_ctrl; flat vectors: warp w's field at
+  // [w*W +: W]) and launch-wide flags
   // ===========================================================================
-  logic [Warps-1:0] active_q, active_d;        // warp runs
-  logic [Warps*WarpW-1:0] wblk_q, wblk_d;      // block slot of the warp (its block's first warp slot)
-  logic [Warps*WarpW-1:0] widx_q, widx_d;      // warp index within its block
-  logic [Warps*Lanes*32-1:0] lpc_q, lpc_d;     // per-lane PC (next instruction)
-  logic [Warps*Lanes-1:0] exited_q, exited_d;
-  logic [Warps*Lanes-1:0] waiting_q, waiting_d;  // at a block barrier
-  logic [Warps*Lanes-1:0] drain_q, drain_d;      // barrier result still to write
-  // Warp-synchronous waits: held = parked at a collective (PC at it) or past
-  // a kx.syncwarp waiting for its mask (swait, with that mask in smask).
-  logic [Warps*Lanes-1:0] held_q, held_d;
-  logic [Warps*Lanes-1:0] swait_q, swait_d;
-  logic [Warps*Lanes*Lanes-1:0] smask_q, smask_d;
-  // kx.nanosleep: sleeping lanes and, per warp, the time left in units of
-  // ns * kHz (a cycle takes 10^6 of them).
   localparam int unsigned SleepW = 48;
-  localparam logic [SleepW-1:0] SleepPerCycle = SleepW'(1_000_000);
-  logic [Warps*Lanes-1:0] sleep_q, sleep_d;
-  logic [Warps*SleepW-1:0] sleep_left_q, sleep_left_d;
-  logic [Warps*Lanes*5-1:0] bar_rd_q, bar_rd_d;
-  logic [Warps*Lanes*2-1:0] bar_kind_q, bar_kind_d;
-  logic [Warps-1:0] grp_valid_q, grp_valid_d;
-  logic [Warps*32-1:0] grp_pc_q, grp_pc_d;
-  logic [Warps*Lanes-1:0] grp_mask_q, grp_mask_d;
-  logic [Warps*FairW-1:0] grp_fair_q, grp_fair_d;  // fairness state committed if the group issues
-  logic [Warps*32-1:0] grp_rr_q, grp_rr_d;
-  logic [Warps*FairW-1:0] fair_q, fair_d;
-  logic [Warps*32-1:0] rr_q, rr_d;
-  logic [Warps-1:0] resel_q, resel_d;          // group must be recomputed
-  logic [Warps-1:0] ctrl_q, ctrl_d;            // control instruction in flight: lane PCs not final
-  logic [Warps-1:0] long_q, long_d;            // LSU or divider instruction outstanding
-  logic [Warps*Lanes*64-1:0] instret_q, instret_d;
-  logic [Warps*Lanes*TidW-1:0] tid_q, tid_d;
-  // launch-wide
-  logic fault_valid_q, fault_valid_d;
-  kestrel_pkg::fault_t fault_q, fault_d;
-  logic stop_q, stop_d;            // a faulting instruction issued: issue nothing more
+  logic [Warps-1:0] active_q, grp_valid_q, ctrl_q, long_q;
+  logic [Warps*WarpW-1:0] wblk_q, widx_q;        // block slot, warp index in the block
+  logic [Warps*Lanes*32-1:0] lpc_q;              // per-lane PC
+  logic [Warps*Lanes-1:0] exited_q, waiting_q, drain_q, held_q, swait_q, grp_mask_q;
+  logic [Warps*Lanes*5-1:0] bar_rd_q, fflags_q;
+  logic [Warps*Lanes*2-1:0] bar_kind_q;
+  logic [Warps*Lanes*3-1:0] frm_q;
+  logic [Warps*32-1:0] grp_pc_q;
+  logic [Warps*Lanes*TidW-1:0] tid_q;
+  logic [Lanes*64-1:0] issue_instret;
+  logic fault_valid_q, stop_q;
+  kestrel_pkg::fault_t fault_q;
   logic [63:0] cycle_q;
+  logic lsu_inflight_q, div_inflight_q, div_pending_q;
 
   // start: a new launch; abort: drop every resident block.
   logic flush;
@@ -310,12 +289,9 @@ module kestrel_sm #(
   logic [Lanes-1:0] drain_mask;
   logic s1_coll;                                 // stage 1 holds a vote, shuffle, match or reduce
 
-  logic lsu_inflight_q, lsu_inflight_d;
   // Stage 1 holds an RV32 register-pair atomic: the register file reads its
   // high words (rs2+1, rd+1) this cycle, so nothing issues.
   logic s1_pair;
-  logic div_inflight_q, div_inflight_d;
-  logic div_pending_q, div_pending_d;            // divider finished, waiting for the retire slot
   logic [WarpW-1:0] div_warp_q;
   logic [31:0] div_pc_q;
   logic [Lanes-1:0] div_mask_q;
@@ -331,8 +307,6 @@ module kestrel_sm #(
   logic [FpuStages:0] resv;
   logic [3:0] resv_near;                               // bits 0..3 of resv, zero beyond
   logic fp_busy;                                       // F instructions out
-  logic [Warps*Lanes*5-1:0] fflags_q, fflags_d;  // per thread
-  logic [Warps*Lanes*3-1:0] frm_q, frm_d;
   logic lsu_fp_q;                                // the LSU instruction is flw/fsw
   logic s1_fpx_q;
   kestrel_pkg::fp_dec_t s1_fp_q;
@@ -346,16 +320,6 @@ module kestrel_sm #(
   logic iffault;
   logic [Warps-1:0] sched_launch;
 
-  function automatic logic is_control(input kestrel_pkg::exec_class_e c);
-    is_control = (c == kestrel_pkg::ClassBranch) || (c == kestrel_pkg::ClassJal) || (c == kestrel_pkg::ClassJalr)
-              || (c == kestrel_pkg::ClassExit) || (c == kestrel_pkg::ClassBarrier) || (c == kestrel_pkg::ClassTrap)
-              || (c == kestrel_pkg::ClassIllegal) || (c == kestrel_pkg::ClassWarp);
-  endfunction
-  // Votes, shuffles, match and reduce: wait for their membermask, retire the
-  // complete classes (kx.syncwarp and kx.nanosleep are ClassWarp too).
-  function automatic logic is_coll(input kestrel_pkg::exec_class_e c, input logic [2:0] f3, input logic [6:0] f7);
-    is_coll = (c == kestrel_pkg::ClassWarp) && f3 != 3'd0 && !(f3 == 3'd1 && f7 == kestrel_pkg::SimtSyncwarp);
-  endfunction
   function automatic logic is_mem(input kestrel_pkg::exec_class_e c);
     is_mem = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore) || (c == kestrel_pkg::ClassAtomic);
   endfunction
@@ -516,31 +480,6 @@ module kestrel_sm #(
     .lsu_local_base_o(lsu_local_base)
   );
 
-  // ===========================================================================
-  // Stage 3: kx.syncwarp waiters of the retiring warp after its syncwarp or
-  // exit: released when every live lane of their mask waits with that mask.
-  // ===========================================================================
-  logic s3_sync, s3_exit;
-  logic [Lanes-1:0] s3_swait, s3_live, s3_release;
-  logic [Lanes*Lanes-1:0] s3_smask;
-  always_comb begin
-    s3_sync = s3_valid_q && !s3_faulting && active_q[s3_warp_q] && s3_dec_q.cls == kestrel_pkg::ClassWarp
-              && s3_dec_q.funct3 == 3'd1 && s3_dec_q.funct7 == kestrel_pkg::SimtSyncwarp;
-    s3_exit = s3_valid_q && !s3_faulting && active_q[s3_warp_q] && s3_dec_q.cls == kestrel_pkg::ClassExit;
-    s3_swait = swait_q[32'(s3_warp_q)*Lanes +: Lanes] | (s3_sync ? s3_mask_q : '0);
-    s3_live = ~(exited_q[32'(s3_warp_q)*Lanes +: Lanes] | (s3_exit ? s3_mask_q : '0));
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      s3_smask[l*Lanes +: Lanes] = (s3_sync && s3_mask_q[l]) ? s3_result_q[l*Xlen +: Lanes]
-                                                            : smask_q[(32'(s3_warp_q)*Lanes + l)*Lanes +: Lanes];
-    end
-  end
-
-  kestrel_warp_conv #(.Lanes(Lanes)) u_conv_s3 (
-    .here_i (s3_swait),
-    .masks_i(s3_smask),
-    .live_i (s3_live),
-    .ready_o(s3_release)
-  );
 
   // Two write-back ports: fpl_* the lane pipeline (always taken: its slot is
   // reserved), fpx_* divsqrt and the SFU.
@@ -815,40 +754,119 @@ module kestrel_sm #(
   end
 
   // ===========================================================================
-  // Group selection: one warp per cycle
+  // Warp control: lane PCs, groups, exits, barriers, syncwarp, sleep, faults
   // ===========================================================================
-  logic [Warps-1:0] sel_want;
-  logic sel_any;
-  logic [WarpW-1:0] sel_w;
-  logic gs_valid, gs_diverged;
-  logic [31:0] gs_pc, gs_rr;
-  logic [Lanes-1:0] gs_mask;
-  logic [FairW-1:0] gs_fair;
-  always_comb begin
-    for (int unsigned w = 0; w < Warps; w++) sel_want[w] = active_q[w] && resel_q[w] && !ctrl_q[w];
-    sel_any = |sel_want;
-    sel_w = '0;
-    for (int w = Warps - 1; w >= 0; w--) if (sel_want[w]) sel_w = WarpW'(w);
-  end
+  kestrel_sm_warp_ctrl #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps)) u_warp_ctrl (
+    .clk_i, .rst_ni, .start_i,
+    .flush_i             (flush),
+    .entry_pc_i          (launch_i.entry_pc[31:0]),
+    .disp_busy_i         (disp_busy),
+    .disp_warp_i         (disp_warp),
+    .disp_lane_i         (disp_lane),
+    .disp_tid_i          (disp_tid),
+    .disp_lane_exited_i  (disp_lane_exited),
+    .disp_start_i        (disp_warp_done),
+    .disp_start_slot_i   (disp_start_slot),
+    .disp_start_widx_i   (disp_start_widx),
+    .issue_i             (issue),
+    .issue_warp_i        (iw),
+    .issue_mask_i        (imask),
+    .issue_pkt_i         (ipkt),
+    .s1_valid_i          (s1_valid_q),
+    .s1_warp_i           (s1_warp_q),
+    .s1_pc_i             (s1_pc_q),
+    .s1_mask_i           (s1_mask_q),
+    .s1_dec_i            (s1_dec_q),
+    .s1_ffault_i         (s1_ffault_q),
+    .s1_fpx_i            (s1_fpx_q),
+    .s1_rs1_i            (rf_rs1_data),
+    .s1_target_i         (s1_target),
+    .s1_barfault_i       (s1_barfault),
+    .s1_wsfault_i        (s1_wsfault),
+    .s1_rmfault_i        (s1_rmfault),
+    .s1_sleep_i          (s1_sleep),
+    .s1_sleep_amount_i   (s1_sleep_amount),
+    .s1_coll_i           (s1_coll),
+    .s1_ready_i          (s1_ready),
+    .s3_valid_i          (s3_valid_q),
+    .s3_warp_i           (s3_warp_q),
+    .s3_pc_i             (s3_pc_q),
+    .s3_mask_i           (s3_mask_q),
+    .s3_dec_i            (s3_dec_q),
+    .s3_result_i         (s3_result_q),
+    .s3_nonzero_i        (s3_nonzero_q),
+    .s3_faulting_i       (s3_faulting),
+    .pipe_fault_i        (pipe_fault),
+    .lsu_fault_i         (lsu_fault),
+    .dl_fault_i          (dl_fault),
+    .dl_any_i            (dl_any),
+    .grant_lsu_i         (grant_lsu),
+    .lsu_rsp_last_i      (lsu_rsp_last),
+    .lsu_rsp_warp_i      (lsu_rsp_warp),
+    .lsu_rsp_fault_i     (lsu_rsp_fault),
+    .div_done_i          (div_done[0]),
+    .grant_div_i         (grant_div),
+    .div_warp_i          (div_warp_q),
+    .grant_drain_i       (grant_drain),
+    .drain_warp_i        (drain_w),
+    .drain_mask_i        (drain_mask),
+    .grant_fpl_i         (grant_fpl),
+    .fpl_live_i          (fpl_live),
+    .fpl_warp_i          (fpl_warp),
+    .fpl_flags_i         (fpl_flags),
+    .fpl_mask_i          (fpl_mask),
+    .grant_fp_i          (grant_fp),
+    .fpx_live_i          (fpx_live),
+    .fpx_warp_i          (fpx_warp),
+    .fpx_flags_i         (fpx_flags),
+    .fpx_mask_i          (fpx_mask),
+    .bar_release_i       (bar_release),
+    .bar_arrive_o        (bar_arrive),
+    .bar_arrive_slot_o   (bar_arrive_slot),
+    .bar_arrive_count_o  (bar_arrive_count),
+    .bar_arrive_nonzero_o(bar_arrive_nonzero),
+    .bar_exit_o          (bar_exit),
+    .bar_exit_slot_o     (bar_exit_slot),
+    .bar_exit_count_o    (bar_exit_count),
+    .slot_progress_o     (slot_progress),
+    .active_o            (active_q),
+    .wblk_o              (wblk_q),
+    .widx_o              (widx_q),
+    .lpc_o               (lpc_q),
+    .exited_o            (exited_q),
+    .waiting_o           (waiting_q),
+    .drain_o             (drain_q),
+    .held_o              (held_q),
+    .swait_o             (swait_q),
+    .bar_rd_o            (bar_rd_q),
+    .bar_kind_o          (bar_kind_q),
+    .grp_valid_o         (grp_valid_q),
+    .grp_pc_o            (grp_pc_q),
+    .grp_mask_o          (grp_mask_q),
+    .ctrl_o              (ctrl_q),
+    .long_o              (long_q),
+    .tid_o               (tid_q),
+    .fflags_o            (fflags_q),
+    .frm_o               (frm_q),
+    .issue_instret_o     (issue_instret),
+    .sched_launch_o      (sched_launch),
+    .blk_done_o          (blk_done),
+    .blk_done_slot_o     (blk_done_slot),
+    .fault_valid_o       (fault_valid_q),
+    .fault_o             (fault_q),
+    .stop_o              (stop_q),
+    .cycle_o             (cycle_q),
+    .lsu_inflight_o      (lsu_inflight_q),
+    .div_inflight_o      (div_inflight_q),
+    .div_pending_o       (div_pending_q)
+  );
+
 
   // Lint sinks: outputs and fields this SM does not need.
-  logic unused_gs_diverged;
-  assign unused_gs_diverged = gs_diverged ^ (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ (^s3_line_q[63:32])
+  logic unused_sinks;
+  assign unused_sinks = (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ (^s3_line_q[63:32])
                             ^ (^s3_dec_q) ^ fpl_rsp_tag ^ resv_near[0]
                             ^ s1_fp_q.rs1_re ^ (^s1_fp_q.rs1) ^ (^s1_fp_q.rs2) ^ (^s1_fp_q.rs3);
-  kestrel_group_sel #(.Lanes(Lanes)) u_group_sel (
-    .pcs_i       (lpc_q[32'(sel_w)*Lanes*32 +: Lanes*32]),
-    .eligible_i  (~exited_q[32'(sel_w)*Lanes +: Lanes] & ~waiting_q[32'(sel_w)*Lanes +: Lanes]
-                  & ~held_q[32'(sel_w)*Lanes +: Lanes] & ~sleep_q[32'(sel_w)*Lanes +: Lanes]),
-    .fair_count_i(fair_q[32'(sel_w)*FairW +: FairW]),
-    .rr_pc_i     (rr_q[32'(sel_w)*32 +: 32]),
-    .valid_o     (gs_valid),
-    .pc_o        (gs_pc),
-    .mask_o      (gs_mask),
-    .diverged_o  (gs_diverged),
-    .fair_count_o(gs_fair),
-    .rr_pc_o     (gs_rr)
-  );
 
   // ===========================================================================
   // Faults: warp-synchronous deadlock and the fault records
@@ -894,455 +912,22 @@ module kestrel_sm #(
     .dl_fault_o      (dl_fault)
   );
 
-  assign blk_done_slot = wblk_q[32'(s3_warp_q)*WarpW +: WarpW];
-  logic [Lanes-1:0] s3_exit_live;
+
 
   // ===========================================================================
-  // Barrier unit inputs: arrivals and exits retire in stage 3; every retire of
-  // a model-visible instruction feeds the watchdog.
+  // Stage registers
   // ===========================================================================
-  always_comb begin
-    logic [WarpW-1:0] w3;
-    w3 = s3_warp_q;
-    s3_exit_live = ~(exited_q[32'(w3)*Lanes +: Lanes] | s3_mask_q);
-    bar_arrive = s3_valid_q && active_q[w3] && !s3_faulting && s3_dec_q.cls == kestrel_pkg::ClassBarrier;
-    bar_exit = s3_valid_q && active_q[w3] && !s3_faulting && s3_dec_q.cls == kestrel_pkg::ClassExit;
-    bar_arrive_slot = wblk_q[32'(w3)*WarpW +: WarpW];
-    bar_exit_slot = bar_arrive_slot;
-    bar_arrive_count = '0;
-    bar_arrive_nonzero = '0;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      bar_arrive_count = bar_arrive_count + CountW'(s3_mask_q[l]);
-      bar_arrive_nonzero = bar_arrive_nonzero + CountW'(s3_mask_q[l] && s3_nonzero_q[l]);
-    end
-    bar_exit_count = bar_arrive_count;
-  end
-
-  // ===========================================================================
-  // Next state
-  // ===========================================================================
-  always_comb begin
-    logic [WarpW-1:0] w3, slot3;
-    logic [Lanes-1:0] elig;
-    logic any_left;
-
-    elig = '0;
-    any_left = 1'b0;
-    active_d = active_q;
-    wblk_d = wblk_q;
-    widx_d = widx_q;
-    lpc_d = lpc_q;
-    exited_d = exited_q;
-    waiting_d = waiting_q;
-    drain_d = drain_q;
-    held_d = held_q;
-    swait_d = swait_q;
-    smask_d = smask_q;
-    sleep_d = sleep_q;
-    sleep_left_d = sleep_left_q;
-    slot_progress = '0;
-    bar_rd_d = bar_rd_q;
-    bar_kind_d = bar_kind_q;
-    grp_valid_d = grp_valid_q;
-    grp_pc_d = grp_pc_q;
-    grp_mask_d = grp_mask_q;
-    grp_fair_d = grp_fair_q;
-    grp_rr_d = grp_rr_q;
-    fair_d = fair_q;
-    rr_d = rr_q;
-    resel_d = resel_q;
-    ctrl_d = ctrl_q;
-    long_d = long_q;
-    instret_d = instret_q;
-    tid_d = tid_q;
-    fault_valid_d = fault_valid_q;
-    fault_d = fault_q;
-    stop_d = stop_q;
-    lsu_inflight_d = lsu_inflight_q;
-    div_inflight_d = div_inflight_q;
-    div_pending_d = div_pending_q;
-    fflags_d = fflags_q;
-    frm_d = frm_q;
-    sched_launch = '0;
-    blk_done = 1'b0;
-
-    // ---- dispatch -----------------------------------------------------------
-    if (disp_busy) begin
-      tid_d[(32'(disp_warp)*Lanes + 32'(disp_lane))*TidW +: TidW] = disp_tid;
-      exited_d[32'(disp_warp)*Lanes + 32'(disp_lane)] = disp_lane_exited;
-      if (disp_warp_done) begin
-        active_d[disp_warp] = 1'b1;
-        wblk_d[32'(disp_warp)*WarpW +: WarpW] = disp_start_slot;
-        widx_d[32'(disp_warp)*WarpW +: WarpW] = disp_start_widx;
-        for (int unsigned l = 0; l < Lanes; l++) lpc_d[(32'(disp_warp)*Lanes + l)*32 +: 32] = launch_i.entry_pc[31:0];
-        waiting_d[32'(disp_warp)*Lanes +: Lanes] = '0;
-        drain_d[32'(disp_warp)*Lanes +: Lanes] = '0;
-        held_d[32'(disp_warp)*Lanes +: Lanes] = '0;
-        swait_d[32'(disp_warp)*Lanes +: Lanes] = '0;
-        sleep_d[32'(disp_warp)*Lanes +: Lanes] = '0;
-        sleep_left_d[32'(disp_warp)*SleepW +: SleepW] = '0;
-        grp_valid_d[disp_warp] = 1'b0;
-        resel_d[disp_warp] = 1'b1;
-        ctrl_d[disp_warp] = 1'b0;
-        long_d[disp_warp] = 1'b0;
-        fair_d[32'(disp_warp)*FairW +: FairW] = '0;
-        rr_d[32'(disp_warp)*32 +: 32] = '0;
-        instret_d[32'(disp_warp)*Lanes*64 +: Lanes*64] = '0;
-        fflags_d[32'(disp_warp)*Lanes*5 +: Lanes*5] = '0;
-        frm_d[32'(disp_warp)*Lanes*3 +: Lanes*3] = '0;
-        sched_launch[disp_warp] = 1'b1;
-      end
-    end
-
-    // ---- group selection ----------------------------------------------------
-    if (sel_any) begin
-      resel_d[sel_w] = 1'b0;
-      grp_valid_d[sel_w] = gs_valid;
-      grp_pc_d[32'(sel_w)*32 +: 32] = gs_pc;
-      grp_mask_d[32'(sel_w)*Lanes +: Lanes] = gs_mask;
-      grp_fair_d[32'(sel_w)*FairW +: FairW] = gs_fair;
-      grp_rr_d[32'(sel_w)*32 +: 32] = gs_rr;
-    end
-
-    // ---- issue --------------------------------------------------------------
-    if (issue) begin
-      fair_d[32'(iw)*FairW +: FairW] = grp_fair_q[32'(iw)*FairW +: FairW];
-      rr_d[32'(iw)*32 +: 32] = grp_rr_q[32'(iw)*32 +: 32];
-      // A collective counts for the lanes that execute it (stage 1).
-      for (int unsigned l = 0; l < Lanes; l++) begin
-        if (imask[l] && !is_coll(idec.cls, idec.funct3, idec.funct7))
-          instret_d[(32'(iw)*Lanes + l)*64 +: 64] = instret_q[(32'(iw)*Lanes + l)*64 +: 64] + 64'd1;
-      end
-      elig = ~exited_q[32'(iw)*Lanes +: Lanes] & ~waiting_q[32'(iw)*Lanes +: Lanes]
-           & ~held_q[32'(iw)*Lanes +: Lanes] & ~sleep_q[32'(iw)*Lanes +: Lanes];
-      if (is_control(idec.cls)) begin
-        grp_valid_d[iw] = 1'b0;
-        ctrl_d[iw] = 1'b1;
-      end else begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (imask[l]) lpc_d[(32'(iw)*Lanes + l)*32 +: 32] = ipc + 32'd4;
-        end
-        if (imask == elig) begin
-          // Converged: the rule picks the same lanes at PC+4, not diverged.
-          grp_pc_d[32'(iw)*32 +: 32] = ipc + 32'd4;
-          grp_fair_d[32'(iw)*FairW +: FairW] = '0;
-        end else begin
-          grp_valid_d[iw] = 1'b0;
-          resel_d[iw] = 1'b1;
-        end
-      end
-      if (is_mem(idec.cls) || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
-      if (is_mem(idec.cls)) lsu_inflight_d = 1'b1;
-      if (idec.cls == kestrel_pkg::ClassDiv) div_inflight_d = 1'b1;
-      if (ifpx && ifp.unit != kestrel_fpu_pkg::FpUnitLane) long_d[iw] = 1'b1;
-      if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
-    end
-
-    // ---- kx.nanosleep: sleepers wake when their warp's time has run out ---------
-    for (int unsigned w = 0; w < Warps; w++) begin
-      if (sleep_q[w*Lanes +: Lanes] != '0) begin
-        if (sleep_left_q[w*SleepW +: SleepW] <= SleepPerCycle) begin
-          sleep_d[w*Lanes +: Lanes] = '0;
-          sleep_left_d[w*SleepW +: SleepW] = '0;
-          grp_valid_d[w] = 1'b0;
-          resel_d[w] = 1'b1;
-        end else begin
-          sleep_left_d[w*SleepW +: SleepW] = sleep_left_q[w*SleepW +: SleepW] - SleepPerCycle;
-        end
-      end
-    end
-
-    // ---- stage 1: branch resolution -------------------------------------------
-    if (s1_valid_q) begin
-      if (s1_dec_q.cls == kestrel_pkg::ClassBranch || s1_dec_q.cls == kestrel_pkg::ClassJal
-          || s1_dec_q.cls == kestrel_pkg::ClassJalr) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (s1_mask_q[l]) lpc_d[(32'(s1_warp_q)*Lanes + l)*32 +: 32] = s1_target[l*32 +: 32];
-        end
-        ctrl_d[s1_warp_q] = 1'b0;
-        resel_d[s1_warp_q] = 1'b1;
-      end
-      if (s1_barfault || s1_wsfault) stop_d = 1'b1;
-      // Votes, shuffles, match, reduce: the complete classes move on, the
-      // other issuing lanes park; previously parked lanes that complete end
-      // their wait (the watchdog restarts).
-      if (s1_sleep) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (s1_mask_q[l]) lpc_d[(32'(s1_warp_q)*Lanes + l)*32 +: 32] = s1_pc_q + 32'd4;
-        end
-        if (s1_sleep_amount != '0) begin
-          if (sleep_d[32'(s1_warp_q)*Lanes +: Lanes] == '0
-              || sleep_left_d[32'(s1_warp_q)*SleepW +: SleepW] < s1_sleep_amount)
-            sleep_left_d[32'(s1_warp_q)*SleepW +: SleepW] = s1_sleep_amount;
-          sleep_d[32'(s1_warp_q)*Lanes +: Lanes] = sleep_d[32'(s1_warp_q)*Lanes +: Lanes] | s1_mask_q;
-        end
-        ctrl_d[s1_warp_q] = 1'b0;
-        resel_d[s1_warp_q] = 1'b1;
-      end
-      if (s1_coll && !s1_wsfault) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (s1_ready[l]) begin
-            lpc_d[(32'(s1_warp_q)*Lanes + l)*32 +: 32] = s1_pc_q + 32'd4;
-            instret_d[(32'(s1_warp_q)*Lanes + l)*64 +: 64] = instret_q[(32'(s1_warp_q)*Lanes + l)*64 +: 64] + 64'd1;
-          end
-        end
-        held_d[32'(s1_warp_q)*Lanes +: Lanes] = (held_q[32'(s1_warp_q)*Lanes +: Lanes] | s1_mask_q) & ~s1_ready;
-        if ((held_q[32'(s1_warp_q)*Lanes +: Lanes] & s1_ready) != '0)
-          slot_progress[wblk_q[32'(s1_warp_q)*WarpW +: WarpW]] = 1'b1;
-        ctrl_d[s1_warp_q] = 1'b0;
-        resel_d[s1_warp_q] = 1'b1;
-      end
-      if (s1_fpx_q && s1_rmfault) begin
-        // Faults in stage 3 like an illegal instruction; nothing went to the FPU.
-        stop_d = 1'b1;
-      end
-      // fflags, frm, fcsr: read above, written here for each active thread
-      // (csrrw/csrrs/csrrc, register or immediate operand).
-      if (s1_dec_q.cls == kestrel_pkg::ClassCsr && !s1_ffault_q
-          && (s1_dec_q.csr == kestrel_fpu_pkg::CsrFflags || s1_dec_q.csr == kestrel_fpu_pkg::CsrFrm
-              || s1_dec_q.csr == kestrel_fpu_pkg::CsrFcsr)) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          logic [7:0] old_value, operand, new_value;
-          old_value = {frm_q[(32'(s1_warp_q)*Lanes + l)*3 +: 3], fflags_q[(32'(s1_warp_q)*Lanes + l)*5 +: 5]};
-          if (s1_dec_q.csr == kestrel_fpu_pkg::CsrFrm) old_value = {5'd0, old_value[7:5]};
-          if (s1_dec_q.csr == kestrel_fpu_pkg::CsrFflags) old_value = {3'd0, old_value[4:0]};
-          operand = s1_dec_q.funct3[2] ? {3'd0, s1_dec_q.imm[4:0]} : rf_rs1_data[l*Xlen +: 8];
-          unique case (s1_dec_q.funct3[1:0])
-            2'd1: new_value = operand;
-            2'd2: new_value = old_value | operand;
-            default: new_value = old_value & ~operand;
-          endcase
-          if (s1_mask_q[l]) begin
-            unique case (s1_dec_q.csr)
-              kestrel_fpu_pkg::CsrFflags: fflags_d[(32'(s1_warp_q)*Lanes + l)*5 +: 5] = new_value[4:0];
-              kestrel_fpu_pkg::CsrFrm: frm_d[(32'(s1_warp_q)*Lanes + l)*3 +: 3] = new_value[2:0];
-              default: begin
-                fflags_d[(32'(s1_warp_q)*Lanes + l)*5 +: 5] = new_value[4:0];
-                frm_d[(32'(s1_warp_q)*Lanes + l)*3 +: 3] = new_value[7:5];
-              end
-            endcase
-          end
-        end
-      end
-    end
-
-    // ---- stage 3: exits, barrier arrivals, faults -----------------------------
-    w3 = s3_warp_q;
-    slot3 = wblk_q[32'(w3)*WarpW +: WarpW];
-    if (s3_valid_q && active_q[w3]) begin
-      if (s3_faulting) begin
-        if (fault_valid_d == 1'b0) begin
-          fault_valid_d = 1'b1;
-          fault_d = pipe_fault;
-        end
-      end else if (s3_dec_q.cls == kestrel_pkg::ClassExit) begin
-        exited_d[32'(w3)*Lanes +: Lanes] = exited_q[32'(w3)*Lanes +: Lanes] | s3_mask_q;
-        ctrl_d[w3] = 1'b0;
-        resel_d[w3] = 1'b1;
-        if (s3_exit_live == '0) begin
-          active_d[w3] = 1'b0;
-          any_left = 1'b0;
-          for (int unsigned w = 0; w < Warps; w++) begin
-            if (w != 32'(w3) && active_q[w] && wblk_q[w*WarpW +: WarpW] == slot3) any_left = 1'b1;
-          end
-          if (!any_left) begin
-            // Warp slots stay allocated until the whole block completes.
-            blk_done = 1'b1;
-          end
-        end
-      end else if (s3_dec_q.cls == kestrel_pkg::ClassBarrier) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (s3_mask_q[l]) begin
-            lpc_d[(32'(w3)*Lanes + l)*32 +: 32] = s3_pc_q + 32'd4;
-            bar_rd_d[(32'(w3)*Lanes + l)*5 +: 5] = s3_dec_q.rd;
-            unique case (s3_dec_q.funct7)
-              kestrel_pkg::SimtBarCount: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = kestrel_pkg::BarKindCount;
-              kestrel_pkg::SimtBarAnd: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = kestrel_pkg::BarKindAnd;
-              kestrel_pkg::SimtBarOr: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = kestrel_pkg::BarKindOr;
-              default: bar_kind_d[(32'(w3)*Lanes + l)*2 +: 2] = kestrel_pkg::BarKindSync;
-            endcase
-          end
-        end
-        waiting_d[32'(w3)*Lanes +: Lanes] = waiting_q[32'(w3)*Lanes +: Lanes] | s3_mask_q;
-        ctrl_d[w3] = 1'b0;
-        resel_d[w3] = 1'b1;
-      end else if (s3_sync) begin
-        // kx.syncwarp: like a block barrier, the lanes retire it and wait at
-        // the next PC for their membermask.
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (s3_mask_q[l]) lpc_d[(32'(w3)*Lanes + l)*32 +: 32] = s3_pc_q + 32'd4;
-        end
-        smask_d[32'(w3)*Lanes*Lanes +: Lanes*Lanes] = s3_smask;
-        held_d[32'(w3)*Lanes +: Lanes] = held_d[32'(w3)*Lanes +: Lanes] | s3_mask_q;
-        ctrl_d[w3] = 1'b0;
-        resel_d[w3] = 1'b1;
-      end
-      // An exit may complete a membermask: parked lanes try again (they
-      // re-park at once if their mask still waits); syncwarp waiters whose
-      // mask is complete go on.
-      if (s3_sync || s3_exit) begin
-        logic [Lanes-1:0] parked;
-        parked = s3_exit ? (held_q[32'(w3)*Lanes +: Lanes] & ~swait_q[32'(w3)*Lanes +: Lanes]) : '0;
-        held_d[32'(w3)*Lanes +: Lanes] = held_d[32'(w3)*Lanes +: Lanes] & ~parked & ~s3_release;
-        swait_d[32'(w3)*Lanes +: Lanes] = s3_swait & ~s3_release;
-        if ((parked | s3_release) != '0) begin
-          slot_progress[slot3] = 1'b1;
-          grp_valid_d[w3] = 1'b0;
-          resel_d[w3] = 1'b1;
-        end
-      end
-    end
-
-    // ---- LSU, divider and barrier-result retires -----------------------------
-    // A pair's first beat writes rd only; the instruction ends with the second.
-    if (grant_lsu && lsu_rsp_last) begin
-      lsu_inflight_d = 1'b0;
-      if (lsu_inflight_q) begin
-        long_d[lsu_rsp_warp] = 1'b0;
-        if (lsu_rsp_fault != kestrel_pkg::FaultNone && !fault_valid_d) begin
-          fault_valid_d = 1'b1;
-          fault_d = lsu_fault;
-        end
-      end
-    end
-    if (div_done[0]) div_pending_d = 1'b1;
-    if (grant_div) begin
-      div_pending_d = 1'b0;
-      div_inflight_d = 1'b0;
-      if (div_inflight_q) begin
-        long_d[div_warp_q] = 1'b0;
-      end
-    end
-    if (grant_drain) begin
-      drain_d[32'(drain_w)*Lanes +: Lanes] = drain_q[32'(drain_w)*Lanes +: Lanes] & ~drain_mask;
-    end
-    if ((grant_fpl && fpl_live) || (grant_fp && fpx_live)) begin
-      logic [WarpW-1:0] fw;
-      logic [Lanes*5-1:0] flags;
-      logic [Lanes-1:0] fmask;
-      fw = grant_fpl ? fpl_warp : fpx_warp;
-      flags = grant_fpl ? fpl_flags : fpx_flags;
-      fmask = grant_fpl ? fpl_mask : fpx_mask;
-      if (!grant_fpl) long_d[fw] = 1'b0;
-      // fflags accrue per thread at write-back, in each warp's issue order.
-      for (int unsigned l = 0; l < Lanes; l++) begin
-        if (fmask[l]) begin
-          fflags_d[(32'(fw)*Lanes + l)*5 +: 5] = fflags_q[(32'(fw)*Lanes + l)*5 +: 5] | flags[l*5 +: 5];
-        end
-      end
-    end
-
-    // ---- barrier release: waiting lanes go on, results to write ---------------
-    for (int unsigned w = 0; w < Warps; w++) begin
-      if (active_q[w] && bar_release[wblk_q[w*WarpW +: WarpW]]) begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (waiting_d[w*Lanes + l] && bar_kind_d[(w*Lanes + l)*2 +: 2] != kestrel_pkg::BarKindSync
-              && bar_rd_d[(w*Lanes + l)*5 +: 5] != 5'd0)
-            drain_d[w*Lanes + l] = 1'b1;
-        end
-        if (waiting_d[w*Lanes +: Lanes] != '0) begin
-          grp_valid_d[w] = 1'b0;
-          resel_d[w] = 1'b1;
-        end
-        waiting_d[w*Lanes +: Lanes] = '0;
-      end
-    end
-
-    // ---- barrier watchdog ------------------------------------------------------
-    if (dl_any && !fault_valid_d) begin
-      fault_valid_d = 1'b1;
-      fault_d = dl_fault;
-    end
-    if (fault_valid_d) stop_d = 1'b1;
-  end
-
-  assign blk_done_o = blk_done;
-
-  // ===========================================================================
-  // Flops
-  // ===========================================================================
+  // start: a new launch; abort: drop every resident block (and the pipe).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      active_q <= '0;
-      wblk_q <= '0;
-      widx_q <= '0;
-      exited_q <= '0;
-      waiting_q <= '0;
-      drain_q <= '0;
-      held_q <= '0;
-      swait_q <= '0;
-      sleep_q <= '0;
-      sleep_left_q <= '0;
-      grp_valid_q <= '0;
-      resel_q <= '0;
-      ctrl_q <= '0;
-      long_q <= '0;
-      fair_q <= '0;
-      rr_q <= '0;
-      fault_valid_q <= 1'b0;
-      fault_q <= '0;
-      stop_q <= 1'b0;
-      cycle_q <= '0;
-      lsu_inflight_q <= 1'b0;
-      div_inflight_q <= 1'b0;
-      div_pending_q <= 1'b0;
       s1_valid_q <= 1'b0;
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
     end else if (flush) begin
-      // start: a new launch; abort: drop every resident block.  Units with a
-      // memory request in flight (fetch, LSU) finish it; their results are dropped.
-      active_q <= '0;
-      exited_q <= '0;
-      waiting_q <= '0;
-      drain_q <= '0;
-      held_q <= '0;
-      swait_q <= '0;
-      sleep_q <= '0;
-      sleep_left_q <= '0;
-      grp_valid_q <= '0;
-      resel_q <= '0;
-      ctrl_q <= '0;
-      long_q <= '0;
       s1_valid_q <= 1'b0;
       s2_valid_q <= 1'b0;
       s3_valid_q <= 1'b0;
-      lsu_inflight_q <= 1'b0;
-      div_inflight_q <= 1'b0;
-      div_pending_q <= 1'b0;
-      if (start_i) begin
-        fault_valid_q <= 1'b0;
-        fault_q <= '0;
-        stop_q <= 1'b0;
-        cycle_q <= '0;
-      end else begin
-        stop_q <= 1'b1;
-        cycle_q <= cycle_q + 64'd1;
-      end
     end else begin
-      active_q <= active_d;
-      wblk_q <= wblk_d;
-      widx_q <= widx_d;
-      exited_q <= exited_d;
-      waiting_q <= waiting_d;
-      drain_q <= drain_d;
-      held_q <= held_d;
-      swait_q <= swait_d;
-      sleep_q <= sleep_d;
-      sleep_left_q <= sleep_left_d;
-      grp_valid_q <= grp_valid_d;
-      resel_q <= resel_d;
-      ctrl_q <= ctrl_d;
-      long_q <= long_d;
-      fair_q <= fair_d;
-      rr_q <= rr_d;
-      fault_valid_q <= fault_valid_d;
-      fault_q <= fault_d;
-      stop_q <= stop_d;
-      cycle_q <= cycle_q + 64'd1;
-      lsu_inflight_q <= lsu_inflight_d;
-      div_inflight_q <= div_inflight_d;
-      div_pending_q <= div_pending_d;
       s1_valid_q <= issue;
       // LSU and divider instructions leave the pipe in stage 1.
       s2_valid_q <= s1_valid_q && !s1_unit;
@@ -1350,19 +935,9 @@ module kestrel_sm #(
     end
   end
 
-  // Datapath and bookkeeping registers whose reset value never matters: each
-  // is written before it is read (documented per group).
+  // Stage registers whose reset value never matters: each is read only
+  // while its stage is valid.
   always_ff @(posedge clk_i) begin
-    lpc_q <= lpc_d;
-    bar_rd_q <= bar_rd_d;
-    bar_kind_q <= bar_kind_d;
-    smask_q <= smask_d;  // read only for lanes in swait_q
-    grp_pc_q <= grp_pc_d;
-    grp_mask_q <= grp_mask_d;
-    grp_fair_q <= grp_fair_d;
-    grp_rr_q <= grp_rr_d;
-    instret_q <= instret_d;
-    tid_q <= tid_d;
     // pipeline
     s1_warp_q <= iw;
     s1_pc_q <= ipc;
@@ -1370,7 +945,7 @@ module kestrel_sm #(
     s1_dec_q <= idec;
     s1_word_q <= ipkt.word;
     s1_ffault_q <= iffault;
-    s1_instret_q <= instret_q[32'(iw)*Lanes*64 +: Lanes*64];
+    s1_instret_q <= issue_instret;
     s1_fpx_q <= ifpx;
     s1_fp_q <= ifp;
     s2_warp_q <= s1_warp_q;
@@ -1404,8 +979,6 @@ module kestrel_sm #(
       lsu_pc_q <= s1_pc_q;
       lsu_fp_q <= s1_fp_q.load;
     end
-    fflags_q <= fflags_d;
-    frm_q <= frm_d;
     if (div_start) begin
       div_warp_q <= s1_warp_q;
       div_pc_q <= s1_pc_q;
@@ -1417,6 +990,7 @@ module kestrel_sm #(
   // ===========================================================================
   // Outputs
   // ===========================================================================
+  assign blk_done_o = blk_done;
   assign fault_valid_o = fault_valid_q;
   assign fault_o = fault_q;
   assign busy_o = (disp_used != '0) || disp_busy || lsu_inflight_q || !lsu_req_ready || fetch_busy
