@@ -8,7 +8,17 @@
 
 #include <stddef.h>
 
-typedef enum cudaError {
+/* In C++ the enums take int as their fixed underlying type, so that any int
+ * a caller casts to one (an attribute or copy kind from a newer CUDA) is a
+ * valid value the runtime can refuse with cudaErrorInvalidValue, not
+ * undefined behaviour.  The size and the values are those of C's enums. */
+#ifdef __cplusplus
+#define KESTREL_CUDA_ENUM_BASE : int
+#else
+#define KESTREL_CUDA_ENUM_BASE
+#endif
+
+typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
@@ -56,7 +66,7 @@ typedef enum cudaError {
   cudaErrorUnknown = 999
 } cudaError_t;
 
-enum cudaMemcpyKind {
+enum cudaMemcpyKind KESTREL_CUDA_ENUM_BASE {
   cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,
   cudaMemcpyDeviceToHost = 2,
@@ -64,7 +74,7 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4
 };
 
-enum cudaLimit {
+enum cudaLimit KESTREL_CUDA_ENUM_BASE {
   cudaLimitStackSize = 0x00,
   cudaLimitPrintfFifoSize = 0x01,
   cudaLimitMallocHeapSize = 0x02,
@@ -73,7 +83,7 @@ enum cudaLimit {
   cudaLimitMaxL2FetchGranularity = 0x05
 };
 
-enum cudaDeviceAttr {
+enum cudaDeviceAttr KESTREL_CUDA_ENUM_BASE {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,
   cudaDevAttrMaxBlockDimY = 3,
