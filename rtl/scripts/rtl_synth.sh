@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # Synthesizes a Kestrel RTL top with Debian's Yosys 0.23 and prints the cell
-# counts.  Usage: rtl_synth.sh TOP [param=value ...]
+# counts.  Usage: rtl_synth.sh [--hierarchy] TOP [param=value ...]
+# By default the design is flattened and the counts are those of the flat
+# netlist.  --hierarchy synthesizes every module of the hierarchy once per
+# parameter set without flattening (a unit instantiated four times is mapped
+# once), which takes a fraction of the time for the SM; the counts are the
+# hierarchy's totals (stat -top), a few percent above the flat netlist's
+# because nothing is optimized across unit boundaries.
 # Fails on any Yosys error, and on warnings that signal a Yosys 0.23 parse
 # gap (an implicitly declared identifier, a wire without driver) or a latch.
 set -euo pipefail
 rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+flatten="-flatten"
+mode="flattened"
+if [ "${1:-}" = "--hierarchy" ]; then
+  flatten=""
+  mode="hierarchy"
+  shift
+fi
 top="$1"
 shift
 chparams=""
@@ -17,7 +30,7 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 script="read_verilog -defer -sv -DSYNTHESIS -I$rtl_dir/include ${files[*]}; "
 if [ -n "$chparams" ]; then script+="chparam$chparams $top; "; fi
-script+="synth -top $top -flatten"
+script+="synth -top $top $flatten; stat -top $top"
 if ! yosys -p "$script" >"$log" 2>&1; then
   grep -E "ERROR|rror:" "$log" | head -20
   echo "synth: $top FAILED"
@@ -27,10 +40,14 @@ if grep -E "implicitly declared|has no driver|^Latch inferred|\$(dlatch|_DLATCH)
   echo "synth: $top has warnings that indicate a mis-parse or latch"
   exit 1
 fi
-# The last statistics block is the flattened top after synthesis.
-# (Found by line number: accumulating the block in awk is quadratic in the
-# log, which is over 10 MB for the SM.)
+# The last statistics block is the flattened top after synthesis, or, for a
+# hierarchy, its totals after "design hierarchy".  (Found by line number:
+# accumulating the block in awk is quadratic in the log, which is over 10 MB
+# for the SM.)
 last_stats="$(grep -n "Printing statistics" "$log" | tail -1 | cut -d: -f1)"
+if [ -z "$flatten" ] && grep -q "=== design hierarchy ===" "$log"; then
+  last_stats="$(grep -n "=== design hierarchy ===" "$log" | tail -1 | cut -d: -f1)"
+fi
 tail -n +"${last_stats:-1}" "$log" |
   grep -E "Number of cells|\\\$_|Number of wires" | head -40
-echo "synth: $top OK ($*)"
+echo "synth: $top OK (${*:-default parameters}; $mode)"
