@@ -1,7 +1,7 @@
 // The arithmetic of Kestrel's atomics (docs/isa.md sections 1 and 2.2): the
 // value an atomic of funct5 `op` leaves in memory, given the old value, its
 // operand and a CAS's compare value.  One definition for the functional
-// model and for the RTL benches' reference memories (verif/rtl/amo_ref.hpp).
+// model and for the RTL benches' reference memories (tests/rtl/amo_ref.hpp).
 #pragma once
 
 #include <cstdint>

@@ -23,7 +23,7 @@ constexpr size_t kCopyChunk = 1u << 20;
 constexpr uint64_t kMinPrintfFifo = 4096;
 constexpr uint64_t kMaxPrintfFifo = 1ull << 30;
 // CUDA prints printf output on stdout and assert messages on stderr
-// (observed on an H100, tests/reference/nvidia/assert_message.*).
+// (observed on an H100, tests/cuda/reference/nvidia/assert_message.*).
 constexpr int kPrintfStream = 1;
 constexpr int kAssertStream = 2;
 constexpr int kDiagnosticStream = 2;

@@ -1,9 +1,9 @@
 // Atomic and shared-memory throughput from the performance counters, on every
 // backend given (default: model, and rtlsim where it is built):
-//   * contended vs uncontended global atomicAdd (sw_kernels/tests/bank_conflicts.cu,
+//   * contended vs uncontended global atomicAdd (tests/e2e/kernels/bank_conflicts.cu,
 //     global_atomics: every thread on word 0, or each on its own word);
 //   * a 256-bin histogram with shared-memory atomics vs one with global
-//     atomics only (sw_kernels/tests/atomic_apps.cu).
+//     atomics only (tests/e2e/kernels/atomic_apps.cu).
 // Figures: cycles, atomics (counter 15), cycles per atomic, shared passes per
 // access (14 / 13) and global line requests (12).  The model counts issue
 // slots as cycles, so its cycle figures do not show memory contention; the

@@ -2,7 +2,7 @@
 # Lints every Kestrel RTL file with Verilator -Wall, each as its own top
 # (submodules found through -y), so a unit that is not yet instantiated
 # anywhere is still checked.  rtl/fpu units are found through -y (their own
-# per-file lint is verif/fpu/scripts/fpu_lint.sh).  Exits non-zero on the first warning.
+# per-file lint is rtl/scripts/fpu_lint.sh).  Exits non-zero on the first warning.
 set -euo pipefail
 rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 search=()

@@ -1,6 +1,6 @@
 // Shared pieces of the end-to-end kernel tests: which backends and XLENs to
 // run on, opening a device per test, finding the modules kestrel-cc built from
-// sw_kernels/, and CPU references for the kernels whose results are not a
+// kernels/, and CPU references for the kernels whose results are not a
 // one-liner.
 #pragma once
 
@@ -66,7 +66,7 @@ class DeviceTest : public testing::TestWithParam<Target> {
   // The Verilated RTL simulates some 10^3 times slower than the functional
   // model: tests whose cost is in repetition, not in coverage, do less there.
   bool cycle_accurate() const { return GetParam().backend == "rtlsim"; }
-  // sw_kernels/tests/<name>.cu built for this test's XLEN.
+  // kernels/<name>.cu built for this test's XLEN.
   Module load(const std::string& name) {
     return Module::load(*device_, std::string(KESTREL_E2E_MODULE_DIR) + "/" + name + "_rv" +
                                       std::to_string(xlen()) + ".kmod");
@@ -76,7 +76,7 @@ class DeviceTest : public testing::TestWithParam<Target> {
   std::unique_ptr<Device> device_;
 };
 
-// sw_kernels/tests/divergence.cu, on the host.
+// kernels/divergence.cu, on the host.
 inline int collatz_steps(unsigned int x) {
   int steps = 0;
   while (x != 1) {
@@ -99,7 +99,7 @@ inline int divergent_loops_reference(int v) {
   return acc;
 }
 
-// sw_kernels/tests/recursion.cu, on the host.
+// kernels/recursion.cu, on the host.
 inline int fib_reference(int n) { return n < 2 ? n : fib_reference(n - 1) + fib_reference(n - 2); }
 inline int tree_sum_reference(const std::vector<int>& values, size_t node) {
   if (node >= values.size()) return 0;

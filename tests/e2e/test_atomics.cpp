@@ -1,12 +1,12 @@
 // CUDA atomics and fences end to end, on every backend and XLEN:
-//   * sw_kernels/tests/atomics.cu: every function of guide B.12 on global and
+//   * kernels/atomics.cu: every function of guide B.12 on global and
 //     shared memory against CPU references (final values, old values as
 //     multisets, atomicInc/atomicDec wrap, float and double add), contention
 //     (every thread on one word gets a distinct old value, guide 4.1), faults;
-//   * sw_kernels/tests/atomic_apps.cu: histograms, parallel counters,
+//   * kernels/atomic_apps.cu: histograms, parallel counters,
 //     lock-free stack pushes, an intra-warp spin lock, the guide's B.5 sum,
 //     8- and 16-bit atomics that clang makes LR/SC loops;
-//   * sw_kernels/tests/bank_conflicts.cu: bank passes per shared-memory access
+//   * kernels/bank_conflicts.cu: bank passes per shared-memory access
 //     (guide G.3.3 / G.5.3, Figures 17 and 18) from the counters.
 #include <algorithm>
 #include <cstdint>
@@ -25,7 +25,7 @@
 namespace kestrel::e2e {
 namespace {
 
-// sw_kernels/tests/atomics.cu's cells.
+// kernels/atomics.cu's cells.
 enum IntCell { kAddI, kSubI, kExchI, kMinI, kMaxI, kCasI, kAndI, kOrI, kXorI, kIntCells };
 enum UintCell {
   kAddU,

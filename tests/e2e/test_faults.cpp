@@ -1,4 +1,4 @@
-// Kernels of sw_kernels/tests/faults.cu (and a stack overflow from
+// Kernels of kernels/faults.cu (and a stack overflow from
 // recursion.cu) fault on purpose.  Each test checks the fault's kind and the
 // block and thread it names (docs/isa.md section 7), then that the same
 // device still runs a correct kernel: a fault ends the launch, not the device.

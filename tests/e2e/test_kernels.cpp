@@ -1,4 +1,4 @@
-// The test kernels of sw_kernels/tests/, built by kestrel-cc, loaded and run
+// The test kernels of kernels/, built by kestrel-cc, loaded and run
 // through the runtime's C++ layer on every backend and XLEN, and compared with
 // CPU references.
 #include <algorithm>
@@ -36,7 +36,7 @@ TEST_P(KernelTest, SaxpyMatchesHost) {
   for (int i = 0; i < n; ++i) ASSERT_FLOAT_EQ(result[i], 2.5f * x[i] + y[i]) << "element " << i;
 }
 
-// Dot product (sw_kernels/tests/linalg.cu): products and a shared-memory tree
+// Dot product (kernels/linalg.cu): products and a shared-memory tree
 // per block of 128.  The host repeats the same tree in float, so each block
 // sum must match bit for bit; the total is also checked against double.
 TEST_P(KernelTest, DotProductMatchesHostTree) {
@@ -107,7 +107,7 @@ TEST_P(KernelTest, TiledSgemmWithSharedMemory) {
 }
 
 // __frsqrt_rn on the device equals the host copy bit for bit; the host copy
-// is proved correctly rounded by sdk.Frsqrt.* (sw_kernels/sdk/tests).  Inputs:
+// is proved correctly rounded by sdk.Frsqrt.* (tests/toolchain).  Inputs:
 // special values, subnormals, powers of four, random bit patterns.
 TEST_P(KernelTest, FrsqrtRnMatchesHostBitForBit) {
   KESTREL_NEEDS(Feature::kFloat);

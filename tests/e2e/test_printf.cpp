@@ -1,4 +1,4 @@
-// sw_kernels/tests/printf.cu on every backend and XLEN: device printf
+// kernels/printf.cu on every backend and XLEN: device printf
 // records formatted by the runtime at synchronization (guide B.17), FIFO
 // overflow, CUDA's assert message (B.16).  The device's output function
 // captures what the runtime would print.

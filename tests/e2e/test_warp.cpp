@@ -1,4 +1,4 @@
-// sw_kernels/tests/warp.cu on every backend and XLEN: the guide's shuffle
+// kernels/warp.cu on every backend and XLEN: the guide's shuffle
 // examples (B.14.5), a block scan on shuffles, ballot-based compaction,
 // votes under divergent and partial masks, match and reduce, shuffles of
 // every type, bit intrinsics, clock and nanosleep, checked against CPU

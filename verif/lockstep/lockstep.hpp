@@ -33,7 +33,7 @@
 //   through (a spin on a flag another SM's atomic sets); otherwise the
 //   load's mismatch is reported.
 //
-// Used by the SM bench (verif/rtl/) and the rtlsim backend's lock-step mode.
+// Used by the SM tests (tests/rtl/sm) and the rtlsim backend's lock-step mode.
 // Mismatches are reported as readable text, never thrown.
 #pragma once
 

@@ -3,7 +3,7 @@
  * KESTREL_F3_SFU) approximate 1/x, 1/sqrt(x), 2^x, log2(x), sin(x) and
  * cos(x); the intrinsics below combine them with ordinary F instructions.
  * docs/fpu.md gives the error of each, measured against D.2's bounds by
- * verif/fpu/test_sfu.cpp (which evaluates these same compositions).
+ * tests/rtl/fpu/test_sfu.cpp (which evaluates these same compositions).
  * kestrel_cuda.h includes this header last: CUDA's names, some of which it
  * first maps to picolibc, are redefined here to the fast forms. */
 #ifndef KESTREL_FAST_MATH_H

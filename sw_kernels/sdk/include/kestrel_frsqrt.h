@@ -15,8 +15,8 @@
  * Special values: NaN gives the canonical NaN, x < 0 (including -inf) the
  * canonical NaN, +-0 gives +-inf, +inf gives +0.  The result is always normal
  * (1/sqrt of the largest float is about 5.4e-20, of the smallest subnormal
- * 2^74.5).  Plain C: the host tests (verif/fpu/test_frsqrt.cpp) include this
- * header too and check it against an independent 128-bit test. */
+ * 2^74.5).  Plain C: the host tests (tests/toolchain/test_frsqrt.cpp)
+ * include this header too and check it against an independent 128-bit test. */
 #ifndef KESTREL_FRSQRT_H
 #define KESTREL_FRSQRT_H
 
