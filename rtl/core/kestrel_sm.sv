@@ -41,9 +41,10 @@
 // scheduler), kestrel_sm_exec (stage 1), kestrel_sm_fp_track (F hand-over,
 // f scoreboard, reservations), kestrel_sm_retire (the retire slot),
 // kestrel_sm_faults (fault records, deadlock), kestrel_sm_warp_ctrl (per-warp
-// and per-lane state and its next-state logic); the register files, LSU,
-// kestrel_fp_exec and barrier unit.  This module wires them and keeps the
-// stage 1..3 registers.
+// and per-lane state and its next-state logic), kestrel_sm_pipe (the stage
+// 1..3 registers, stage 1's hand-over to the LSU, divider and fp_exec, their
+// records); the register files, LSU, kestrel_fp_exec and barrier unit.  This
+// module wires them; stage payloads are kestrel_pkg's SM stage packets.
 //
 // Boundary: docs/microarchitecture.md, "SM boundary" (valid/ready block
 // dispatch and memory port, kestrel_pkg payloads).
@@ -216,9 +217,6 @@ module kestrel_sm #(
   // ===========================================================================
   logic [Warps-1:0] lb_hit, fetch_fault_w;
   logic [Warps*32-1:0] wword;
-  // The issuing instruction's decode (x and F fields).
-  kestrel_pkg::decoded_t idec;
-  kestrel_pkg::fp_dec_t ifp;
   // Per warp: lane-pipeline ops in flight and the f registers they will
   // write (kestrel_sm_fp_track); x scoreboard hazards and clears.
   logic [Warps-1:0] lane_busy;
@@ -265,23 +263,25 @@ module kestrel_sm #(
   // ===========================================================================
   // Issue stage
   // ===========================================================================
-  // Pipeline registers (stage 1..3).
-  logic s1_valid_q, s2_valid_q, s3_valid_q;
-  logic [WarpW-1:0] s1_warp_q, s2_warp_q, s3_warp_q;
-  logic [31:0] s1_pc_q, s2_pc_q, s3_pc_q;
-  logic [Lanes-1:0] s1_mask_q, s2_mask_q, s3_mask_q;
-  kestrel_pkg::decoded_t s1_dec_q, s2_dec_q, s3_dec_q;
-  logic [31:0] s1_word_q, s2_word_q, s3_word_q;
-  logic s1_ffault_q, s2_ffault_q, s3_ffault_q;  // fetch fault pseudo-instruction
-  logic [Lanes*64-1:0] s1_instret_q;
-  logic [RowW-1:0] s2_result_q, s3_result_q;
-  logic [Lanes-1:0] s2_nonzero_q, s3_nonzero_q;  // barrier operand != 0
-  logic s2_barfault_q, s3_barfault_q;            // kx.bar.sync with a non-zero id
-  logic [LaneW-1:0] s2_flane_q, s3_flane_q;      // fault lane
-  logic [63:0] s2_code_q, s3_code_q;             // trap code (rs1), later the assert line (a2)
-  logic [63:0] s2_line_q, s3_line_q;
-  logic [63:0] s3_a1_q;
+  // Stage 1..3 (kestrel_sm_pipe): stage 1's instruction, stage 3's, and the
+  // records of the LSU and divider instructions out.
+  logic s1_valid, s2_valid, s3_valid;
+  logic [WarpW-1:0] s1_warp, s3_warp;
+  logic [Lanes-1:0] s1_mask, s3_mask;
+  kestrel_pkg::sm_issue_t s1_pkt;
+  kestrel_pkg::sm_wb_t s3_pkt;
+  logic [Lanes*64-1:0] s1_instret;
+  logic [RowW-1:0] s3_result;
+  logic [Lanes-1:0] s3_nonzero;
+  logic [LaneW-1:0] s3_flane;
+  logic [63:0] s3_a1;
   logic s3_faulting;
+  logic [31:0] lsu_pc;
+  logic lsu_fp;
+  logic [WarpW-1:0] div_warp;
+  logic [31:0] div_pc;
+  logic [Lanes-1:0] div_mask;
+  logic [4:0] div_rd;
   // Retire-slot grants (kestrel_sm_retire).
   logic grant_lsu, grant_div, grant_fp, grant_fpl, grant_drain;
   logic drain_any;
@@ -292,10 +292,6 @@ module kestrel_sm #(
   // Stage 1 holds an RV32 register-pair atomic: the register file reads its
   // high words (rs2+1, rd+1) this cycle, so nothing issues.
   logic s1_pair;
-  logic [WarpW-1:0] div_warp_q;
-  logic [31:0] div_pc_q;
-  logic [Lanes-1:0] div_mask_q;
-  logic [4:0] div_rd_q;
   // F instructions in kestrel_fp_exec: one warp-instruction per cycle into
   // the lane pipeline (its records in a FIFO, in order), one in divsqrt, one
   // in the SFU (a record each; the fp_exec tag says which).
@@ -307,23 +303,12 @@ module kestrel_sm #(
   logic [FpuStages:0] resv;
   logic [3:0] resv_near;                               // bits 0..3 of resv, zero beyond
   logic fp_busy;                                       // F instructions out
-  logic lsu_fp_q;                                // the LSU instruction is flw/fsw
-  logic s1_fpx_q;
-  kestrel_pkg::fp_dec_t s1_fp_q;
 
   logic hold_issue;
   logic issue;
   logic [WarpW-1:0] iw;
-  logic ifpx;
-  logic [31:0] ipc;
   logic [Lanes-1:0] imask;
-  logic iffault;
   logic [Warps-1:0] sched_launch;
-
-  function automatic logic is_mem(input kestrel_pkg::exec_class_e c);
-    is_mem = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore) || (c == kestrel_pkg::ClassAtomic);
-  endfunction
-
 
   kestrel_pkg::sm_issue_t ipkt;
   kestrel_sm_issue #(
@@ -353,10 +338,10 @@ module kestrel_sm #(
     .resv3_i        (resv_near[3]),
     .stop_i         (stop_q || fault_valid_q),
     .hold_i         (hold_issue),
-    .s1_valid_i     (s1_valid_q),
-    .s1_warp_i      (s1_warp_q),
-    .s1_dec_i       (s1_dec_q),
-    .s1_ffault_i    (s1_ffault_q),
+    .s1_valid_i     (s1_valid),
+    .s1_warp_i      (s1_warp),
+    .s1_dec_i       (s1_pkt.dec),
+    .s1_ffault_i    (s1_pkt.ffault),
     .issue_o        (issue),
     .issue_warp_o   (iw),
     .issue_mask_o   (imask),
@@ -372,11 +357,6 @@ module kestrel_sm #(
     .sb_clear_warp_i(sb_clear_warp),
     .sb_clear_rd_i  (sb_clear_rd)
   );
-  assign ipc = ipkt.pc;
-  assign iffault = ipkt.ffault;
-  assign idec = ipkt.dec;
-  assign ifpx = ipkt.fpx;
-  assign ifp = ipkt.fp;
 
   // f registers: read with the x registers at issue (data in stage 1),
   // written by FP and flw retires.  A warp with flw, divsqrt or SFU in flight
@@ -391,9 +371,9 @@ module kestrel_sm #(
     .launch_warp_i(disp_warp),
     .ren_i        (issue),
     .rwarp_i      (iw),
-    .rs1_i        (ifp.rs1),
-    .rs2_i        (ifp.rs2),
-    .rs3_i        (ifp.rs3),
+    .rs1_i        (ipkt.fp.rs1),
+    .rs2_i        (ipkt.fp.rs2),
+    .rs3_i        (ipkt.fp.rs3),
     .rs1_data_o   (frf_rs1_data),
     .rs2_data_o   (frf_rs2_data),
     .rs3_data_o   (frf_rs3_data),
@@ -431,28 +411,24 @@ module kestrel_sm #(
   kestrel_sm_exec #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .ClockKhz(ClockKhz)) u_exec (
     .clk_i, .rst_ni, .sm_id_i, .launch_i,
     .cycle_i         (cycle_q),
-    .valid_i         (s1_valid_q),
-    .warp_i          (s1_warp_q),
-    .pc_i            (s1_pc_q),
-    .mask_i          (s1_mask_q),
-    .dec_i           (s1_dec_q),
-    .ffault_i        (s1_ffault_q),
-    .fpx_i           (s1_fpx_q),
-    .fp_i            (s1_fp_q),
-    .instret_i       (s1_instret_q),
+    .valid_i         (s1_valid),
+    .warp_i          (s1_warp),
+    .mask_i          (s1_mask),
+    .pkt_i           (s1_pkt),
+    .instret_i       (s1_instret),
     .rs1_i           (rf_rs1_data),
     .rs2_i           (rf_rs2_data),
     .rs3_i           (rf_rs3_data),
     .frs2_i          (frf_rs2_data),
-    .tid_i           (tid_q[32'(s1_warp_q)*Lanes*TidW +: Lanes*TidW]),
-    .bidx_i          (disp_bidx[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*64 +: 64]),
-    .widx_i          (widx_q[32'(s1_warp_q)*WarpW +: WarpW]),
-    .exited_i        (exited_q[32'(s1_warp_q)*Lanes +: Lanes]),
-    .held_i          (held_q[32'(s1_warp_q)*Lanes +: Lanes]),
-    .swait_i         (swait_q[32'(s1_warp_q)*Lanes +: Lanes]),
-    .lpc_i           (lpc_q[32'(s1_warp_q)*Lanes*32 +: Lanes*32]),
-    .fflags_i        (fflags_q[32'(s1_warp_q)*Lanes*5 +: Lanes*5]),
-    .frm_i           (frm_q[32'(s1_warp_q)*Lanes*3 +: Lanes*3]),
+    .tid_i           (tid_q[32'(s1_warp)*Lanes*TidW +: Lanes*TidW]),
+    .bidx_i          (disp_bidx[32'(wblk_q[32'(s1_warp)*WarpW +: WarpW])*64 +: 64]),
+    .widx_i          (widx_q[32'(s1_warp)*WarpW +: WarpW]),
+    .exited_i        (exited_q[32'(s1_warp)*Lanes +: Lanes]),
+    .held_i          (held_q[32'(s1_warp)*Lanes +: Lanes]),
+    .swait_i         (swait_q[32'(s1_warp)*Lanes +: Lanes]),
+    .lpc_i           (lpc_q[32'(s1_warp)*Lanes*32 +: Lanes*32]),
+    .fflags_i        (fflags_q[32'(s1_warp)*Lanes*5 +: Lanes*5]),
+    .frm_i           (frm_q[32'(s1_warp)*Lanes*3 +: Lanes*3]),
     .alu_o           (s1_alu),
     .result_o        (s1_result),
     .target_o        (s1_target),
@@ -489,8 +465,7 @@ module kestrel_sm #(
   logic [Lanes*5-1:0] fpx_flags, fpl_flags;
   logic fpx_rsp_tag, fpl_rsp_tag;
   logic [1:0] s1_fp_unit;
-  assign s1_fp_unit = s1_fp_q.unit;
-  assign fpx_req_valid = s1_valid_q && s1_fpx_q && !s1_rmfault;
+  assign s1_fp_unit = s1_pkt.fp.unit;
   assign resv_near = 4'(resv);
   kestrel_fp_exec #(
     .Xlen(Xlen), .Lanes(Lanes), .SfuLanes(SfuLanes), .Stages(FpuStages), .TagW(1)
@@ -499,9 +474,9 @@ module kestrel_sm #(
     .req_valid_i     (fpx_req_valid),
     .req_ready_o     (fpx_req_ready),
     .req_unit_i      (s1_fp_unit),
-    .req_fpu_op_i    (s1_fp_q.fpu_op),
-    .req_divsqrt_op_i(s1_fp_q.divsqrt_op),
-    .req_sfu_op_i    (s1_fp_q.sfu_op),
+    .req_fpu_op_i    (s1_pkt.fp.fpu_op),
+    .req_divsqrt_op_i(s1_pkt.fp.divsqrt_op),
+    .req_sfu_op_i    (s1_pkt.fp.sfu_op),
     .req_rm_i        (s1_rm),
     .req_a_i         (frf_rs1_data),
     .req_b_i         (frf_rs2_data),
@@ -524,8 +499,6 @@ module kestrel_sm #(
   // LSU
   // ===========================================================================
   logic lsu_req_valid, lsu_req_ready;
-  logic s1_unit;
-  assign s1_unit = is_mem(s1_dec_q.cls) || s1_dec_q.cls == kestrel_pkg::ClassDiv || (s1_fpx_q && !s1_rmfault);
   logic lsu_rsp_valid, lsu_rsp_ready, lsu_rsp_load, lsu_rsp_last;
   logic [WarpW-1:0] lsu_rsp_warp;
   logic [4:0] lsu_rsp_rd;
@@ -536,11 +509,9 @@ module kestrel_sm #(
   logic [Xlen-1:0] lsu_rsp_fault_addr;
   logic lsu_mem_req_valid, lsu_mem_req_ready, lsu_mem_rsp_valid, lsu_mem_rsp_ready;
   kestrel_pkg::mem_req_t lsu_mem_req;
-  logic [31:0] lsu_pc_q;
   logic lsu_ev_shared_access;
   logic [6:0] lsu_ev_shared_passes, lsu_ev_atomics;
 
-  assign lsu_req_valid = s1_valid_q && is_mem(s1_dec_q.cls);
   kestrel_lsu #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes)) u_lsu (
     .clk_i, .rst_ni,
     .flush_i          (start_i),
@@ -551,21 +522,21 @@ module kestrel_sm #(
     .stack_bytes_i    (launch_i.stack_bytes),
     .req_valid_i      (lsu_req_valid),
     .req_ready_o      (lsu_req_ready),
-    .req_warp_i       (s1_warp_q),
-    .req_rd_i         (s1_fp_q.load ? s1_fp_q.rd : s1_dec_q.rd),
-    .req_store_i      (s1_dec_q.cls == kestrel_pkg::ClassStore),
-    .req_amo_i        (s1_dec_q.cls == kestrel_pkg::ClassAtomic),
-    .req_amo_op_i     (s1_dec_q.funct7[6:2]),
+    .req_warp_i       (s1_warp),
+    .req_rd_i         (s1_pkt.fp.load ? s1_pkt.fp.rd : s1_pkt.dec.rd),
+    .req_store_i      (s1_pkt.dec.cls == kestrel_pkg::ClassStore),
+    .req_amo_i        (s1_pkt.dec.cls == kestrel_pkg::ClassAtomic),
+    .req_amo_op_i     (s1_pkt.dec.funct7[6:2]),
     .req_size_i       (s1_mem_size),
-    .req_unsigned_i   (s1_dec_q.funct3[2]),
-    .req_mask_i       (s1_mask_q),
+    .req_unsigned_i   (s1_pkt.dec.funct3[2]),
+    .req_mask_i       (s1_mask),
     .req_addr_i       (s1_alu),
     .req_wdata_i      (lsu_wdata),
     .req_cmp_i        (rf_rs3_data),
     .req_pair_i       (s1_pair),
     .req_wdata_hi_i   (lsu_wdata_hi),
     .req_cmp_hi_i     (lsu_cmp_hi),
-    .req_shared_phys_i(disp_bphys[32'(wblk_q[32'(s1_warp_q)*WarpW +: WarpW])*32 +: 32]),
+    .req_shared_phys_i(disp_bphys[32'(wblk_q[32'(s1_warp)*WarpW +: WarpW])*32 +: 32]),
     .req_local_base_i (lsu_local_base),
     .rsp_valid_o      (lsu_rsp_valid),
     .rsp_ready_i      (lsu_rsp_ready),
@@ -626,8 +597,6 @@ module kestrel_sm #(
   logic [WarpW-1:0] fpl_warp, fpx_warp;
   logic [Lanes-1:0] fpl_mask, fpx_mask;
   logic fpl_live, fpx_live;
-  assign s1_fp_meta = {s1_warp_q, s1_pc_q, s1_mask_q, s1_fp_q.rd_we ? s1_fp_q.rd : s1_dec_q.rd,
-                       s1_fp_q.rd_we, s1_dec_q.rd_we};
   kestrel_sm_fp_track #(.Lanes(Lanes), .Warps(Warps), .Stages(FpuStages)) u_fp_track (
     .clk_i, .rst_ni,
     .flush_i        (flush),
@@ -635,16 +604,16 @@ module kestrel_sm #(
     .lane_busy_o    (lane_busy),
     .issue_i        (issue),
     .issue_warp_i   (iw),
-    .issue_fpx_i    (ifpx),
-    .issue_fp_i     (ifp),
+    .issue_fpx_i    (ipkt.fpx),
+    .issue_fp_i     (ipkt.fp),
     .resv_o         (resv),
     .ds_busy_o      (ds_busy),
     .sfu_busy_o     (sfu_busy),
-    .s1_valid_i     (s1_valid_q),
-    .s1_fpx_i       (s1_fpx_q),
+    .s1_valid_i     (s1_valid),
+    .s1_fpx_i       (s1_pkt.fpx),
     .s1_rmfault_i   (s1_rmfault),
     .s1_unit_i      (s1_fp_unit),
-    .s1_warp_i      (s1_warp_q),
+    .s1_warp_i      (s1_warp),
     .s1_meta_i      (s1_fp_meta),
     .fpx_req_valid_i(fpx_req_valid),
     .fpx_req_ready_i(fpx_req_ready),
@@ -670,18 +639,15 @@ module kestrel_sm #(
   // ===========================================================================
   kestrel_sm_retire #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .FpuStages(FpuStages)) u_retire (
     .clk_i, .rst_ni,
-    .s3_valid_i       (s3_valid_q),
-    .s3_warp_i        (s3_warp_q),
-    .s3_pc_i          (s3_pc_q),
-    .s3_mask_i        (s3_mask_q),
-    .s3_dec_i         (s3_dec_q),
-    .s3_ffault_i      (s3_ffault_q),
-    .s3_barfault_i    (s3_barfault_q),
-    .s3_result_i      (s3_result_q),
-    .s3_active_i      (active_q[s3_warp_q]),
+    .s3_valid_i       (s3_valid),
+    .s3_warp_i        (s3_warp),
+    .s3_mask_i        (s3_mask),
+    .s3_pkt_i         (s3_pkt),
+    .s3_result_i      (s3_result),
+    .s3_active_i      (active_q[s3_warp]),
     .mul_result_i     (mul_result),
-    .s2_valid_i       (s2_valid_q),
-    .s1_valid_i       (s1_valid_q),
+    .s2_valid_i       (s2_valid),
+    .s1_valid_i       (s1_valid),
     .resv_near_i      (resv_near[2:1]),
     .s3_faulting_o    (s3_faulting),
     .fpl_rsp_valid_i  (fpl_rsp_valid),
@@ -698,15 +664,15 @@ module kestrel_sm #(
     .lsu_rsp_mask_i   (lsu_rsp_mask),
     .lsu_rsp_data_i   (lsu_rsp_data),
     .lsu_rsp_fault_i  (lsu_rsp_fault),
-    .lsu_pc_i         (lsu_pc_q),
-    .lsu_fp_i         (lsu_fp_q),
+    .lsu_pc_i         (lsu_pc),
+    .lsu_fp_i         (lsu_fp),
     .lsu_inflight_i   (lsu_inflight_q),
     .div_pending_i    (div_pending_q),
     .div_inflight_i   (div_inflight_q),
-    .div_warp_i       (div_warp_q),
-    .div_pc_i         (div_pc_q),
-    .div_mask_i       (div_mask_q),
-    .div_rd_i         (div_rd_q),
+    .div_warp_i       (div_warp),
+    .div_pc_i         (div_pc),
+    .div_mask_i       (div_mask),
+    .div_rd_i         (div_rd),
     .div_result_i     (div_result),
     .fpx_rsp_valid_i  (fpx_rsp_valid),
     .fpx_rsp_ready_o  (fpx_rsp_ready),
@@ -772,13 +738,10 @@ module kestrel_sm #(
     .issue_warp_i        (iw),
     .issue_mask_i        (imask),
     .issue_pkt_i         (ipkt),
-    .s1_valid_i          (s1_valid_q),
-    .s1_warp_i           (s1_warp_q),
-    .s1_pc_i             (s1_pc_q),
-    .s1_mask_i           (s1_mask_q),
-    .s1_dec_i            (s1_dec_q),
-    .s1_ffault_i         (s1_ffault_q),
-    .s1_fpx_i            (s1_fpx_q),
+    .s1_valid_i          (s1_valid),
+    .s1_warp_i           (s1_warp),
+    .s1_mask_i           (s1_mask),
+    .s1_pkt_i            (s1_pkt),
     .s1_rs1_i            (rf_rs1_data),
     .s1_target_i         (s1_target),
     .s1_barfault_i       (s1_barfault),
@@ -788,13 +751,12 @@ module kestrel_sm #(
     .s1_sleep_amount_i   (s1_sleep_amount),
     .s1_coll_i           (s1_coll),
     .s1_ready_i          (s1_ready),
-    .s3_valid_i          (s3_valid_q),
-    .s3_warp_i           (s3_warp_q),
-    .s3_pc_i             (s3_pc_q),
-    .s3_mask_i           (s3_mask_q),
-    .s3_dec_i            (s3_dec_q),
-    .s3_result_i         (s3_result_q),
-    .s3_nonzero_i        (s3_nonzero_q),
+    .s3_valid_i          (s3_valid),
+    .s3_warp_i           (s3_warp),
+    .s3_mask_i           (s3_mask),
+    .s3_pkt_i            (s3_pkt),
+    .s3_result_i         (s3_result),
+    .s3_nonzero_i        (s3_nonzero),
     .s3_faulting_i       (s3_faulting),
     .pipe_fault_i        (pipe_fault),
     .lsu_fault_i         (lsu_fault),
@@ -806,7 +768,7 @@ module kestrel_sm #(
     .lsu_rsp_fault_i     (lsu_rsp_fault),
     .div_done_i          (div_done[0]),
     .grant_div_i         (grant_div),
-    .div_warp_i          (div_warp_q),
+    .div_warp_i          (div_warp),
     .grant_drain_i       (grant_drain),
     .drain_warp_i        (drain_w),
     .drain_mask_i        (drain_mask),
@@ -864,9 +826,8 @@ module kestrel_sm #(
 
   // Lint sinks: outputs and fields this SM does not need.
   logic unused_sinks;
-  assign unused_sinks = (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ (^s3_line_q[63:32])
-                            ^ (^s3_dec_q) ^ fpl_rsp_tag ^ resv_near[0]
-                            ^ s1_fp_q.rs1_re ^ (^s1_fp_q.rs1) ^ (^s1_fp_q.rs2) ^ (^s1_fp_q.rs3);
+  assign unused_sinks = (^bar_waiting) ^ (^div_done[Lanes-1:1]) ^ fpl_rsp_tag ^ resv_near[0]
+                            ^ s1_pkt.fp.rs1_re ^ (^s1_pkt.fp.rs1) ^ (^s1_pkt.fp.rs2) ^ (^s1_pkt.fp.rs3);
 
   // ===========================================================================
   // Faults: warp-synchronous deadlock and the fault records
@@ -889,19 +850,14 @@ module kestrel_sm #(
     .bidx_i          (disp_bidx),
     .resident_i      (disp_resident),
     .bar_deadlock_i  (bar_deadlock),
-    .busy_i          (s1_valid_q || s2_valid_q || s3_valid_q || disp_busy || disp_take || drain_any
+    .busy_i          (s1_valid || s2_valid || s3_valid || disp_busy || disp_take || drain_any
                       || lsu_inflight_q || div_inflight_q || fp_busy),
-    .s3_warp_i       (s3_warp_q),
-    .s3_pc_i         (s3_pc_q),
-    .s3_word_i       (s3_word_q),
-    .s3_ffault_i     (s3_ffault_q),
-    .s3_trap_i       (s3_dec_q.cls == kestrel_pkg::ClassTrap),
-    .s3_flane_i      (s3_flane_q),
-    .s3_code_i       (s3_code_q),
-    .s3_a1_i         (s3_a1_q),
-    .s3_line_i       (s3_line_q[31:0]),
+    .s3_warp_i       (s3_warp),
+    .s3_pkt_i        (s3_pkt),
+    .s3_flane_i      (s3_flane),
+    .s3_a1_i         (s3_a1),
     .lsu_warp_i      (lsu_rsp_warp),
-    .lsu_pc_i        (lsu_pc_q),
+    .lsu_pc_i        (lsu_pc),
     .lsu_fault_i     (lsu_rsp_fault),
     .lsu_fault_lane_i(lsu_rsp_fault_lane),
     .lsu_fault_addr_i(64'(lsu_rsp_fault_addr)),
@@ -915,77 +871,56 @@ module kestrel_sm #(
 
 
   // ===========================================================================
-  // Stage registers
+  // Stage 1..3 registers and stage 1's hand-over to the LSU, divider and
+  // kestrel_fp_exec
   // ===========================================================================
-  // start: a new launch; abort: drop every resident block (and the pipe).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      s1_valid_q <= 1'b0;
-      s2_valid_q <= 1'b0;
-      s3_valid_q <= 1'b0;
-    end else if (flush) begin
-      s1_valid_q <= 1'b0;
-      s2_valid_q <= 1'b0;
-      s3_valid_q <= 1'b0;
-    end else begin
-      s1_valid_q <= issue;
-      // LSU and divider instructions leave the pipe in stage 1.
-      s2_valid_q <= s1_valid_q && !s1_unit;
-      s3_valid_q <= s2_valid_q;
-    end
-  end
-
-  // Stage registers whose reset value never matters: each is read only
-  // while its stage is valid.
-  always_ff @(posedge clk_i) begin
-    // pipeline
-    s1_warp_q <= iw;
-    s1_pc_q <= ipc;
-    s1_mask_q <= imask;
-    s1_dec_q <= idec;
-    s1_word_q <= ipkt.word;
-    s1_ffault_q <= iffault;
-    s1_instret_q <= issue_instret;
-    s1_fpx_q <= ifpx;
-    s1_fp_q <= ifp;
-    s2_warp_q <= s1_warp_q;
-    s2_pc_q <= s1_pc_q;
-    s2_mask_q <= (s1_coll && !s1_wsfault) ? s1_ready : s1_mask_q;
-    s2_dec_q <= s1_dec_q;
-    s2_word_q <= s1_word_q;
-    s2_ffault_q <= s1_ffault_q;
-    s2_result_q <= s1_result;
-    s2_nonzero_q <= s1_nonzero;
-    s2_barfault_q <= s1_barfault || (s1_fpx_q && s1_rmfault) || s1_wsfault;
-    s2_flane_q <= s1_barfault ? s1_barfault_lane : (s1_fpx_q && s1_rmfault) ? s1_rmfault_lane
-                : s1_wsfault ? s1_wsfault_lane : s1_low;
-    s2_code_q <= 64'(rf_rs1_data[32'(s1_low)*Xlen +: Xlen]);
-    s2_line_q <= 64'(rf_rs2_data[32'(s1_low)*Xlen +: Xlen]);
-    s3_warp_q <= s2_warp_q;
-    s3_pc_q <= s2_pc_q;
-    s3_mask_q <= s2_mask_q;
-    s3_dec_q <= s2_dec_q;
-    s3_word_q <= s2_word_q;
-    s3_ffault_q <= s2_ffault_q;
-    s3_result_q <= s2_result_q;
-    s3_nonzero_q <= s2_nonzero_q;
-    s3_barfault_q <= s2_barfault_q;
-    s3_flane_q <= s2_flane_q;
-    s3_code_q <= s2_code_q;
-    s3_line_q <= s2_line_q;
-    // a1 of a trap was read in stage 1 and arrives with stage 2.
-    s3_a1_q <= 64'(rf_rs1_data[32'(s2_flane_q)*Xlen +: Xlen]);
-    if (lsu_req_valid && lsu_req_ready) begin
-      lsu_pc_q <= s1_pc_q;
-      lsu_fp_q <= s1_fp_q.load;
-    end
-    if (div_start) begin
-      div_warp_q <= s1_warp_q;
-      div_pc_q <= s1_pc_q;
-      div_mask_q <= s1_mask_q;
-      div_rd_q <= s1_dec_q.rd;
-    end
-  end
+  kestrel_sm_pipe #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps)) u_pipe (
+    .clk_i, .rst_ni,
+    .flush_i           (flush),
+    .issue_i           (issue),
+    .issue_warp_i      (iw),
+    .issue_mask_i      (imask),
+    .issue_pkt_i       (ipkt),
+    .issue_instret_i   (issue_instret),
+    .s1_valid_o        (s1_valid),
+    .s1_warp_o         (s1_warp),
+    .s1_mask_o         (s1_mask),
+    .s1_pkt_o          (s1_pkt),
+    .s1_instret_o      (s1_instret),
+    .rf_rs1_i          (rf_rs1_data),
+    .rf_rs2_i          (rf_rs2_data),
+    .s1_result_i       (s1_result),
+    .s1_nonzero_i      (s1_nonzero),
+    .s1_low_i          (s1_low),
+    .s1_coll_i         (s1_coll),
+    .s1_ready_i        (s1_ready),
+    .s1_barfault_i     (s1_barfault),
+    .s1_barfault_lane_i(s1_barfault_lane),
+    .s1_wsfault_i      (s1_wsfault),
+    .s1_wsfault_lane_i (s1_wsfault_lane),
+    .s1_rmfault_i      (s1_rmfault),
+    .s1_rmfault_lane_i (s1_rmfault_lane),
+    .lsu_req_valid_o   (lsu_req_valid),
+    .lsu_req_ready_i   (lsu_req_ready),
+    .div_start_i       (div_start),
+    .fpx_req_valid_o   (fpx_req_valid),
+    .fpx_meta_o        (s1_fp_meta),
+    .lsu_pc_o          (lsu_pc),
+    .lsu_fp_o          (lsu_fp),
+    .div_warp_o        (div_warp),
+    .div_pc_o          (div_pc),
+    .div_mask_o        (div_mask),
+    .div_rd_o          (div_rd),
+    .s2_valid_o        (s2_valid),
+    .s3_valid_o        (s3_valid),
+    .s3_warp_o         (s3_warp),
+    .s3_mask_o         (s3_mask),
+    .s3_pkt_o          (s3_pkt),
+    .s3_result_o       (s3_result),
+    .s3_nonzero_o      (s3_nonzero),
+    .s3_flane_o        (s3_flane),
+    .s3_a1_o           (s3_a1)
+  );
 
   // ===========================================================================
   // Outputs
@@ -994,7 +929,7 @@ module kestrel_sm #(
   assign fault_valid_o = fault_valid_q;
   assign fault_o = fault_q;
   assign busy_o = (disp_used != '0) || disp_busy || lsu_inflight_q || !lsu_req_ready || fetch_busy
-                  || s1_valid_q || s2_valid_q || s3_valid_q || div_inflight_q || fp_busy;
+                  || s1_valid || s2_valid || s3_valid || div_inflight_q || fp_busy;
 
   always_comb begin
     events_o = '0;
@@ -1002,10 +937,10 @@ module kestrel_sm #(
     for (int unsigned l = 0; l < Lanes; l++) events_o.threads = events_o.threads + 7'(imask[l] && issue);
     // An atomic counts as a load and a store, as in the model.
     // An atomic counts as a load and a store; LR only as a load, SC as a store.
-    events_o.load = issue && (idec.cls == kestrel_pkg::ClassLoad
-                              || (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] != kestrel_pkg::AmoSc));
-    events_o.store = issue && (idec.cls == kestrel_pkg::ClassStore
-                               || (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] != kestrel_pkg::AmoLr));
+    events_o.load = issue && (ipkt.dec.cls == kestrel_pkg::ClassLoad
+                              || (ipkt.dec.cls == kestrel_pkg::ClassAtomic && ipkt.dec.funct7[6:2] != kestrel_pkg::AmoSc));
+    events_o.store = issue && (ipkt.dec.cls == kestrel_pkg::ClassStore
+                               || (ipkt.dec.cls == kestrel_pkg::ClassAtomic && ipkt.dec.funct7[6:2] != kestrel_pkg::AmoLr));
     events_o.barrier_release = |(bar_release & disp_used);
     events_o.diverged = issue && imask != ~exited_q[32'(iw)*Lanes +: Lanes];
     events_o.stall_idle = !issue && active_q == '0;

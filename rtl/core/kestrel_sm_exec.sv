@@ -38,12 +38,8 @@ module kestrel_sm_exec #(
   // the instruction in stage 1
   input  logic                     valid_i,
   input  logic [WarpW-1:0]         warp_i,
-  input  logic [31:0]              pc_i,
   input  logic [Lanes-1:0]         mask_i,
-  input  kestrel_pkg::decoded_t    dec_i,
-  input  logic                     ffault_i,    // fetch-fault pseudo-instruction
-  input  logic                     fpx_i,       // goes to kestrel_fp_exec
-  input  kestrel_pkg::fp_dec_t     fp_i,
+  input  kestrel_pkg::sm_issue_t   pkt_i,       // pc, decode, fetch fault, F fields
   input  logic [Lanes*64-1:0]      instret_i,   // per lane, read at issue
   // operands (register files, read at issue)
   input  logic [RowW-1:0]          rs1_i,
@@ -124,7 +120,7 @@ module kestrel_sm_exec #(
   kestrel_pkg::div_op_e s1_div_op;
   kestrel_pkg::mem_size_e s1_mem_size;
   always_comb begin
-    unique case (dec_i.funct3)
+    unique case (pkt_i.dec.funct3)
       3'd0: s1_branch_op = kestrel_pkg::BrEq;
       3'd1: s1_branch_op = kestrel_pkg::BrNe;
       3'd4: s1_branch_op = kestrel_pkg::BrLt;
@@ -132,7 +128,7 @@ module kestrel_sm_exec #(
       3'd6: s1_branch_op = kestrel_pkg::BrLtu;
       default: s1_branch_op = kestrel_pkg::BrGeu;
     endcase
-    unique case (dec_i.funct3[1:0])
+    unique case (pkt_i.dec.funct3[1:0])
       2'd0: begin
         s1_mul_op = kestrel_pkg::MulLow;
         s1_div_op = kestrel_pkg::DivSigned;
@@ -158,8 +154,8 @@ module kestrel_sm_exec #(
 
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane_alu
     kestrel_alu #(.Xlen(Xlen)) u_alu (
-      .op_i       (dec_i.alu_op),
-      .word_i     (dec_i.word),
+      .op_i       (pkt_i.dec.alu_op),
+      .word_i     (pkt_i.dec.word),
       .a_i        (s1_a[l*Xlen +: Xlen]),
       .b_i        (s1_b[l*Xlen +: Xlen]),
       .result_o   (s1_alu[l*Xlen +: Xlen]),
@@ -176,7 +172,7 @@ module kestrel_sm_exec #(
   logic [WarpW-1:0] s1_widx;
   always_comb begin
     s1_widx = widx_i;
-    unique case (dec_i.csr)
+    unique case (pkt_i.dec.csr)
       kestrel_pkg::CsrCycle, kestrel_pkg::CsrTime: csr_uniform = cycle_i;
       kestrel_pkg::CsrCycleH, kestrel_pkg::CsrTimeH: csr_uniform = {32'd0, cycle_i[63:32]};
       kestrel_pkg::CsrCtaidX: csr_uniform = 64'(s1_bidx[63:32]);
@@ -205,7 +201,7 @@ module kestrel_sm_exec #(
       logic [TidW-1:0] tid;
       tid = s1_tid[l*TidW +: TidW];
       instret = instret_i[l*64 +: 64];
-      unique case (dec_i.csr)
+      unique case (pkt_i.dec.csr)
         kestrel_pkg::CsrInstret: v = instret;
         kestrel_pkg::CsrInstretH: v = {32'd0, instret[63:32]};
         kestrel_pkg::CsrTidX: v = 64'(tid[29:20]);
@@ -224,8 +220,8 @@ module kestrel_sm_exec #(
 
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
-      s1_a[l*Xlen +: Xlen] = dec_i.src_a_pc ? Xlen'(pc_i) : rs1_i[l*Xlen +: Xlen];
-      s1_b[l*Xlen +: Xlen] = dec_i.src_b_imm ? dec_i.imm[Xlen-1:0] : rs2_i[l*Xlen +: Xlen];
+      s1_a[l*Xlen +: Xlen] = pkt_i.dec.src_a_pc ? Xlen'(pkt_i.pc) : rs1_i[l*Xlen +: Xlen];
+      s1_b[l*Xlen +: Xlen] = pkt_i.dec.src_b_imm ? pkt_i.dec.imm[Xlen-1:0] : rs2_i[l*Xlen +: Xlen];
     end
   end
 
@@ -236,14 +232,14 @@ module kestrel_sm_exec #(
       logic [Xlen-1:0] rs1v, link;
       rs1v = rs1_i[l*Xlen +: Xlen];
       s1_nonzero[l] = (rs1v != '0);
-      link = Xlen'(pc_i) + Xlen'(4);
+      link = Xlen'(pkt_i.pc) + Xlen'(4);
       // Lane PCs are 32 bits: every device address is (docs/isa.md section 4).
-      unique case (dec_i.cls)
-        kestrel_pkg::ClassJal: s1_target[l*32 +: 32] = pc_i + dec_i.imm[31:0];
-        kestrel_pkg::ClassJalr: s1_target[l*32 +: 32] = (rs1v[31:0] + dec_i.imm[31:0]) & ~32'd1;
-        default: s1_target[l*32 +: 32] = s1_taken[l] ? pc_i + dec_i.imm[31:0] : pc_i + 32'd4;
+      unique case (pkt_i.dec.cls)
+        kestrel_pkg::ClassJal: s1_target[l*32 +: 32] = pkt_i.pc + pkt_i.dec.imm[31:0];
+        kestrel_pkg::ClassJalr: s1_target[l*32 +: 32] = (rs1v[31:0] + pkt_i.dec.imm[31:0]) & ~32'd1;
+        default: s1_target[l*32 +: 32] = s1_taken[l] ? pkt_i.pc + pkt_i.dec.imm[31:0] : pkt_i.pc + 32'd4;
       endcase
-      unique case (dec_i.cls)
+      unique case (pkt_i.dec.cls)
         kestrel_pkg::ClassJal, kestrel_pkg::ClassJalr: s1_result[l*Xlen +: Xlen] = link;
         kestrel_pkg::ClassCsr: s1_result[l*Xlen +: Xlen] = s1_csr[l*Xlen +: Xlen];
         // kx.syncwarp carries its membermasks to stage 3.
@@ -251,8 +247,8 @@ module kestrel_sm_exec #(
                                                                      : rs2_i[l*Xlen +: Xlen];
         default: s1_result[l*Xlen +: Xlen] = s1_alu[l*Xlen +: Xlen];
       endcase
-      if (mask_i[l] && rs1v != '0 && dec_i.cls == kestrel_pkg::ClassBarrier
-          && dec_i.funct7 == kestrel_pkg::SimtBarSync) begin
+      if (mask_i[l] && rs1v != '0 && pkt_i.dec.cls == kestrel_pkg::ClassBarrier
+          && pkt_i.dec.funct7 == kestrel_pkg::SimtBarSync) begin
         s1_barfault = 1'b1;
         s1_barfault_lane = LaneW'(l);
       end
@@ -271,11 +267,11 @@ module kestrel_sm_exec #(
   logic [LaneW-1:0] s1_wsfault_lane;
   always_comb begin
     logic [RowW-1:0] row;
-    s1_coll = valid_i && !ffault_i && is_collective(dec_i.cls, dec_i.funct3, dec_i.funct7);
-    s1_sync = valid_i && !ffault_i && dec_i.cls == kestrel_pkg::ClassWarp && dec_i.funct3 == 3'd1
-              && dec_i.funct7 == kestrel_pkg::SimtSyncwarp;
-    s1_sleep = valid_i && !ffault_i && dec_i.cls == kestrel_pkg::ClassWarp && dec_i.funct3 == 3'd0;
-    row = (dec_i.funct3 == 3'd2) ? rs3_i : rs2_i;
+    s1_coll = valid_i && !pkt_i.ffault && is_collective(pkt_i.dec.cls, pkt_i.dec.funct3, pkt_i.dec.funct7);
+    s1_sync = valid_i && !pkt_i.ffault && pkt_i.dec.cls == kestrel_pkg::ClassWarp && pkt_i.dec.funct3 == 3'd1
+              && pkt_i.dec.funct7 == kestrel_pkg::SimtSyncwarp;
+    s1_sleep = valid_i && !pkt_i.ffault && pkt_i.dec.cls == kestrel_pkg::ClassWarp && pkt_i.dec.funct3 == 3'd0;
+    row = (pkt_i.dec.funct3 == 3'd2) ? rs3_i : rs2_i;
     s1_live = ~exited_i;
     s1_wsfault = 1'b0;
     s1_wsfault_lane = '0;
@@ -283,7 +279,7 @@ module kestrel_sm_exec #(
       s1_masks[l*Lanes +: Lanes] = row[l*Xlen +: Lanes];
       s1_members[l*Lanes +: Lanes] = row[l*Xlen +: Lanes] & s1_live;
       s1_parked[l] = held_i[l] && !swait_i[l]
-                     && lpc_i[32'(l)*32 +: 32] == pc_i;
+                     && lpc_i[32'(l)*32 +: 32] == pkt_i.pc;
       if ((s1_coll || s1_sync) && mask_i[l] && !row[l*Xlen + l]) begin
         s1_wsfault = 1'b1;
         s1_wsfault_lane = LaneW'(l);
@@ -300,8 +296,8 @@ module kestrel_sm_exec #(
   );
 
   kestrel_warp_xbar #(.Xlen(Xlen), .Lanes(Lanes)) u_warp_xbar (
-    .funct3_i (dec_i.funct3[1:0]),
-    .funct7_i (dec_i.funct7[3:0]),
+    .funct3_i (pkt_i.dec.funct3[1:0]),
+    .funct7_i (pkt_i.dec.funct7[3:0]),
     .active_i (s1_ready),
     .members_i(s1_members),
     .value_i  (rs1_i),
@@ -335,10 +331,10 @@ module kestrel_sm_exec #(
     s1_rmfault_lane = '0;
     for (int l = Lanes - 1; l >= 0; l--) begin
       logic [2:0] rm;
-      rm = fp_i.rm;
+      rm = pkt_i.fp.rm;
       if (rm == 3'd7) rm = frm_i[32'(l)*3 +: 3];
       s1_rm[l*3 +: 3] = rm;
-      if (fpx_i && mask_i[l] && rm > 3'd4) begin
+      if (pkt_i.fpx && mask_i[l] && rm > 3'd4) begin
         s1_rmfault = 1'b1;
         s1_rmfault_lane = LaneW'(l);
       end
@@ -353,7 +349,7 @@ module kestrel_sm_exec #(
       .clk_i,
       .en_i    (1'b1),
       .op_i    (s1_mul_op),
-      .word_i  (dec_i.word),
+      .word_i  (pkt_i.dec.word),
       .a_i     (rs1_i[l*Xlen +: Xlen]),
       .b_i     (rs2_i[l*Xlen +: Xlen]),
       .result_o(mul_result[l*Xlen +: Xlen])
@@ -364,14 +360,14 @@ module kestrel_sm_exec #(
   logic div_start;
   logic [Lanes-1:0] div_done;
   logic [RowW-1:0] div_result;
-  assign div_start = valid_i && dec_i.cls == kestrel_pkg::ClassDiv;
+  assign div_start = valid_i && pkt_i.dec.cls == kestrel_pkg::ClassDiv;
   for (genvar l = 0; l < Lanes; l++) begin : gen_lane_div
     logic unused_busy;
     kestrel_div #(.Xlen(Xlen)) u_div (
       .clk_i, .rst_ni,
       .start_i (div_start),
       .op_i    (s1_div_op),
-      .word_i  (dec_i.word),
+      .word_i  (pkt_i.dec.word),
       .a_i     (rs1_i[l*Xlen +: Xlen]),
       .b_i     (rs2_i[l*Xlen +: Xlen]),
       .busy_o  (unused_busy),
@@ -385,7 +381,7 @@ module kestrel_sm_exec #(
   logic [RowW-1:0] lsu_wdata;
   always_comb begin
     lsu_wdata = rs2_i;
-    if (fp_i.store) begin
+    if (pkt_i.fp.store) begin
       for (int unsigned l = 0; l < Lanes; l++) lsu_wdata[l*Xlen +: Xlen] = Xlen'(frs2_i[l*32 +: 32]);
     end
   end
@@ -408,7 +404,7 @@ module kestrel_sm_exec #(
 
   // Lint sink: the launch, decode and F fields other units use.
   logic unused_fields;
-  assign unused_fields = ^{launch_i, dec_i, fp_i};
+  assign unused_fields = ^{launch_i, pkt_i};
 
   assign alu_o = s1_alu;
   assign result_o = s1_result;

@@ -44,14 +44,9 @@ module kestrel_sm_faults #(
   input  logic                      busy_i,          // something in flight or arriving
   // stage 3
   input  logic [WarpW-1:0]          s3_warp_i,
-  input  logic [31:0]               s3_pc_i,
-  input  logic [31:0]               s3_word_i,
-  input  logic                      s3_ffault_i,
-  input  logic                      s3_trap_i,
+  input  kestrel_pkg::sm_wb_t       s3_pkt_i,
   input  logic [LaneW-1:0]          s3_flane_i,
-  input  logic [63:0]               s3_code_i,
   input  logic [63:0]               s3_a1_i,
-  input  logic [31:0]               s3_line_i,
   // LSU response
   input  logic [WarpW-1:0]          lsu_warp_i,
   input  logic [31:0]               lsu_pc_i,
@@ -118,31 +113,33 @@ module kestrel_sm_faults #(
 
   // Fault records of the three sources, built every cycle; the first one of
   // the launch is kept.
+  logic s3_trap;
+  assign s3_trap = s3_pkt_i.dec.cls == kestrel_pkg::ClassTrap;
   always_comb begin
     logic [WarpW-1:0] w3, slot3;
     w3 = s3_warp_i;
     slot3 = wblk_i[32'(w3)*WarpW +: WarpW];
-    pipe_fault_o.pc = 64'(s3_pc_i);
+    pipe_fault_o.pc = 64'(s3_pkt_i.pc);
     pipe_fault_o.block = bidx_i[32'(slot3)*64 +: 64];
     pipe_fault_o.thread = tid_i[(32'(w3)*Lanes + 32'(s3_flane_i))*TidW +: TidW];
     pipe_fault_o.sm = sm_id_i;
     pipe_fault_o.warp = 8'(widx_i[32'(w3)*WarpW +: WarpW]);
-    if (s3_ffault_i) begin
+    if (s3_pkt_i.ffault) begin
       pipe_fault_o.kind = kestrel_pkg::FaultFetch;
-      pipe_fault_o.addr = 64'(s3_pc_i);
+      pipe_fault_o.addr = 64'(s3_pkt_i.pc);
       pipe_fault_o.info = '0;
-    end else if (s3_trap_i && s3_code_i == 64'(1)) begin
+    end else if (s3_trap && s3_pkt_i.code == 64'(1)) begin
       pipe_fault_o.kind = kestrel_pkg::FaultAssert;
       pipe_fault_o.addr = s3_a1_i;
-      pipe_fault_o.info = s3_line_i;
-    end else if (s3_trap_i) begin
+      pipe_fault_o.info = s3_pkt_i.line[31:0];
+    end else if (s3_trap) begin
       pipe_fault_o.kind = kestrel_pkg::FaultTrap;
       pipe_fault_o.addr = '0;
-      pipe_fault_o.info = s3_code_i[31:0];
+      pipe_fault_o.info = s3_pkt_i.code[31:0];
     end else begin
       pipe_fault_o.kind = kestrel_pkg::FaultIllegalInstruction;
       pipe_fault_o.addr = '0;
-      pipe_fault_o.info = s3_word_i;
+      pipe_fault_o.info = s3_pkt_i.word;
     end
   end
   always_comb begin
@@ -167,6 +164,10 @@ module kestrel_sm_faults #(
   end
 
   assign dl_any_o = dl_any;
+
+  // Lint sink: packet fields a fault record does not take.
+  logic unused_s3_pkt;
+  assign unused_s3_pkt = ^s3_pkt_i;
 
   // A deadlock names a resident block; the LSU reports a fault only with a kind.
   `KESTREL_ASSERT(dl_resident, dl_any |-> resident_i[dl_slot])

@@ -35,11 +35,8 @@ module kestrel_sm_retire #(
   // stage 3 (and the pipe behind it, for issue bubbles)
   input  logic                     s3_valid_i,
   input  logic [WarpW-1:0]         s3_warp_i,
-  input  logic [31:0]              s3_pc_i,
   input  logic [Lanes-1:0]         s3_mask_i,
-  input  kestrel_pkg::decoded_t    s3_dec_i,
-  input  logic                     s3_ffault_i,
-  input  logic                     s3_barfault_i,  // any stage-1 fault (barrier, warp-sync, rm)
+  input  kestrel_pkg::sm_wb_t      s3_pkt_i,       // pc, decode, fetch and stage-1 faults
   input  logic [RowW-1:0]          s3_result_i,
   input  logic                     s3_active_i,    // its warp still runs
   input  logic [RowW-1:0]          mul_result_i,
@@ -161,8 +158,8 @@ module kestrel_sm_retire #(
   logic grant_lsu, grant_div, grant_fp, grant_fpl, grant_drain;
   logic slot_free;
   always_comb begin
-    s3_faulting_o = s3_valid_i && (s3_ffault_i || s3_barfault_i || s3_dec_i.cls == kestrel_pkg::ClassIllegal
-                                 || s3_dec_i.cls == kestrel_pkg::ClassTrap);
+    s3_faulting_o = s3_valid_i && (s3_pkt_i.ffault || s3_pkt_i.barfault || s3_pkt_i.dec.cls == kestrel_pkg::ClassIllegal
+                                 || s3_pkt_i.dec.cls == kestrel_pkg::ClassTrap);
     // A lane-pipeline result owns its reserved slot: stage 3 is then empty or
     // faulting (a fault retires nothing), since issue kept stage 3 free there.
     grant_fpl = fpl_rsp_valid_i && !(s3_valid_i && !s3_faulting_o);
@@ -183,7 +180,7 @@ module kestrel_sm_retire #(
   end
 
   logic [RowW-1:0] s3_data;
-  assign s3_data = (s3_dec_i.cls == kestrel_pkg::ClassMul) ? mul_result_i : s3_result_i;
+  assign s3_data = (s3_pkt_i.dec.cls == kestrel_pkg::ClassMul) ? mul_result_i : s3_result_i;
 
   logic lsu_retire_ok;
   assign lsu_retire_ok = grant_lsu && lsu_inflight_i && lsu_rsp_fault_i == kestrel_pkg::FaultNone;
@@ -211,10 +208,10 @@ module kestrel_sm_retire #(
       // (it clears its scoreboard entry) and retires nothing.
       retire_valid_o = !s3_faulting_o && s3_mask_i != '0;
       retire_warp_o = s3_warp_i;
-      retire_pc_o = 64'(s3_pc_i);
+      retire_pc_o = 64'(s3_pkt_i.pc);
       retire_mask_o = s3_mask_i;
-      retire_rd_we_o = s3_dec_i.rd_we && s3_dec_i.cls != kestrel_pkg::ClassBarrier && !s3_faulting_o;
-      retire_rd_o = s3_dec_i.rd;
+      retire_rd_we_o = s3_pkt_i.dec.rd_we && s3_pkt_i.dec.cls != kestrel_pkg::ClassBarrier && !s3_faulting_o;
+      retire_rd_o = s3_pkt_i.dec.rd;
       retire_rd_data_o = s3_data;
     end else if (grant_lsu) begin
       retire_valid_o = lsu_retire_ok;
@@ -293,8 +290,8 @@ module kestrel_sm_retire #(
   assign drain_mask_o = drain_mask;
 
   // Lint sink: the decode fields that stage 3 does not need here.
-  logic unused_s3_dec;
-  assign unused_s3_dec = ^s3_dec_i;
+  logic unused_s3_pkt;
+  assign unused_s3_pkt = ^s3_pkt_i;
 
   // One owner per slot; a granted unit had something to give; a reserved
   // lane-pipeline result is never refused.

@@ -57,11 +57,8 @@ module kestrel_sm_warp_ctrl #(
   // stage 1 (its registers and kestrel_sm_exec)
   input  logic                          s1_valid_i,
   input  logic [WarpW-1:0]              s1_warp_i,
-  input  logic [31:0]                   s1_pc_i,
   input  logic [Lanes-1:0]              s1_mask_i,
-  input  kestrel_pkg::decoded_t         s1_dec_i,
-  input  logic                          s1_ffault_i,
-  input  logic                          s1_fpx_i,
+  input  kestrel_pkg::sm_issue_t        s1_pkt_i,
   input  logic [RowW-1:0]               s1_rs1_i,
   input  logic [Lanes*32-1:0]           s1_target_i,
   input  logic                          s1_barfault_i,
@@ -74,9 +71,8 @@ module kestrel_sm_warp_ctrl #(
   // stage 3
   input  logic                          s3_valid_i,
   input  logic [WarpW-1:0]              s3_warp_i,
-  input  logic [31:0]                   s3_pc_i,
   input  logic [Lanes-1:0]              s3_mask_i,
-  input  kestrel_pkg::decoded_t         s3_dec_i,
+  input  kestrel_pkg::sm_wb_t           s3_pkt_i,
   input  logic [RowW-1:0]               s3_result_i,
   input  logic [Lanes-1:0]              s3_nonzero_i,
   input  logic                          s3_faulting_i,
@@ -189,17 +185,17 @@ module kestrel_sm_warp_ctrl #(
   assign ifp = issue_pkt_i.fp;
   assign s1_valid_q = s1_valid_i;
   assign s1_warp_q = s1_warp_i;
-  assign s1_pc_q = s1_pc_i;
+  assign s1_pc_q = s1_pkt_i.pc;
   assign s1_mask_q = s1_mask_i;
-  assign s1_dec_q = s1_dec_i;
-  assign s1_ffault_q = s1_ffault_i;
-  assign s1_fpx_q = s1_fpx_i;
+  assign s1_dec_q = s1_pkt_i.dec;
+  assign s1_ffault_q = s1_pkt_i.ffault;
+  assign s1_fpx_q = s1_pkt_i.fpx;
   assign rf_rs1_data = s1_rs1_i;
   assign s3_valid_q = s3_valid_i;
   assign s3_warp_q = s3_warp_i;
-  assign s3_pc_q = s3_pc_i;
+  assign s3_pc_q = s3_pkt_i.pc;
   assign s3_mask_q = s3_mask_i;
-  assign s3_dec_q = s3_dec_i;
+  assign s3_dec_q = s3_pkt_i.dec;
   assign s3_result_q = s3_result_i;
   assign s3_nonzero_q = s3_nonzero_i;
   logic [Lanes*32-1:0] s1_target;
@@ -891,5 +887,5 @@ module kestrel_sm_warp_ctrl #(
 
   // Lint sinks: fields the control state does not read.
   logic unused_fields;
-  assign unused_fields = ^{issue_pkt_i.word, ifp, idec, s1_dec_q, rf_rs1_data, s3_dec_q, s3_result_q, gs_diverged};
+  assign unused_fields = ^{issue_pkt_i.word, s1_pkt_i.word, s1_pkt_i.fp, s3_pkt_i, ifp, idec, s1_dec_q, rf_rs1_data, s3_dec_q, s3_result_q, gs_diverged};
 endmodule

@@ -168,6 +168,19 @@ package kestrel_pkg;
     fp_dec_t fp;
   } sm_issue_t;
 
+  // Write-back packet: the instruction in stages 2 and 3 (kestrel_sm_pipe to
+  // kestrel_sm_retire, kestrel_sm_warp_ctrl and kestrel_sm_faults; its warp,
+  // mask, result rows and fault lane travel beside it).
+  typedef struct packed {
+    logic [31:0] pc;
+    logic [31:0] word;   // the instruction word (an illegal instruction's fault info)
+    logic ffault;        // fetch-fault pseudo-instruction
+    decoded_t dec;
+    logic barfault;      // a stage-1 fault: kx.bar.sync id, warp-synchronous, rounding mode
+    logic [63:0] code;   // trap code (rs1 of the fault lane)
+    logic [63:0] line;   // the assert line (rs2 of the fault lane)
+  } sm_wb_t;
+
   // Barrier kinds as stored per waiting lane (kestrel_sm_warp_ctrl) and
   // turned into results at release (kestrel_sm_retire).
   localparam logic [1:0] BarKindSync = 2'd0;
