@@ -4,7 +4,7 @@
 // description, tools/contract/contract.toml, through the generated
 // kestrel_contract.svh included below; docs/isa.md is the prose contract.
 //
-// Yosys 0.23 subset notes (checked by verif/rtl/rtl_synth.sh): modules never
+// Yosys 0.23 subset notes (checked by rtl/scripts/rtl_synth.sh): modules never
 // `import` this package, they qualify names (kestrel_pkg::foo); functions
 // assign to their name instead of `return`; multi-dimensional packed arrays are
 // written as arrays of a typedef'd element.
