@@ -16,6 +16,27 @@
  * generated from too (docs/contract.md). */
 #include "abi_contract.h"
 
+/* ---- Custom instructions as the assembler writes them -------------------------
+ * The generated NAME_INSN forms carry no C suffix, so they go into .insn
+ * operands: bare in assembly sources (KESTREL_OPC_SIMT_INSN, ...), as text in
+ * inline assembly through these macros, which give an instruction's opcode,
+ * funct3 and funct7 (funct2 for r4) operands:
+ *   ".insn r " KESTREL_INSN_SIMT(CONTROL, BAR_SYNC) ", x0, x0, x0"
+ *   ".insn r4 " KESTREL_INSN_SHFL(DOWN) ", %0, %1, %2, %3"
+ *   ".insn r " KESTREL_INSN_ATOMIC(W, AMO_CAS) ", %0, %2, %3"
+ *   "csrr %0, " KESTREL_STR(KESTREL_CSR_LANEID_INSN) */
+#define KESTREL_STR_(x) #x
+#define KESTREL_STR(x) KESTREL_STR_(x)
+#define KESTREL_INSN_SIMT(f3, f7)                                                          \
+  KESTREL_STR(KESTREL_OPC_SIMT_INSN) ", " KESTREL_STR(KESTREL_F3_##f3##_INSN) ", " \
+  KESTREL_STR(KESTREL_F7_##f7##_INSN)
+#define KESTREL_INSN_SHFL(mode)                                                                \
+  KESTREL_STR(KESTREL_OPC_SIMT_INSN) ", " KESTREL_STR(KESTREL_F3_SHUFFLE_INSN) ", " \
+  KESTREL_STR(KESTREL_SHFL_##mode##_INSN)
+#define KESTREL_INSN_ATOMIC(width, f7)                                                            \
+  KESTREL_STR(KESTREL_OPC_ATOMIC_INSN) ", " KESTREL_STR(KESTREL_F3_ATOMIC_##width##_INSN) ", " \
+  KESTREL_STR(KESTREL_F7_##f7##_INSN)
+
 #define KESTREL_PAGE_SIZE        (1u << KESTREL_PAGE_SHIFT)
 
 /* ---- Kernel entry state ------------------------------------------------------

@@ -24,6 +24,8 @@
  * rd, rs1, rs2), custom-1 the CUDA atomics the A extension lacks. */
 #define KESTREL_OPC_SIMT           0x0Bu /* custom-0: SIMT extension */
 #define KESTREL_OPC_ATOMIC         0x2Bu /* custom-1: CUDA atomics */
+#define KESTREL_OPC_SIMT_INSN          0x0B
+#define KESTREL_OPC_ATOMIC_INSN        0x2B
 
 /* funct3 of custom-0: which group of SIMT instructions. */
 #define KESTREL_F3_CONTROL         0x0u /* exit, barriers, trap, nanosleep, fences (funct7 below) */
@@ -32,6 +34,12 @@
 #define KESTREL_F3_MATCH           0x3u /* R-type, funct7 below, rs1 = value, rs2 = membermask */
 #define KESTREL_F3_TEX             0x4u /* reserved: texture/surface */
 #define KESTREL_F3_SFU             0x5u /* special-function unit, f registers (funct7 below) */
+#define KESTREL_F3_CONTROL_INSN        0x00
+#define KESTREL_F3_VOTE_INSN           0x01
+#define KESTREL_F3_SHUFFLE_INSN        0x02
+#define KESTREL_F3_MATCH_INSN          0x03
+#define KESTREL_F3_TEX_INSN            0x04
+#define KESTREL_F3_SFU_INSN            0x05
 
 /* funct7 of custom-0 funct3 KESTREL_F3_CONTROL. */
 #define KESTREL_F7_EXIT            0x00u /* thread exits */
@@ -44,6 +52,16 @@
 #define KESTREL_F7_FENCE_BLOCK     0x10u /* __threadfence_block */
 #define KESTREL_F7_FENCE_DEVICE    0x11u /* __threadfence */
 #define KESTREL_F7_FENCE_SYSTEM    0x12u /* __threadfence_system */
+#define KESTREL_F7_EXIT_INSN           0x00
+#define KESTREL_F7_BAR_SYNC_INSN       0x01
+#define KESTREL_F7_BAR_COUNT_INSN      0x02
+#define KESTREL_F7_BAR_AND_INSN        0x03
+#define KESTREL_F7_BAR_OR_INSN         0x04
+#define KESTREL_F7_TRAP_INSN           0x08
+#define KESTREL_F7_NANOSLEEP_INSN      0x09
+#define KESTREL_F7_FENCE_BLOCK_INSN    0x10
+#define KESTREL_F7_FENCE_DEVICE_INSN   0x11
+#define KESTREL_F7_FENCE_SYSTEM_INSN   0x12
 
 /* Longest kx.nanosleep: longer requests sleep this long (guide: about 1 ms). */
 #define KESTREL_NANOSLEEP_MAX_NS   1000000u
@@ -54,12 +72,21 @@
 #define KESTREL_F7_VOTE_UNI        0x02u /* rd = all participants' (rs1 != 0) are equal */
 #define KESTREL_F7_VOTE_BALLOT     0x03u /* rd = lanes of participants with rs1 != 0 */
 #define KESTREL_F7_SYNCWARP        0x04u /* warp barrier over the membermask */
+#define KESTREL_F7_VOTE_ALL_INSN       0x00
+#define KESTREL_F7_VOTE_ANY_INSN       0x01
+#define KESTREL_F7_VOTE_UNI_INSN       0x02
+#define KESTREL_F7_VOTE_BALLOT_INSN    0x03
+#define KESTREL_F7_SYNCWARP_INSN       0x04
 
 /* funct2 of custom-0 funct3 KESTREL_F3_SHUFFLE (R4-type; the membermask is rs3). */
 #define KESTREL_SHFL_IDX           0x0u /* source lane = control lane field */
 #define KESTREL_SHFL_UP            0x1u /* lane - delta */
 #define KESTREL_SHFL_DOWN          0x2u /* lane + delta */
 #define KESTREL_SHFL_XOR           0x3u /* lane ^ mask (butterfly) */
+#define KESTREL_SHFL_IDX_INSN          0x00
+#define KESTREL_SHFL_UP_INSN           0x01
+#define KESTREL_SHFL_DOWN_INSN         0x02
+#define KESTREL_SHFL_XOR_INSN          0x03
 
 /* Fields of a shuffle's control operand (rs2). */
 #define KESTREL_SHFL_LANE_MASK     31u /* control bits 4..0: lane, delta or xor mask */
@@ -79,6 +106,18 @@
 #define KESTREL_F7_REDUCE_AND      0x0Du /* bitwise and of rs1[31:0] */
 #define KESTREL_F7_REDUCE_OR       0x0Eu /* bitwise or */
 #define KESTREL_F7_REDUCE_XOR      0x0Fu /* bitwise xor */
+#define KESTREL_F7_MATCH_ANY_W_INSN    0x00
+#define KESTREL_F7_MATCH_ALL_W_INSN    0x01
+#define KESTREL_F7_MATCH_ANY_INSN      0x02
+#define KESTREL_F7_MATCH_ALL_INSN      0x03
+#define KESTREL_F7_REDUCE_ADD_INSN     0x08
+#define KESTREL_F7_REDUCE_MIN_INSN     0x09
+#define KESTREL_F7_REDUCE_MAX_INSN     0x0A
+#define KESTREL_F7_REDUCE_MINU_INSN    0x0B
+#define KESTREL_F7_REDUCE_MAXU_INSN    0x0C
+#define KESTREL_F7_REDUCE_AND_INSN     0x0D
+#define KESTREL_F7_REDUCE_OR_INSN      0x0E
+#define KESTREL_F7_REDUCE_XOR_INSN     0x0F
 
 /* funct7 of custom-0 funct3 KESTREL_F3_SFU: CUDA's fast intrinsics, rd = function(rs1), rs2
  * must be 0; round to nearest even, subnormal results kept, no fflags. */
@@ -88,17 +127,29 @@
 #define KESTREL_F7_SFU_LG2         0x03u /* ~log2(x) (__log2f, __logf, __log10f) */
 #define KESTREL_F7_SFU_SIN         0x04u /* ~sin(x), radians (__sinf) */
 #define KESTREL_F7_SFU_COS         0x05u /* ~cos(x), radians (__cosf) */
+#define KESTREL_F7_SFU_RCP_INSN        0x00
+#define KESTREL_F7_SFU_RSQRT_INSN      0x01
+#define KESTREL_F7_SFU_EX2_INSN        0x02
+#define KESTREL_F7_SFU_LG2_INSN        0x03
+#define KESTREL_F7_SFU_SIN_INSN        0x04
+#define KESTREL_F7_SFU_COS_INSN        0x05
 
 /* funct3 of custom-1 (laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25],
  * rs2, rs1 = address, funct3 = width, rd). */
 #define KESTREL_F3_ATOMIC_W        0x2u /* 32-bit word */
 #define KESTREL_F3_ATOMIC_D        0x3u /* 64-bit: one register on RV64, an even/odd pair on RV32 */
+#define KESTREL_F3_ATOMIC_W_INSN       0x02
+#define KESTREL_F3_ATOMIC_D_INSN       0x03
 
 /* funct5 of custom-1's own atomics (the A extension's funct5 values are below, constants.amo). */
 #define KESTREL_F5_AMO_CAS         0x05u /* .w/.d: rd in = compare, rd out = old; rs2 = new (Zacas amocas) */
 #define KESTREL_F5_AMO_INC         0x06u /* .w: old >= rs2 ? 0 : old + 1 (atomicInc) */
 #define KESTREL_F5_AMO_DEC         0x07u /* .w: old == 0 || old > rs2 ? rs2 : old - 1 (atomicDec) */
 #define KESTREL_F5_AMO_FADD        0x09u /* .w: f registers, fd = old, memory = old + fs2 (RNE) */
+#define KESTREL_F7_AMO_CAS_INSN        0x14
+#define KESTREL_F7_AMO_INC_INSN        0x18
+#define KESTREL_F7_AMO_DEC_INSN        0x1C
+#define KESTREL_F7_AMO_FADD_INSN       0x24
 
 /* CSR numbers: Kestrel's read-only CSRs (custom user read-only range 0xCC0-0xCFF) and the
  * standard Zicntr counters the SM implements. */
@@ -128,6 +179,34 @@
 #define KESTREL_CSR_SHARED_BASE    0xCD1u /* this block's shared window base */
 #define KESTREL_CSR_SHARED_SIZE    0xCD2u /* static + dynamic shared bytes */
 #define KESTREL_CSR_DYN_SHARED     0xCD3u /* first byte of dynamic shared memory */
+#define KESTREL_CSR_CYCLE_INSN         0xC00
+#define KESTREL_CSR_TIME_INSN          0xC01
+#define KESTREL_CSR_INSTRET_INSN       0xC02
+#define KESTREL_CSR_CYCLEH_INSN        0xC80
+#define KESTREL_CSR_TIMEH_INSN         0xC81
+#define KESTREL_CSR_INSTRETH_INSN      0xC82
+#define KESTREL_CSR_TID_X_INSN         0xCC0
+#define KESTREL_CSR_TID_Y_INSN         0xCC1
+#define KESTREL_CSR_TID_Z_INSN         0xCC2
+#define KESTREL_CSR_CTAID_X_INSN       0xCC3
+#define KESTREL_CSR_CTAID_Y_INSN       0xCC4
+#define KESTREL_CSR_CTAID_Z_INSN       0xCC5
+#define KESTREL_CSR_NTID_X_INSN        0xCC6
+#define KESTREL_CSR_NTID_Y_INSN        0xCC7
+#define KESTREL_CSR_NTID_Z_INSN        0xCC8
+#define KESTREL_CSR_NCTAID_X_INSN      0xCC9
+#define KESTREL_CSR_NCTAID_Y_INSN      0xCCA
+#define KESTREL_CSR_NCTAID_Z_INSN      0xCCB
+#define KESTREL_CSR_LANEID_INSN        0xCCC
+#define KESTREL_CSR_WARPID_INSN        0xCCD
+#define KESTREL_CSR_SMID_INSN          0xCCE
+#define KESTREL_CSR_WARPSIZE_INSN      0xCCF
+#define KESTREL_CSR_ACTIVEMASK_INSN    0xCD0
+#define KESTREL_CSR_SHARED_BASE_INSN   0xCD1
+#define KESTREL_CSR_SHARED_SIZE_INSN   0xCD2
+#define KESTREL_CSR_DYN_SHARED_INSN    0xCD3
+
+#ifndef __ASSEMBLER__
 
 /* Fault kinds (reported by model, RTL and board alike). */
 enum kestrel_fault_kind {
@@ -144,5 +223,6 @@ enum kestrel_fault_kind {
   KESTREL_FAULT_ASSERT = 10, /* assert() failed */
   KESTREL_FAULT_TIMEOUT = 11 /* launch instruction/cycle budget exhausted */
 };
+#endif /* __ASSEMBLER__ */
 
 #endif /* KESTREL_ABI_CONTRACT_H */

@@ -76,6 +76,8 @@
  * when the launch ends */
 #define KESTREL_REG_COUNTERS       0x200u
 
+#ifndef __ASSEMBLER__
+
 enum kestrel_counter {
   KESTREL_CNT_CYCLES = 0, /* core clock cycles (model: issue slots) */
   KESTREL_CNT_WARP_INSTRS = 1, /* warp-instructions issued */
@@ -95,5 +97,6 @@ enum kestrel_counter {
   KESTREL_CNT_ATOMICS = 15, /* thread-level atomic read-modify-writes */
   KESTREL_CNT_COUNT = 16
 };
+#endif /* __ASSEMBLER__ */
 
 #endif /* KESTREL_HOST_REGS_H */

@@ -3,9 +3,11 @@
  * __kestrel_exit, so returning from the kernel ends the thread.  This file
  * also gives the C library the two ways out it may call. */
 
-/* kx.exit / kx.trap as .insn (custom-0, R-type). */
-#define KX_EXIT .insn r 0x0b, 0, 0x00, x0, x0, x0
-#define KX_TRAP(reg) .insn r 0x0b, 0, 0x08, x0, reg, x0
+#include "kestrel/abi.h"
+
+/* kx.exit / kx.trap as .insn (custom-0, R-type; encodings from kestrel/abi.h). */
+#define KX_EXIT .insn r KESTREL_OPC_SIMT_INSN, KESTREL_F3_CONTROL_INSN, KESTREL_F7_EXIT_INSN, x0, x0, x0
+#define KX_TRAP(reg) .insn r KESTREL_OPC_SIMT_INSN, KESTREL_F3_CONTROL_INSN, KESTREL_F7_TRAP_INSN, x0, reg, x0
 
     .text
     .p2align 2

@@ -175,9 +175,17 @@ def c_groups(c, header):
         for item in g["items"]:
             doc = f" /* {item['doc']} */" if item.get("doc") else ""
             out.append(f"#define {item['c']:<26} {c_value(g, item['value'])}{doc}".rstrip())
-    for e in c.enums.values():
-        if e["header"] != header:
-            continue
+        if g.get("insn"):
+            # The same encodings as the assembler writes them (no C suffix),
+            # for .insn operands: KESTREL_STR() in inline assembly, bare in .S.
+            shift = g.get("insn_shift", 0)
+            for item in g["items"]:
+                name = item["c"].replace(g.get("insn_from", ""), g.get("insn_to", "")) + "_INSN"
+                out.append(f"#define {name:<30} 0x{item['value'] << shift:02X}")
+    enums = [e for e in c.enums.values() if e["header"] == header]
+    if enums:
+        out += ["", "#ifndef __ASSEMBLER__"]
+    for e in enums:
         out.append("")
         if e.get("doc"):
             out.append(f"/* {e['doc']} */")
@@ -187,6 +195,8 @@ def c_groups(c, header):
             doc = f" /* {item['doc']} */" if item.get("doc") else ""
             out.append(f"  {item['c']} = {item['value']}{comma}{doc}")
         out.append("};")
+    if enums:
+        out += ["#endif /* __ASSEMBLER__ */"]
     return out
 
 

@@ -21,7 +21,7 @@ static __attribute__((device)) __inline__ __attribute__((always_inline, noreturn
   register const char* file_reg __asm__("a1") = file;
   register unsigned long line_reg __asm__("a2") = line;
   register const char* expression_reg __asm__("a3") = expression;
-  __asm__ volatile(".insn r 0x0b, 0, 0x08, x0, %0, x0"
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, TRAP) ", x0, %0, x0"
                    :
                    : "r"(1), "r"(file_reg), "r"(line_reg), "r"(expression_reg)
                    : "memory");

@@ -22,15 +22,10 @@
  * thread of the device; the _block and _system forms (guide B.12, compute
  * capability 6.x) are the same instructions.
  *
- * Instruction operands must be literals in the asm text, so the custom-1
- * encodings are repeated here and checked against kestrel/abi.h. */
+ * The custom-1 encodings come from kestrel/abi.h (KESTREL_INSN_ATOMIC: the
+ * generated contract values as assembler text). */
 #ifndef KESTREL_ATOMICS_H
 #define KESTREL_ATOMICS_H
-
-static_assert(KESTREL_OPC_ATOMIC == 0x2B && KESTREL_F3_ATOMIC_W == 2 && KESTREL_F3_ATOMIC_D == 3 &&
-                  KESTREL_F5_AMO_CAS == 0x05 && KESTREL_F5_AMO_INC == 0x06 && KESTREL_F5_AMO_DEC == 0x07 &&
-                  KESTREL_F5_AMO_FADD == 0x09,
-              "kestrel_atomics.h custom-1 encodings disagree with kestrel/abi.h");
 
 /* RV32 device code keeps a 64-bit operand in an even/odd register pair; the
  * host pass (which checks but never emits device code) and RV64 use one
@@ -63,19 +58,19 @@ KESTREL_AMO_W(__kestrel_amomaxu_w, "amomaxu.w")
 /* rd carries the compare value in and the old value out (as Zacas amocas.w). */
 static __device__ __forceinline__ unsigned int __kestrel_amocas_w(unsigned int* address, unsigned int compare,
                                                                   unsigned int value) {
-  __asm__ volatile(".insn r 0x2b, 2, 0x14, %0, %2, %3" : "+r"(compare), "+m"(*address) : "r"(address), "r"(value));
+  __asm__ volatile(".insn r " KESTREL_INSN_ATOMIC(W, AMO_CAS) ", %0, %2, %3" : "+r"(compare), "+m"(*address) : "r"(address), "r"(value));
   return compare;
 }
 /* memory = (old >= limit) ? 0 : old + 1 */
 static __device__ __forceinline__ unsigned int __kestrel_amoinc_w(unsigned int* address, unsigned int limit) {
   unsigned int old;
-  __asm__ volatile(".insn r 0x2b, 2, 0x18, %0, %2, %3" : "=r"(old), "+m"(*address) : "r"(address), "r"(limit));
+  __asm__ volatile(".insn r " KESTREL_INSN_ATOMIC(W, AMO_INC) ", %0, %2, %3" : "=r"(old), "+m"(*address) : "r"(address), "r"(limit));
   return old;
 }
 /* memory = (old == 0 || old > limit) ? limit : old - 1 */
 static __device__ __forceinline__ unsigned int __kestrel_amodec_w(unsigned int* address, unsigned int limit) {
   unsigned int old;
-  __asm__ volatile(".insn r 0x2b, 2, 0x1c, %0, %2, %3" : "=r"(old), "+m"(*address) : "r"(address), "r"(limit));
+  __asm__ volatile(".insn r " KESTREL_INSN_ATOMIC(W, AMO_DEC) ", %0, %2, %3" : "=r"(old), "+m"(*address) : "r"(address), "r"(limit));
   return old;
 }
 /* memory = old + value rounded to nearest even, NaN results canonical (F
@@ -84,7 +79,7 @@ static __device__ __forceinline__ unsigned int __kestrel_amodec_w(unsigned int* 
 static __device__ __forceinline__ float __kestrel_amofadd_s(float* address, float value) {
   float old;
 #if KESTREL_DEVICE_PASS
-  __asm__ volatile(".insn r 0x2b, 2, 0x24, %0, %2, %3" : "=f"(old), "+m"(*address) : "r"(address), "f"(value));
+  __asm__ volatile(".insn r " KESTREL_INSN_ATOMIC(W, AMO_FADD) ", %0, %2, %3" : "=f"(old), "+m"(*address) : "r"(address), "f"(value));
 #else
   old = value;
   (void)address;
@@ -95,7 +90,8 @@ static __device__ __forceinline__ float __kestrel_amofadd_s(float* address, floa
 /* ---- 64-bit atomics ------------------------------------------------------------
  * RV64: amo*.d and custom-1 CAS .d on single registers.  RV32: custom-1
  * funct3 3 with the A extension's funct5 on even/odd pairs (low word in the
- * even register); the pairs are pinned: value a2:a3, old value a4:a5. */
+ * even register); the pairs are pinned: value a2:a3, old value a4:a5.  funct7
+ * is the A extension's funct5 << 2 (the RISC-V encoding, aq = rl = 0). */
 #if KESTREL_ATOMIC_PAIRS
 #define KESTREL_AMO_D(name, mnemonic, funct7)                                                                \
   static __device__ __forceinline__ unsigned long long name(unsigned long long* address,                     \
@@ -104,7 +100,8 @@ static __device__ __forceinline__ float __kestrel_amofadd_s(float* address, floa
     register unsigned int value_hi __asm__("a3") = (unsigned int)(value >> 32);                             \
     register unsigned int old_lo __asm__("a4");                                                             \
     register unsigned int old_hi __asm__("a5");                                                             \
-    __asm__ volatile(".insn r 0x2b, 3, " #funct7 ", %0, %3, %4"                                              \
+    __asm__ volatile(".insn r " KESTREL_STR(KESTREL_OPC_ATOMIC_INSN) ", " KESTREL_STR(KESTREL_F3_ATOMIC_D_INSN) \
+                     ", " #funct7 ", %0, %3, %4"                                                             \
                      : "=r"(old_lo), "=r"(old_hi), "+m"(*address)                                            \
                      : "r"(address), "r"(value_lo), "r"(value_hi));                                          \
     return ((unsigned long long)old_hi << 32) | old_lo;                                                      \
@@ -137,12 +134,12 @@ static __device__ __forceinline__ unsigned long long __kestrel_amocas_d(unsigned
   register unsigned int value_hi __asm__("a3") = (unsigned int)(value >> 32);
   register unsigned int old_lo __asm__("a4") = (unsigned int)compare;
   register unsigned int old_hi __asm__("a5") = (unsigned int)(compare >> 32);
-  __asm__ volatile(".insn r 0x2b, 3, 0x14, %0, %3, %4"
+  __asm__ volatile(".insn r " KESTREL_INSN_ATOMIC(D, AMO_CAS) ", %0, %3, %4"
                    : "+r"(old_lo), "+r"(old_hi), "+m"(*address)
                    : "r"(address), "r"(value_lo), "r"(value_hi));
   return ((unsigned long long)old_hi << 32) | old_lo;
 #else
-  __asm__ volatile(".insn r 0x2b, 3, 0x14, %0, %2, %3" : "+r"(compare), "+m"(*address) : "r"(address), "r"(value));
+  __asm__ volatile(".insn r " KESTREL_INSN_ATOMIC(D, AMO_CAS) ", %0, %2, %3" : "+r"(compare), "+m"(*address) : "r"(address), "r"(value));
   return compare;
 #endif
 }

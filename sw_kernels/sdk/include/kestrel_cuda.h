@@ -113,18 +113,14 @@
 #include "kestrel/cuda/kestrel_vector_types.h"
 
 /* ---- CSR access --------------------------------------------------------------
- * The CSR numbers must be literals in the instruction text, so they are
- * repeated here and checked against abi.h. */
-#define KESTREL_READ_CSR(number)                          \
-  __extension__({                                         \
-    unsigned long kestrel_csr_value_;                     \
-    __asm__("csrr %0, " #number : "=r"(kestrel_csr_value_)); \
-    kestrel_csr_value_;                                   \
+ * KESTREL_READ_CSR(TID_X) reads KESTREL_CSR_TID_X; the number goes into the
+ * instruction text from kestrel/abi.h's assembler form. */
+#define KESTREL_READ_CSR(name)                                                  \
+  __extension__({                                                               \
+    unsigned long kestrel_csr_value_;                                           \
+    __asm__("csrr %0, " KESTREL_STR(KESTREL_CSR_##name##_INSN) : "=r"(kestrel_csr_value_)); \
+    kestrel_csr_value_;                                                         \
   })
-static_assert(KESTREL_CSR_TID_X == 0xCC0 && KESTREL_CSR_CTAID_X == 0xCC3 && KESTREL_CSR_NTID_X == 0xCC6 &&
-                  KESTREL_CSR_NCTAID_X == 0xCC9 && KESTREL_CSR_LANEID == 0xCCC &&
-                  KESTREL_CSR_WARPID == 0xCCD && KESTREL_CSR_SMID == 0xCCE && KESTREL_CSR_WARPSIZE == 0xCCF,
-              "kestrel_cuda.h CSR numbers disagree with kestrel/abi.h");
 
 /* ---- Built-in variables (guide B.4) -------------------------------------------
  * threadIdx.x and friends are properties: reading one executes `csrr`, and
@@ -147,65 +143,65 @@ static_assert(KESTREL_CSR_TID_X == 0xCC0 && KESTREL_CSR_CTAID_X == 0xCC3 && KEST
   };                                                                                                  \
   static const __device__ type_name var_name = {};
 
-KESTREL_BUILTIN_VARIABLE(kestrel_builtin_threadIdx_t, threadIdx, 0xCC0, 0xCC1, 0xCC2)
-KESTREL_BUILTIN_VARIABLE(kestrel_builtin_blockIdx_t, blockIdx, 0xCC3, 0xCC4, 0xCC5)
-KESTREL_BUILTIN_VARIABLE(kestrel_builtin_blockDim_t, blockDim, 0xCC6, 0xCC7, 0xCC8)
-KESTREL_BUILTIN_VARIABLE(kestrel_builtin_gridDim_t, gridDim, 0xCC9, 0xCCA, 0xCCB)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_threadIdx_t, threadIdx, TID_X, TID_Y, TID_Z)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_blockIdx_t, blockIdx, CTAID_X, CTAID_Y, CTAID_Z)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_blockDim_t, blockDim, NTID_X, NTID_Y, NTID_Z)
+KESTREL_BUILTIN_VARIABLE(kestrel_builtin_gridDim_t, gridDim, NCTAID_X, NCTAID_Y, NCTAID_Z)
 #undef KESTREL_BUILTIN_VARIABLE
 
 /* warpSize is an int (guide B.4.5); Kestrel's is 32 unless the device was
  * configured with 4 or 8 lanes, so it is read from the warpsize CSR. */
 struct kestrel_builtin_warpSize_t {
-  __device__ __forceinline__ operator int() const { return (int)KESTREL_READ_CSR(0xCCF); }
+  __device__ __forceinline__ operator int() const { return (int)KESTREL_READ_CSR(WARPSIZE); }
 };
 static const __device__ kestrel_builtin_warpSize_t warpSize = {};
 
 /* Kestrel-specific thread facts (docs/isa.md section 3). */
-static __device__ __forceinline__ unsigned int __kestrel_lane_id() { return (unsigned)KESTREL_READ_CSR(0xCCC); }
-static __device__ __forceinline__ unsigned int __kestrel_warp_id() { return (unsigned)KESTREL_READ_CSR(0xCCD); }
-static __device__ __forceinline__ unsigned int __kestrel_sm_id() { return (unsigned)KESTREL_READ_CSR(0xCCE); }
+static __device__ __forceinline__ unsigned int __kestrel_lane_id() { return (unsigned)KESTREL_READ_CSR(LANEID); }
+static __device__ __forceinline__ unsigned int __kestrel_warp_id() { return (unsigned)KESTREL_READ_CSR(WARPID); }
+static __device__ __forceinline__ unsigned int __kestrel_sm_id() { return (unsigned)KESTREL_READ_CSR(SMID); }
 
 /* ---- Synchronization (guide B.6) and fences (B.5) ------------------------------
  * custom-0 instructions of docs/isa.md section 2.  The "memory" clobber keeps
  * the compiler from moving loads and stores across them, which is what makes
  * writes before __syncthreads() visible after it. */
 static __device__ __forceinline__ void __syncthreads() {
-  __asm__ volatile(".insn r 0x0b, 0, 0x01, x0, x0, x0" ::: "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, BAR_SYNC) ", x0, x0, x0" ::: "memory");
 }
 static __device__ __forceinline__ int __syncthreads_count(int predicate) {
   int result;
-  __asm__ volatile(".insn r 0x0b, 0, 0x02, %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, BAR_COUNT) ", %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
   return result;
 }
 static __device__ __forceinline__ int __syncthreads_and(int predicate) {
   int result;
-  __asm__ volatile(".insn r 0x0b, 0, 0x03, %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, BAR_AND) ", %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
   return result;
 }
 static __device__ __forceinline__ int __syncthreads_or(int predicate) {
   int result;
-  __asm__ volatile(".insn r 0x0b, 0, 0x04, %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, BAR_OR) ", %0, %1, x0" : "=r"(result) : "r"(predicate) : "memory");
   return result;
 }
 static __device__ __forceinline__ void __threadfence_block() {
-  __asm__ volatile(".insn r 0x0b, 0, 0x10, x0, x0, x0" ::: "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, FENCE_BLOCK) ", x0, x0, x0" ::: "memory");
 }
 static __device__ __forceinline__ void __threadfence() {
-  __asm__ volatile(".insn r 0x0b, 0, 0x11, x0, x0, x0" ::: "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, FENCE_DEVICE) ", x0, x0, x0" ::: "memory");
 }
 static __device__ __forceinline__ void __threadfence_system() {
-  __asm__ volatile(".insn r 0x0b, 0, 0x12, x0, x0, x0" ::: "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, FENCE_SYSTEM) ", x0, x0, x0" ::: "memory");
 }
 
 /* ---- Ending threads and launches ------------------------------------------------ */
 /* The calling thread exits now, as if its kernel had returned (kx.exit). */
 static __device__ __forceinline__ __attribute__((noreturn)) void __kestrel_thread_exit() {
-  __asm__ volatile(".insn r 0x0b, 0, 0x00, x0, x0, x0" ::: "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, EXIT) ", x0, x0, x0" ::: "memory");
   __builtin_unreachable();
 }
 /* Stops the launch with a TRAP fault (kx.trap, code KESTREL_TRAP_USER). */
 static __device__ __forceinline__ __attribute__((noreturn)) void __trap() {
-  __asm__ volatile(".insn r 0x0b, 0, 0x08, x0, x0, x0" ::: "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, TRAP) ", x0, x0, x0" ::: "memory");
   __builtin_unreachable();
 }
 #include "kestrel_warp.h"

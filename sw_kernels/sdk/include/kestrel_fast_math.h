@@ -9,14 +9,13 @@
 #ifndef KESTREL_FAST_MATH_H
 #define KESTREL_FAST_MATH_H
 
-/* kx.sfu: .insn r 0x0b, 5 (KESTREL_F3_SFU), funct7, frd, frs1, x0.  The
- * funct7 numbers are abi.h's KESTREL_F7_SFU_*, spelled as plain literals
- * because the assembler takes no C suffixes. */
+/* kx.sfu: .insn r KESTREL_INSN_SIMT(SFU, SFU_<function>), frd, frs1, x0; the
+ * function is abi.h's KESTREL_F7_SFU_<function>. */
 #if KESTREL_DEVICE_PASS
 #define KESTREL_SFU_DEFINE(name, funct7, host_form)                              \
   static __device__ __forceinline__ float name(float x) {                        \
     float result;                                                                \
-    __asm__(".insn r 0x0b, 5, " #funct7 ", %0, %1, x0" : "=f"(result) : "f"(x)); \
+    __asm__(".insn r " KESTREL_INSN_SIMT(SFU, funct7) ", %0, %1, x0" : "=f"(result) : "f"(x)); \
     return result;                                                               \
   }
 #else
@@ -24,12 +23,12 @@
 #define KESTREL_SFU_DEFINE(name, funct7, host_form) \
   static __device__ __forceinline__ float name(float x) { return host_form; }
 #endif
-KESTREL_SFU_DEFINE(__kestrel_sfu_rcp, 0, 1.0f / x)
-KESTREL_SFU_DEFINE(__kestrel_sfu_rsqrt, 1, 1.0f / sqrtf(x))
-KESTREL_SFU_DEFINE(__kestrel_sfu_ex2, 2, exp2f(x))
-KESTREL_SFU_DEFINE(__kestrel_sfu_lg2, 3, log2f(x))
-KESTREL_SFU_DEFINE(__kestrel_sfu_sin, 4, sinf(x))
-KESTREL_SFU_DEFINE(__kestrel_sfu_cos, 5, cosf(x))
+KESTREL_SFU_DEFINE(__kestrel_sfu_rcp, SFU_RCP, 1.0f / x)
+KESTREL_SFU_DEFINE(__kestrel_sfu_rsqrt, SFU_RSQRT, 1.0f / sqrtf(x))
+KESTREL_SFU_DEFINE(__kestrel_sfu_ex2, SFU_EX2, exp2f(x))
+KESTREL_SFU_DEFINE(__kestrel_sfu_lg2, SFU_LG2, log2f(x))
+KESTREL_SFU_DEFINE(__kestrel_sfu_sin, SFU_SIN, sinf(x))
+KESTREL_SFU_DEFINE(__kestrel_sfu_cos, SFU_COS, cosf(x))
 #undef KESTREL_SFU_DEFINE
 
 /* 2^(x * c) with c = c_hi + c_lo: the rounding error of x * c_hi, recovered

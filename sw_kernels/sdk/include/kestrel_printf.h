@@ -142,7 +142,7 @@ static __device__ __noinline__ int __kestrel_printf_emit(const char* format, uns
   }
   /* The commit word goes last: a record whose writer was stopped by a fault
    * half-way is skipped by the host. */
-  __asm__ volatile(".insn r 0x0b, 0, 0x11, x0, x0, x0" ::: "memory"); /* __threadfence() */
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, FENCE_DEVICE) ", x0, x0, x0" ::: "memory"); /* __threadfence() */
   __atomic_store_n(&record_words[1], KESTREL_PRINTF_COMMIT, __ATOMIC_RELAXED);
   return (int)count;
 }
@@ -161,12 +161,12 @@ static __device__ __noinline__ void __kestrel_assert_message(const char* express
       __kestrel_printf_pack(file),
       __kestrel_printf_pack(line),
       __kestrel_printf_pack(function),
-      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(0xCC3)),
-      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(0xCC4)),
-      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(0xCC5)),
-      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(0xCC0)),
-      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(0xCC1)),
-      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(0xCC2)),
+      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(CTAID_X)),
+      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(CTAID_Y)),
+      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(CTAID_Z)),
+      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(TID_X)),
+      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(TID_Y)),
+      __kestrel_printf_pack((unsigned int)KESTREL_READ_CSR(TID_Z)),
       __kestrel_printf_pack(expression),
   };
   __kestrel_printf_emit("%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",

@@ -4,52 +4,38 @@
  * docs/isa.md section 2; section 6.1 says how a membermask converges.
  * Included by kestrel_cuda.h, which defines __device__ and KESTREL_READ_CSR.
  *
- * Instruction operands must be literals in the asm text, so the encodings
- * are repeated here and checked against kestrel/abi.h.  The asm statements
+ * The encodings come from kestrel/abi.h (KESTREL_INSN_SIMT and friends: the
+ * generated contract values as assembler text).  The asm statements
  * are volatile: a collective must run exactly where the program calls it,
  * for the lanes that reach it (clang also marks device inline asm
  * convergent, so it is never duplicated into both sides of a branch). */
 #ifndef KESTREL_WARP_H
 #define KESTREL_WARP_H
 
-static_assert(KESTREL_F3_VOTE == 1 && KESTREL_F7_VOTE_ALL == 0 && KESTREL_F7_VOTE_ANY == 1 &&
-                  KESTREL_F7_VOTE_UNI == 2 && KESTREL_F7_VOTE_BALLOT == 3 && KESTREL_F7_SYNCWARP == 4,
-              "kestrel_warp.h vote encodings disagree with kestrel/abi.h");
-static_assert(KESTREL_F3_SHUFFLE == 2 && KESTREL_SHFL_IDX == 0 && KESTREL_SHFL_UP == 1 &&
-                  KESTREL_SHFL_DOWN == 2 && KESTREL_SHFL_XOR == 3 && KESTREL_SHFL_SEG_SHIFT == 8,
-              "kestrel_warp.h shuffle encodings disagree with kestrel/abi.h");
-static_assert(KESTREL_F3_MATCH == 3 && KESTREL_F7_MATCH_ANY_W == 0 && KESTREL_F7_MATCH_ALL_W == 1 &&
-                  KESTREL_F7_MATCH_ANY == 2 && KESTREL_F7_MATCH_ALL == 3 && KESTREL_F7_REDUCE_ADD == 8 &&
-                  KESTREL_F7_REDUCE_MIN == 9 && KESTREL_F7_REDUCE_MAX == 10 && KESTREL_F7_REDUCE_MINU == 11 &&
-                  KESTREL_F7_REDUCE_MAXU == 12 && KESTREL_F7_REDUCE_AND == 13 && KESTREL_F7_REDUCE_OR == 14 &&
-                  KESTREL_F7_REDUCE_XOR == 15,
-              "kestrel_warp.h match/reduce encodings disagree with kestrel/abi.h");
-static_assert(KESTREL_CSR_ACTIVEMASK == 0xCD0, "kestrel_warp.h activemask CSR disagrees with kestrel/abi.h");
-
 /* ---- Synchronization ---------------------------------------------------------- */
 /* The lanes of the warp executing this call with the caller (guide B.13). */
 static __device__ __forceinline__ unsigned int __activemask() {
-  return (unsigned int)KESTREL_READ_CSR(0xCD0);
+  return (unsigned int)KESTREL_READ_CSR(ACTIVEMASK);
 }
 
 /* Waits until every non-exited lane of `mask` reaches a __syncwarp with the
  * same mask; orders memory among them.  The "memory" clobber keeps the
  * compiler from moving loads and stores across it. */
 static __device__ __forceinline__ void __syncwarp(unsigned int mask = 0xFFFFFFFFu) {
-  __asm__ volatile(".insn r 0x0b, 1, 0x04, x0, x0, %0" ::"r"(mask) : "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(VOTE, SYNCWARP) ", x0, x0, %0" ::"r"(mask) : "memory");
 }
 
 /* ---- Votes (guide B.13) ----------------------------------------------------------- */
 #define KESTREL_VOTE(result_type, name, funct7)                                                              \
   static __device__ __forceinline__ result_type name(unsigned int mask, int predicate) {                     \
     result_type result;                                                                                      \
-    __asm__ volatile(".insn r 0x0b, 1, " #funct7 ", %0, %1, %2" : "=r"(result) : "r"(predicate), "r"(mask)); \
+    __asm__ volatile(".insn r " KESTREL_INSN_SIMT(VOTE, funct7) ", %0, %1, %2" : "=r"(result) : "r"(predicate), "r"(mask)); \
     return result;                                                                                           \
   }
-KESTREL_VOTE(int, __all_sync, 0x00)
-KESTREL_VOTE(int, __any_sync, 0x01)
-KESTREL_VOTE(int, __uni_sync, 0x02)
-KESTREL_VOTE(unsigned int, __ballot_sync, 0x03)
+KESTREL_VOTE(int, __all_sync, VOTE_ALL)
+KESTREL_VOTE(int, __any_sync, VOTE_ANY)
+KESTREL_VOTE(int, __uni_sync, VOTE_UNI)
+KESTREL_VOTE(unsigned int, __ballot_sync, VOTE_BALLOT)
 #undef KESTREL_VOTE
 
 /* The pre-CUDA-9 forms vote among the threads active with the caller. */
@@ -67,15 +53,15 @@ static __device__ __forceinline__ unsigned int __ballot(int predicate) {
   static __device__ __forceinline__ unsigned long name(unsigned int mask, unsigned long value, \
                                                        unsigned int control) {                 \
     unsigned long result;                                                                      \
-    __asm__ volatile(".insn r4 0x0b, 2, " #mode ", %0, %1, %2, %3"                             \
+    __asm__ volatile(".insn r4 " KESTREL_INSN_SHFL(mode) ", %0, %1, %2, %3"                             \
                      : "=r"(result)                                                            \
                      : "r"(value), "r"(control), "r"(mask));                                   \
     return result;                                                                             \
   }
-KESTREL_SHUFFLE_WORD(__kestrel_shfl_idx_word, 0)
-KESTREL_SHUFFLE_WORD(__kestrel_shfl_up_word, 1)
-KESTREL_SHUFFLE_WORD(__kestrel_shfl_down_word, 2)
-KESTREL_SHUFFLE_WORD(__kestrel_shfl_xor_word, 3)
+KESTREL_SHUFFLE_WORD(__kestrel_shfl_idx_word, IDX)
+KESTREL_SHUFFLE_WORD(__kestrel_shfl_up_word, UP)
+KESTREL_SHUFFLE_WORD(__kestrel_shfl_down_word, DOWN)
+KESTREL_SHUFFLE_WORD(__kestrel_shfl_xor_word, XOR)
 #undef KESTREL_SHUFFLE_WORD
 
 /* Control word: lane, delta or xor mask in bits 4..0, segment mask 32 - width in 12..8. */
@@ -140,20 +126,20 @@ KESTREL_SHUFFLES(double)
 static __device__ __forceinline__ unsigned int __kestrel_match_any_word(unsigned int mask,
                                                                         unsigned int value) {
   unsigned int result;
-  __asm__ volatile(".insn r 0x0b, 3, 0x00, %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(MATCH, MATCH_ANY_W) ", %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
   return result;
 }
 static __device__ __forceinline__ unsigned int __kestrel_match_all_word(unsigned int mask,
                                                                         unsigned int value) {
   unsigned int result;
-  __asm__ volatile(".insn r 0x0b, 3, 0x01, %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(MATCH, MATCH_ALL_W) ", %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
   return result;
 }
 static __device__ __forceinline__ unsigned int __kestrel_match_any_long(unsigned int mask,
                                                                         unsigned long long value) {
 #if __riscv_xlen == 64
   unsigned int result;
-  __asm__ volatile(".insn r 0x0b, 3, 0x02, %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(MATCH, MATCH_ANY) ", %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
   return result;
 #else
   return __kestrel_match_any_word(mask, (unsigned int)value) &
@@ -164,7 +150,7 @@ static __device__ __forceinline__ unsigned int __kestrel_match_all_long(unsigned
                                                                         unsigned long long value) {
 #if __riscv_xlen == 64
   unsigned int result;
-  __asm__ volatile(".insn r 0x0b, 3, 0x03, %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(MATCH, MATCH_ALL) ", %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask));
   return result;
 #else
   const unsigned int low = __kestrel_match_all_word(mask, (unsigned int)value);
@@ -216,25 +202,25 @@ KESTREL_MATCHES(double)
 #define KESTREL_REDUCE(result_type, name, funct7)                                                        \
   static __device__ __forceinline__ result_type name(unsigned int mask, result_type value) {             \
     result_type result;                                                                                  \
-    __asm__ volatile(".insn r 0x0b, 3, " #funct7 ", %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask)); \
+    __asm__ volatile(".insn r " KESTREL_INSN_SIMT(MATCH, funct7) ", %0, %1, %2" : "=r"(result) : "r"(value), "r"(mask)); \
     return result;                                                                                       \
   }
-KESTREL_REDUCE(unsigned int, __reduce_add_sync, 0x08)
-KESTREL_REDUCE(int, __reduce_add_sync, 0x08)
-KESTREL_REDUCE(int, __reduce_min_sync, 0x09)
-KESTREL_REDUCE(int, __reduce_max_sync, 0x0A)
-KESTREL_REDUCE(unsigned int, __reduce_min_sync, 0x0B)
-KESTREL_REDUCE(unsigned int, __reduce_max_sync, 0x0C)
-KESTREL_REDUCE(unsigned int, __reduce_and_sync, 0x0D)
-KESTREL_REDUCE(unsigned int, __reduce_or_sync, 0x0E)
-KESTREL_REDUCE(unsigned int, __reduce_xor_sync, 0x0F)
+KESTREL_REDUCE(unsigned int, __reduce_add_sync, REDUCE_ADD)
+KESTREL_REDUCE(int, __reduce_add_sync, REDUCE_ADD)
+KESTREL_REDUCE(int, __reduce_min_sync, REDUCE_MIN)
+KESTREL_REDUCE(int, __reduce_max_sync, REDUCE_MAX)
+KESTREL_REDUCE(unsigned int, __reduce_min_sync, REDUCE_MINU)
+KESTREL_REDUCE(unsigned int, __reduce_max_sync, REDUCE_MAXU)
+KESTREL_REDUCE(unsigned int, __reduce_and_sync, REDUCE_AND)
+KESTREL_REDUCE(unsigned int, __reduce_or_sync, REDUCE_OR)
+KESTREL_REDUCE(unsigned int, __reduce_xor_sync, REDUCE_XOR)
 #undef KESTREL_REDUCE
 
 /* ---- Sleep ---------------------------------------------------------------------------------
  * The calling thread stops issuing for about `ns` nanoseconds (at most 1 ms);
  * other threads and warps run meanwhile (docs/isa.md kx.nanosleep). */
 static __device__ __forceinline__ void __nanosleep(unsigned int ns) {
-  __asm__ volatile(".insn r 0x0b, 0, 0x09, x0, %0, x0" ::"r"(ns) : "memory");
+  __asm__ volatile(".insn r " KESTREL_INSN_SIMT(CONTROL, NANOSLEEP) ", x0, %0, x0" ::"r"(ns) : "memory");
 }
 
 #endif /* KESTREL_WARP_H */
