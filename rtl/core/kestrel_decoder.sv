@@ -300,7 +300,7 @@ module kestrel_decoder #(
         legal = (funct3 != 3'd0) && (funct3 != 3'd4) && (fp_csr || (csr_readable(csr) && !dec_o.csr_writes));
       end
       kestrel_pkg::OpSimt: begin
-        if (funct3 == 3'd0) begin
+        if (funct3 == kestrel_pkg::SimtF3Control) begin
           unique case (funct7)
             kestrel_pkg::SimtExit: begin
               legal = 1'b1;
@@ -329,17 +329,19 @@ module kestrel_decoder #(
             end
             default: legal = 1'b0;
           endcase
-        end else if (funct3 == 3'd1 || funct3 == 3'd2 || funct3 == 3'd3) begin
+        end else if (funct3 == kestrel_pkg::SimtF3Vote || funct3 == kestrel_pkg::SimtF3Shuffle
+                     || funct3 == kestrel_pkg::SimtF3Match) begin
           // Votes and kx.syncwarp (funct7 0..4), shuffles (R4: any funct7),
           // match (0..3) and reduce (8..15); rs2 is the membermask or the
           // shuffle control word.
-          legal = (funct3 == 3'd1) ? (funct7 <= kestrel_pkg::SimtSyncwarp)
-                : (funct3 == 3'd2) ? 1'b1
-                : (funct7 <= 7'd3 || (funct7 >= 7'd8 && funct7 <= 7'd15));
+          legal = (funct3 == kestrel_pkg::SimtF3Vote) ? (funct7 <= kestrel_pkg::SimtSyncwarp)
+                : (funct3 == kestrel_pkg::SimtF3Shuffle) ? 1'b1
+                : (funct7 <= kestrel_pkg::SimtMatchAll
+                   || (funct7 >= kestrel_pkg::SimtReduceAdd && funct7 <= kestrel_pkg::SimtReduceXor));
           dec_o.cls = kestrel_pkg::ClassWarp;
-          dec_o.rs1_re = !(funct3 == 3'd1 && funct7 == kestrel_pkg::SimtSyncwarp);
+          dec_o.rs1_re = !(funct3 == kestrel_pkg::SimtF3Vote && funct7 == kestrel_pkg::SimtSyncwarp);
           dec_o.rs2_re = 1'b1;
-          dec_o.rd_we = !(funct3 == 3'd1 && funct7 == kestrel_pkg::SimtSyncwarp);
+          dec_o.rd_we = !(funct3 == kestrel_pkg::SimtF3Vote && funct7 == kestrel_pkg::SimtSyncwarp);
         end
       end
       default: legal = 1'b0;

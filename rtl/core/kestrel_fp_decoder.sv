@@ -43,8 +43,6 @@ module kestrel_fp_decoder #(
   localparam logic [6:0] OpNmsub = 7'h4B;
   localparam logic [6:0] OpNmadd = 7'h4F;
   localparam logic [6:0] OpFp = 7'h53;
-  localparam logic [2:0] Funct3Sfu = 3'd5;  // KESTREL_F3_SFU
-  localparam logic [6:0] SfuLastFunction = 7'd5;  // KESTREL_F7_SFU_COS
 
   logic [6:0] opcode, funct7;
   logic [2:0] funct3;
@@ -181,7 +179,7 @@ module kestrel_fp_decoder #(
         endcase
       end
       kestrel_pkg::OpSimt: begin
-        legal = (funct3 == Funct3Sfu) && rs2_field == 5'd0 && funct7 <= SfuLastFunction;
+        legal = (funct3 == kestrel_pkg::SimtF3Sfu) && rs2_field == 5'd0 && funct7 <= kestrel_pkg::SimtSfuCos;
         unit_o = kestrel_fpu_pkg::FpUnitSfu;
         unique case (funct7[2:0])
           3'd0: sfu_op_o = kestrel_fpu_pkg::SfuRcp;

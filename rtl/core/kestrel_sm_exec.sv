@@ -90,7 +90,8 @@ module kestrel_sm_exec #(
   // Votes, shuffles, match and reduce: wait for their membermask, retire the
   // complete classes (kx.syncwarp and kx.nanosleep are ClassWarp too).
   function automatic logic is_collective(input kestrel_pkg::exec_class_e c, input logic [2:0] f3, input logic [6:0] f7);
-    is_collective = (c == kestrel_pkg::ClassWarp) && f3 != 3'd0 && !(f3 == 3'd1 && f7 == kestrel_pkg::SimtSyncwarp);
+    is_collective = (c == kestrel_pkg::ClassWarp) && f3 != kestrel_pkg::SimtF3Control
+                    && !(f3 == kestrel_pkg::SimtF3Vote && f7 == kestrel_pkg::SimtSyncwarp);
   endfunction
 
   logic s1_coll;
@@ -268,10 +269,12 @@ module kestrel_sm_exec #(
   always_comb begin
     logic [RowW-1:0] row;
     s1_coll = valid_i && !pkt_i.ffault && is_collective(pkt_i.dec.cls, pkt_i.dec.funct3, pkt_i.dec.funct7);
-    s1_sync = valid_i && !pkt_i.ffault && pkt_i.dec.cls == kestrel_pkg::ClassWarp && pkt_i.dec.funct3 == 3'd1
+    s1_sync = valid_i && !pkt_i.ffault && pkt_i.dec.cls == kestrel_pkg::ClassWarp
+              && pkt_i.dec.funct3 == kestrel_pkg::SimtF3Vote
               && pkt_i.dec.funct7 == kestrel_pkg::SimtSyncwarp;
-    s1_sleep = valid_i && !pkt_i.ffault && pkt_i.dec.cls == kestrel_pkg::ClassWarp && pkt_i.dec.funct3 == 3'd0;
-    row = (pkt_i.dec.funct3 == 3'd2) ? rs3_i : rs2_i;
+    s1_sleep = valid_i && !pkt_i.ffault && pkt_i.dec.cls == kestrel_pkg::ClassWarp
+               && pkt_i.dec.funct3 == kestrel_pkg::SimtF3Control;
+    row = (pkt_i.dec.funct3 == kestrel_pkg::SimtF3Shuffle) ? rs3_i : rs2_i;
     s1_live = ~exited_i;
     s1_wsfault = 1'b0;
     s1_wsfault_lane = '0;

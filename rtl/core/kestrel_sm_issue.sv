@@ -208,7 +208,8 @@ module kestrel_sm_issue #(
   // stage 1 (nothing issues after a trap, so the port is free).
   logic trap_a1_read;
   assign trap_a1_read = s1_valid_i && s1_dec_i.cls == kestrel_pkg::ClassTrap && !s1_ffault_i;
-  assign s1_pair = Xlen == 32 && s1_valid_i && s1_dec_i.cls == kestrel_pkg::ClassAtomic && s1_dec_i.funct3 == 3'd3;
+  assign s1_pair = Xlen == 32 && s1_valid_i && s1_dec_i.cls == kestrel_pkg::ClassAtomic
+                  && s1_dec_i.funct3 == kestrel_pkg::AtomicF3D;
   always_comb begin
     rf_ren = issue || trap_a1_read || s1_pair;
     rf_rwarp = (trap_a1_read || s1_pair) ? s1_warp_i : iw;
@@ -217,7 +218,7 @@ module kestrel_sm_issue #(
     // The third port: a shuffle's rs3, a CAS's compare value (rd, which the
     // scoreboard's WAW check on rd keeps current).
     rf_rs3 = 5'd0;
-    if (idec.cls == kestrel_pkg::ClassWarp && idec.funct3 == 3'd2) rf_rs3 = idec.funct7[6:2];
+    if (idec.cls == kestrel_pkg::ClassWarp && idec.funct3 == kestrel_pkg::SimtF3Shuffle) rf_rs3 = idec.funct7[6:2];
     if (idec.cls == kestrel_pkg::ClassAtomic && idec.funct7[6:2] == kestrel_pkg::AmoCas) rf_rs3 = idec.rd;
     if (s1_pair) begin
       // The pairs' high registers; x0 as a pair reads zero in both halves

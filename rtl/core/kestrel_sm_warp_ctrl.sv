@@ -345,7 +345,7 @@ module kestrel_sm_warp_ctrl #(
   logic [Lanes*Lanes-1:0] s3_smask;
   always_comb begin
     s3_sync = s3_valid_q && !s3_faulting && active_q[s3_warp_q] && s3_dec_q.cls == kestrel_pkg::ClassWarp
-              && s3_dec_q.funct3 == 3'd1 && s3_dec_q.funct7 == kestrel_pkg::SimtSyncwarp;
+              && s3_dec_q.funct3 == kestrel_pkg::SimtF3Vote && s3_dec_q.funct7 == kestrel_pkg::SimtSyncwarp;
     s3_exit = s3_valid_q && !s3_faulting && active_q[s3_warp_q] && s3_dec_q.cls == kestrel_pkg::ClassExit;
     s3_swait = swait_q[32'(s3_warp_q)*Lanes +: Lanes] | (s3_sync ? s3_mask_q : '0);
     s3_live = ~(exited_q[32'(s3_warp_q)*Lanes +: Lanes] | (s3_exit ? s3_mask_q : '0));

@@ -73,25 +73,25 @@ module kestrel_warp_xbar #(
     else shfl_source = LaneW'(lane);
   endfunction
 
-  function automatic logic [31:0] reduce_step(input logic [2:0] op, input logic [31:0] a, input logic [31:0] b);
+  function automatic logic [31:0] reduce_step(input logic [6:0] op, input logic [31:0] a, input logic [31:0] b);
     unique case (op)
-      3'd0: reduce_step = a + b;
-      3'd1: reduce_step = ($signed(b) < $signed(a)) ? b : a;
-      3'd2: reduce_step = ($signed(b) > $signed(a)) ? b : a;
-      3'd3: reduce_step = (b < a) ? b : a;
-      3'd4: reduce_step = (b > a) ? b : a;
-      3'd5: reduce_step = a & b;
-      3'd6: reduce_step = a | b;
+      kestrel_pkg::SimtReduceAdd: reduce_step = a + b;
+      kestrel_pkg::SimtReduceMin: reduce_step = ($signed(b) < $signed(a)) ? b : a;
+      kestrel_pkg::SimtReduceMax: reduce_step = ($signed(b) > $signed(a)) ? b : a;
+      kestrel_pkg::SimtReduceMinu: reduce_step = (b < a) ? b : a;
+      kestrel_pkg::SimtReduceMaxu: reduce_step = (b > a) ? b : a;
+      kestrel_pkg::SimtReduceAnd: reduce_step = a & b;
+      kestrel_pkg::SimtReduceOr: reduce_step = a | b;
       default: reduce_step = a ^ b;
     endcase
   endfunction
 
   // Identity of each reduction, so lanes outside the participants fold away.
-  function automatic logic [31:0] reduce_identity(input logic [2:0] op);
+  function automatic logic [31:0] reduce_identity(input logic [6:0] op);
     unique case (op)
-      3'd1: reduce_identity = 32'h7FFF_FFFF;
-      3'd2: reduce_identity = 32'h8000_0000;
-      3'd3, 3'd5: reduce_identity = 32'hFFFF_FFFF;
+      kestrel_pkg::SimtReduceMin: reduce_identity = 32'h7FFF_FFFF;
+      kestrel_pkg::SimtReduceMax: reduce_identity = 32'h8000_0000;
+      kestrel_pkg::SimtReduceMinu, kestrel_pkg::SimtReduceAnd: reduce_identity = 32'hFFFF_FFFF;
       default: reduce_identity = 32'h0000_0000;
     endcase
   endfunction
@@ -121,9 +121,9 @@ module kestrel_warp_xbar #(
       members = members_i[l*Lanes +: Lanes];
       ballot = nonzero & members;
       same = equal[l*Lanes +: Lanes] & members;
-      acc = reduce_identity(funct7_i[2:0]);
+      acc = reduce_identity(7'(funct7_i));
       for (int unsigned k = 0; k < Lanes; k++) begin
-        if (members[k]) acc = reduce_step(funct7_i[2:0], acc, value_i[k*Xlen +: 32]);
+        if (members[k]) acc = reduce_step(7'(funct7_i), acc, value_i[k*Xlen +: 32]);
       end
       src = shfl_source(funct7_i[1:0], 5'(l), {control_i[l*Xlen + 8 +: 5], control_i[l*Xlen +: 5]});
       if (funct3_i == F3Vote) begin
