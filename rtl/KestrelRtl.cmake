@@ -93,3 +93,34 @@ function(kestrel_rtl_model name)
   # (kestrel_contract.hpp, tools/contract/).
   target_include_directories(${name} PUBLIC ${KESTREL_RTL_INCLUDE_DIR})
 endfunction()
+
+# kestrel_synth_tests(<prefix> <labels> <entry>...): one CTest test
+# <prefix>_<name> per entry "name:top:params[:flags]" (params a comma list of
+# name=value, flags a comma list), running rtl/scripts/rtl_synth.sh on that
+# top.  Flags: hierarchy (synthesized without flattening, each module once:
+# rtl_synth.sh --hierarchy), long (label long: `make test-long` only).
+function(kestrel_synth_tests prefix labels)
+  foreach(entry ${ARGN})
+    string(REPLACE ":" ";" fields "${entry}")
+    list(GET fields 0 test_name)
+    list(GET fields 1 top)
+    list(GET fields 2 params)
+    set(flags)
+    list(LENGTH fields field_count)
+    if(field_count GREATER 3)
+      list(GET fields 3 flags)
+      string(REPLACE "," ";" flags "${flags}")
+    endif()
+    set(test_labels ${labels})
+    if(long IN_LIST flags)
+      list(APPEND test_labels long)
+    endif()
+    set(mode)
+    if(hierarchy IN_LIST flags)
+      set(mode --hierarchy)
+    endif()
+    string(REPLACE "," ";" param_list "${params}")
+    add_test(NAME ${prefix}_${test_name} COMMAND ${KESTREL_RTL_DIR}/scripts/rtl_synth.sh ${mode} ${top} ${param_list})
+    set_tests_properties(${prefix}_${test_name} PROPERTIES LABELS "${test_labels}")
+  endforeach()
+endfunction()

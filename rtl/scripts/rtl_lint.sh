@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Lints every Kestrel RTL file with Verilator -Wall, each as its own top
 # (submodules found through -y), so a unit that is not yet instantiated
-# anywhere is still checked.  rtl/fpu units are found through -y (their own
-# per-file lint is rtl/scripts/fpu_lint.sh).  Exits non-zero on the first warning.
+# anywhere is still checked, and the parameter sets whose generate branches
+# the defaults do not reach.  Exits non-zero if any of them warns.
 set -euo pipefail
 rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 search=()
 for d in prim fpu core mem top; do search+=(-y "$rtl_dir/$d"); done
 status=0
 count=0
-for file in "$rtl_dir"/{prim,core,mem,top}/*.sv; do
+for file in "$rtl_dir"/{prim,fpu,core,mem,top}/*.sv; do
   [ -e "$file" ] || continue
+  [ "$file" = "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && continue
   top="$(basename "$file" .sv)"
   if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" "$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$file" \
       --top-module "$top"; then
@@ -19,5 +20,17 @@ for file in "$rtl_dir"/{prim,core,mem,top}/*.sv; do
   fi
   count=$((count + 1))
 done
-echo "lint: $count files checked with verilator -Wall"
+for config in "fpu/kestrel_fpu_lane -GXlen=32 -GStages=1" "fpu/kestrel_fpu_lane -GStages=2" \
+    "fpu/kestrel_fpu_lane -GStages=5" "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=1" \
+    "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=13"; do
+  read -r unit params <<<"$config"
+  # shellcheck disable=SC2086
+  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" $params "$rtl_dir/pkg/kestrel_pkg.sv" \
+      "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/$unit.sv" --top-module "$(basename "$unit")"; then
+    echo "lint: $config FAILED"
+    status=1
+  fi
+  count=$((count + 1))
+done
+echo "lint: $count files and configurations checked with verilator -Wall"
 exit $status
