@@ -5,25 +5,34 @@
 #include <memory>
 
 namespace kestrel::model {
+
+const char* launch_refusal(const LaunchDesc& d, const Config& config) {
+  const uint64_t threads = uint64_t{d.block.x} * d.block.y * d.block.z;
+  if (d.grid.x == 0 || d.grid.y == 0 || d.grid.z == 0) return "grid dimensions must be non-zero";
+  if (d.grid.y > 0xFFFF || d.grid.z > 0xFFFF) return "grid y and z must be below 65536";
+  if (threads == 0) return "block dimensions must be non-zero";
+  if (threads > config.max_threads_per_block) return "block has more threads than the device maximum";
+  if ((threads + config.lanes_per_warp - 1) / config.lanes_per_warp > config.warps_per_sm)
+    return "block needs more warps than an SM has";
+  if (uint64_t{d.shared_static} + d.shared_dyn > config.shared_bytes_per_sm)
+    return "block needs more shared memory than an SM has";
+  if (d.shared_base != 0 && uint64_t{d.shared_base} + config.shared_bytes_per_sm > (1ull << 32))
+    return "shared window does not fit in 32 bits";
+  if (d.stack_bytes > interp::kLocalWindow) return "stack_bytes exceeds the local window";
+  return nullptr;
+}
+
 namespace interp {
 
 template <class X>
 void Machine<X>::start(const LaunchDesc& d, Dispatch dispatch) {
   if (state_ == LaunchState::kRunning)
     throw Error(KESTREL_ERROR_INVALID_CONFIG, "model: a launch is running");
-  auto refuse = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_CONFIG, "model: " + why); };
+  if (const char* why = launch_refusal(d, config_))
+    throw Error(KESTREL_ERROR_INVALID_CONFIG, std::string("model: ") + why);
   const uint64_t threads = uint64_t{d.block.x} * d.block.y * d.block.z;
-  if (d.grid.x == 0 || d.grid.y == 0 || d.grid.z == 0) refuse("grid dimensions must be non-zero");
-  if (threads == 0) refuse("block dimensions must be non-zero");
-  if (threads > config_.max_threads_per_block) refuse("block has more threads than the device maximum");
   const uint64_t warps = (threads + lanes_ - 1) / lanes_;
-  if (warps > config_.warps_per_sm) refuse("block needs more warps than an SM has");
   const uint64_t shared = uint64_t{d.shared_static} + d.shared_dyn;
-  if (shared > config_.shared_bytes_per_sm) refuse("block needs more shared memory than an SM has");
-  if (d.shared_base != 0 && uint64_t{d.shared_base} + config_.shared_bytes_per_sm > (1ull << 32)) {
-    refuse("shared window does not fit in 32 bits");
-  }
-  if (d.stack_bytes > kLocalWindow) refuse("stack_bytes exceeds the local window");
 
   for (Sm& sm : sms_) {
     for (Warp& w : sm.warps) w.resident = false;

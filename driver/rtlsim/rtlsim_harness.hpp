@@ -48,7 +48,6 @@ namespace kestrel::rtlsim::detail {
 constexpr uint64_t kPageTableCapacity = 256ull << 20;  // kestrel_gpu MemBytes
 constexpr uint32_t kSharedBytesPerSm = 64 * 1024;      // kestrel_gpu SharedBytes
 constexpr uint32_t kLineBytes = contract::kLineBytes;
-constexpr uint32_t kLocalWindow = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
 // The model's barrier watchdog for the RTL's kestrel_pkg::BarrierWatchdogLog2
 // (24): the RTL starts counting with the retire after the first arrival, the
 // model counts the arrival too.
@@ -316,30 +315,26 @@ class Harness final : public Transport {
     throw Error(KESTREL_ERROR_IO, "rtlsim: the register port did not take a request");
   }
 
-  // The checks the functional model makes at START (model/machine.cpp),
-  // so that both backends refuse the same launches the same way.
+  // The model's checks at START (model::launch_refusal) on the registers the
+  // RTL holds, so that both backends refuse the same launches the same way.
   void validate_launch() {
     if (model_->running_o) throw Error(KESTREL_ERROR_INVALID_CONFIG, "rtlsim: a launch is running");
-    auto refuse = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_CONFIG, "rtlsim: " + why); };
-    const uint64_t gx = read_reg(KESTREL_REG_GRID_X), gy = read_reg(KESTREL_REG_GRID_Y),
-                   gz = read_reg(KESTREL_REG_GRID_Z);
-    const uint64_t bx = read_reg(KESTREL_REG_BLOCK_X), by = read_reg(KESTREL_REG_BLOCK_Y),
-                   bz = read_reg(KESTREL_REG_BLOCK_Z);
-    if (gx == 0 || gy == 0 || gz == 0) refuse("grid dimensions must be non-zero");
-    if (gy > 0xFFFF || gz > 0xFFFF) refuse("grid y and z must be below 65536");
-    const uint64_t threads = bx * by * bz;
-    if (threads == 0) refuse("block dimensions must be non-zero");
-    const uint64_t max_threads = read_reg(KESTREL_REG_CONFIG1) >> 16;
-    if (threads > max_threads) refuse("block has more threads than the device maximum");
-    const uint64_t warps = (threads + config_.lanes_per_warp - 1) / config_.lanes_per_warp;
-    if (warps > config_.warps_per_sm) refuse("block needs more warps than an SM has");
-    const uint64_t shared = uint64_t{read_reg(KESTREL_REG_SHARED_STATIC)} + read_reg(KESTREL_REG_SHARED_DYN);
-    if (shared > kSharedBytesPerSm) refuse("block needs more shared memory than an SM has");
-    const uint64_t shared_base = read_reg(KESTREL_REG_SHARED_BASE);
-    if (shared_base != 0 && shared_base + kSharedBytesPerSm > (1ull << 32)) {
-      refuse("shared window does not fit in 32 bits");
-    }
-    if (read_reg(KESTREL_REG_STACK_BYTES) > kLocalWindow) refuse("stack_bytes exceeds the local window");
+    model::LaunchDesc d;
+    d.grid =
+        model::Dim3{read_reg(KESTREL_REG_GRID_X), read_reg(KESTREL_REG_GRID_Y), read_reg(KESTREL_REG_GRID_Z)};
+    d.block = model::Dim3{read_reg(KESTREL_REG_BLOCK_X), read_reg(KESTREL_REG_BLOCK_Y),
+                          read_reg(KESTREL_REG_BLOCK_Z)};
+    d.shared_base = read_reg(KESTREL_REG_SHARED_BASE);
+    d.shared_static = read_reg(KESTREL_REG_SHARED_STATIC);
+    d.shared_dyn = read_reg(KESTREL_REG_SHARED_DYN);
+    d.stack_bytes = read_reg(KESTREL_REG_STACK_BYTES);
+    model::Config limits;
+    limits.lanes_per_warp = config_.lanes_per_warp;
+    limits.warps_per_sm = config_.warps_per_sm;
+    limits.shared_bytes_per_sm = kSharedBytesPerSm;
+    limits.max_threads_per_block = read_reg(KESTREL_REG_CONFIG1) >> 16;
+    if (const char* why = model::launch_refusal(d, limits))
+      throw Error(KESTREL_ERROR_INVALID_CONFIG, std::string("rtlsim: ") + why);
   }
 
   // ---- the tap ----------------------------------------------------------------

@@ -1,6 +1,7 @@
 // Every fault kind of docs/isa.md section 7, with the PC, address, block,
 // thread, SM and warp it records (the lowest faulting lane).
 #include <functional>
+#include <string>
 
 #include "harness.hpp"
 
@@ -271,6 +272,43 @@ TEST(FaultsLaunch, ImpossibleConfigurationsFailCleanly) {
   d.stack_bytes = 1u << 25;
   EXPECT_THROW(g.run(d), Error);
   EXPECT_EQ(g.run({1, 1, 1}, {32, 1, 1}), LaunchState::kDone);  // and the model still works
+}
+
+// The checks at START that the model and the RTL backend share
+// (model::launch_refusal): each refusal, and the limits themselves accepted.
+TEST(FaultsLaunch, LaunchRefusalsNameTheirReason) {
+  Config c;
+  c.lanes_per_warp = 8;
+  c.warps_per_sm = 4;
+  c.shared_bytes_per_sm = 1024;
+  c.max_threads_per_block = 32;
+  auto refusal = [&](auto tweak) {
+    LaunchDesc d;
+    d.grid = Dim3{1, 1, 1};
+    d.block = Dim3{32, 1, 1};
+    tweak(d);
+    const char* why = launch_refusal(d, c);
+    return std::string(why ? why : "");
+  };
+  EXPECT_EQ(refusal([](LaunchDesc&) {}), "");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.grid.z = 0; }), "grid dimensions must be non-zero");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.grid.y = 0x10000; }), "grid y and z must be below 65536");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.grid.y = 0xFFFF; }), "");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.block.y = 0; }), "block dimensions must be non-zero");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.block.x = 33; }), "block has more threads than the device maximum");
+  c.max_threads_per_block = 64;
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.block.x = 33; }), "block needs more warps than an SM has");
+  EXPECT_EQ(refusal([](LaunchDesc& d) {
+              d.shared_static = 1000;
+              d.shared_dyn = 25;
+            }),
+            "block needs more shared memory than an SM has");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = 0xFFFFFC00u; }), "");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = 0xFFFFFC01u; }),
+            "shared window does not fit in 32 bits");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.stack_bytes = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE; }), "");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.stack_bytes = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE + 1; }),
+            "stack_bytes exceeds the local window");
 }
 
 TEST(FaultsLaunch, BadModelConfigurationsAreRejected) {

@@ -61,6 +61,12 @@ struct LaunchDesc {
   uint64_t instruction_budget = 0;  // warp-instructions, 0 = unlimited
 };
 
+// Why a GPU of `config` refuses to START the launch `d`, or nullptr when it
+// starts it: the checks every simulated backend makes (the model and the
+// Verilated RTL), so that both refuse the same launches with the same words.
+// Grid y and z must fit the descriptor's 16 bits.
+const char* launch_refusal(const LaunchDesc& d, const Config& config);
+
 struct Fault {
   kestrel_fault_kind kind = KESTREL_FAULT_NONE;
   uint64_t pc = 0;
