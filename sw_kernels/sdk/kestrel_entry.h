@@ -121,6 +121,14 @@ struct Kernel<void(P...)> {
   }
 };
 
+#if __cplusplus < 201703L
+// Before C++17 a static constexpr member that is odr-used (param_table()
+// takes the table's address) needs a definition outside its class.
+template <typename... P>
+template <unsigned... I>
+constexpr kestrel_param_desc Kernel<void(P...)>::Table<IndexList<I...>>::params[count + 1];
+#endif
+
 }  // namespace kestrel_entry
 
 #endif  // KESTREL_ENTRY_H

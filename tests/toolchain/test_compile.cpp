@@ -193,6 +193,19 @@ TEST_F(CompileTest, OptimizationLevelsAndDebugInfo) {
   }
 }
 
+// nvcc Makefiles often say -std=c++11; it compiles as C++14, and a module in
+// C++14 describes its parameters exactly as in C++17 (the entry table is a
+// static constexpr member, which C++14 must define outside its class).
+TEST_F(CompileTest, OlderLanguageStandardsBuildTheSameModule) {
+  const std::string source = write("layout.cu", kLayoutSource);
+  ASSERT_EQ(compile({"-std=c++17", "-o", module_path("17.kmod"), source}), 0) << log_;
+  for (const char* standard : {"-std=c++14", "-std=c++11"}) {
+    ASSERT_EQ(compile({standard, "-o", module_path("old.kmod"), source}), 0) << standard << "\n" << log_;
+    EXPECT_EQ(read_module(module_path("old.kmod")), read_module(module_path("17.kmod"))) << standard;
+  }
+  EXPECT_NE(log_.find("-std=c++11 compiles as c++14"), std::string::npos) << log_;
+}
+
 TEST_F(CompileTest, CompileErrorShowsTheUsersFileAndLine) {
   const std::string source =
       write("bad.cu", "__global__ void k(int* p) {\n  p[0] = 1;\n  undeclared_thing(p);\n}\n");

@@ -44,6 +44,47 @@ TEST(Options, BadCommandLinesAreErrors) {
   EXPECT_TRUE(parse_options({"--help"}).help);
 }
 
+// The nvcc flags that Makefiles of CUDA projects (cuda-samples among them)
+// pass: accepted, mapped where they mean something here, noted where not.
+TEST(Options, AcceptsTheNvccFlagsOfCommonMakefiles) {
+  const Options options = parse_options({"-std=c++11",
+                                         "-m64",
+                                         "-ccbin",
+                                         "g++",
+                                         "--extended-lambda",
+                                         "--expt-relaxed-constexpr",
+                                         "-Xptxas",
+                                         "-v",
+                                         "-maxrregcount",
+                                         "32",
+                                         "-cudart",
+                                         "static",
+                                         "-t",
+                                         "4",
+                                         "--generate-line-info",
+                                         "-o",
+                                         "app",
+                                         "-x",
+                                         "cu",
+                                         "kernels.cpp",
+                                         "-x",
+                                         "none",
+                                         "main.cpp",
+                                         "helpers.cu"});
+  EXPECT_EQ(options.language_standard, "c++14");
+  EXPECT_EQ(options.sources, (std::vector<std::string>{"kernels.cpp", "helpers.cu"}));
+  EXPECT_EQ(options.host_sources, (std::vector<std::string>{"main.cpp"}));
+  EXPECT_TRUE(options.whole_program);
+  EXPECT_FALSE(options.verbose);  // -v after -Xptxas is ptxas's, not ours
+  EXPECT_EQ(options.notes.size(), 9u);
+  EXPECT_EQ(parse_options({"--std", "c++17", "a.cu"}).language_standard, "c++17");
+  EXPECT_EQ(parse_options({"-x", "c++", "a.cu", "-o", "app"}).host_sources,
+            (std::vector<std::string>{"a.cu"}));
+  EXPECT_THROW(parse_options({"-m32", "a.cu"}), CompileError);
+  EXPECT_THROW(parse_options({"-x", "fortran", "a.cu"}), CompileError);
+  EXPECT_THROW(parse_options({"-ccbin"}), CompileError);
+}
+
 TEST(Options, MultilibFolders) {
   EXPECT_EQ(ToolchainPaths::multilib(64), "rv64imf/lp64f");
   EXPECT_EQ(ToolchainPaths::multilib(32), "rv32imf/ilp32f");

@@ -8,7 +8,7 @@
 namespace kestrel::cc {
 
 std::string usage_text() {
-  return "usage: kestrel-cc [-rv64|-rv32] [-O0|-O1|-O2|-O3|-Os|-Oz] [-g] [-std=c++17]\n"
+  return "usage: kestrel-cc [-rv64|-rv32] [-O0|-O1|-O2|-O3|-Os|-Oz] [-g] [-std=c++17] [-x cu]\n"
          "                  [-I dir] [-D name[=value]] [-U name] [-W...] [-w]\n"
          "                  [-o out] [-c] [-L dir] [-l lib] [-MF deps.d] [-v] [--keep-temps]\n"
          "                  file.cu [file2.cu ...] [host.cpp ...] [obj.o lib.a ...]\n"
@@ -21,7 +21,10 @@ std::string usage_text() {
          "  -c             compile each source to a host object with its device module embedded\n"
          "  -L dir, -l lib extra libraries for the program\n"
          "  -Xcompiler a,b / -Xlinker a,b   pass options to the host compiler / linker\n"
-         "  -arch, -gencode, -code, --gpu-architecture, -lineinfo, -rdc=false: accepted, ignored\n"
+         "  -x cu|c++|none the language of the inputs that follow (default: by extension)\n"
+         "  -arch, -gencode, -code, --gpu-architecture, -lineinfo, -rdc=false, -m64, -ccbin,\n"
+         "  -Xptxas, -maxrregcount, -cudart, --extended-lambda, --expt-relaxed-constexpr:\n"
+         "                 accepted for nvcc Makefiles, ignored with a note\n"
          "  -MF file       write Make-style dependencies of the output (sources and headers)\n"
          "  -v             print the clang and ld.lld commands\n"
          "  --keep-temps   keep the work directory (generated entry code, IR, objects)\n";
@@ -64,6 +67,8 @@ std::vector<std::string> split_commas(const std::string& text) {
 
 Options parse_options(const std::vector<std::string>& args) {
   Options options;
+  enum class InputLanguage { kByExtension, kCuda, kHost };
+  InputLanguage input_language = InputLanguage::kByExtension;  // -x
   // Value of an option given either as "-Xvalue" or as "-X value".
   auto value_of = [&](std::size_t& i, const std::string& flag) {
     const std::string& arg = args[i];
@@ -73,7 +78,8 @@ Options parse_options(const std::vector<std::string>& args) {
   };
   // nvcc's flags that choose NVIDIA targets: Kestrel has one device, so they
   // are accepted (with a note) and change nothing.
-  auto ignore_with_value = [&](std::size_t& i, const std::string& flag) {
+  auto ignore_with_value = [&](std::size_t& i, const std::string& flag,
+                               const char* why = "Kestrel compiles for its own RISC-V device") {
     const std::string& arg = args[i];
     std::string value;
     if (arg.size() > flag.size()) {
@@ -82,7 +88,7 @@ Options parse_options(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw CompileError("option " + flag + " needs an argument");
       value = args[++i];
     }
-    options.notes.push_back(flag + " " + value + " is ignored: Kestrel compiles for its own RISC-V device");
+    options.notes.push_back(flag + " " + value + " is ignored: " + why);
   };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -99,12 +105,52 @@ Options parse_options(const std::vector<std::string>& args) {
       options.optimization = level;
     } else if (arg == "-g" || arg == "-G") {
       options.debug_info = true;
-    } else if (arg.rfind("-std=", 0) == 0) {
-      const std::string standard = arg.substr(5);
+    } else if (arg.rfind("-std=", 0) == 0 || arg == "-std" || arg == "--std" || arg.rfind("--std=", 0) == 0) {
+      std::string standard =
+          arg.find('=') != std::string::npos ? arg.substr(arg.find('=') + 1) : value_of(i, arg);
+      if (standard == "c++11" || standard == "gnu++11") {
+        // C++11 code is C++14 code; the device SDK's headers need C++14.
+        options.notes.push_back("-std=" + standard + " compiles as " +
+                                standard.substr(0, standard.size() - 2) +
+                                "14 (the device headers need C++14)");
+        standard = standard.substr(0, standard.size() - 2) + "14";
+      }
       if (standard != "c++14" && standard != "c++17" && standard != "c++20" && standard != "gnu++14" &&
           standard != "gnu++17" && standard != "gnu++20")
-        throw CompileError("unsupported language standard '" + standard + "' (use c++14, c++17 or c++20)");
+        throw CompileError("unsupported language standard '" + standard +
+                           "' (use c++11, c++14, c++17 or c++20)");
       options.language_standard = standard;
+    } else if (arg == "-m64" || arg == "--machine=64") {
+      // The host is 64-bit already (nvcc's default too).
+    } else if (arg == "-m32" || arg == "--machine=32") {
+      throw CompileError("a 32-bit host program is not supported (" + arg + ")");
+    } else if (arg == "-x" || arg == "--x" || arg.rfind("--x=", 0) == 0) {
+      // nvcc's -x cu: the inputs that follow are CUDA, whatever their
+      // extension; -x c++ / -x c: host code; -x none: by extension again.
+      const std::string language = arg.rfind("--x=", 0) == 0 ? arg.substr(4) : value_of(i, arg);
+      if (language == "cu" || language == "cuda")
+        input_language = InputLanguage::kCuda;
+      else if (language == "c++" || language == "c")
+        input_language = InputLanguage::kHost;
+      else if (language == "none")
+        input_language = InputLanguage::kByExtension;
+      else
+        throw CompileError("unsupported input language '-x " + language + "' (use cu, c++, c or none)");
+    } else if (arg == "-ccbin" || arg == "--compiler-bindir" || arg.rfind("--compiler-bindir=", 0) == 0) {
+      const std::string compiler =
+          arg.find('=') != std::string::npos ? arg.substr(arg.find('=') + 1) : value_of(i, arg);
+      options.notes.push_back(arg + " " + compiler +
+                              " is ignored: the host compiler is clang (KESTREL_CLANGXX)");
+    } else if (arg == "-Xptxas" || arg == "--ptxas-options" || arg == "-Xnvlink" ||
+               arg == "--nvlink-options" || arg == "-Xcudafe" || arg == "-maxrregcount" ||
+               arg == "--maxrregcount" || arg == "-cudart" || arg == "--cudart" || arg == "-t" ||
+               arg == "--threads") {
+      ignore_with_value(i, arg,
+                        "it sets up NVIDIA's assembler, linker or runtime, which Kestrel does not use");
+    } else if (arg == "--extended-lambda" || arg == "-extended-lambda" || arg == "--expt-extended-lambda" ||
+               arg == "-expt-extended-lambda" || arg == "--expt-relaxed-constexpr" ||
+               arg == "-expt-relaxed-constexpr") {
+      options.notes.push_back(arg + " is ignored: clang accepts these lambdas and constexpr calls always");
     } else if (arg.rfind("-I", 0) == 0) {
       options.include_dirs.push_back(value_of(i, "-I"));
     } else if (arg.rfind("-D", 0) == 0) {
@@ -132,8 +178,9 @@ Options parse_options(const std::vector<std::string>& args) {
       ignore_with_value(i, "-gencode");
     } else if (arg.rfind("-code", 0) == 0) {
       ignore_with_value(i, "-code");
-    } else if (arg == "-lineinfo" || arg == "-rdc=false" || arg == "--relocatable-device-code=false" ||
-               arg == "--use_fast_math" || arg == "-use_fast_math") {
+    } else if (arg == "-lineinfo" || arg == "--generate-line-info" || arg == "-rdc=false" ||
+               arg == "--relocatable-device-code=false" || arg == "--use_fast_math" ||
+               arg == "-use_fast_math") {
       options.notes.push_back(arg + " is ignored");
     } else if (arg == "-MF") {
       options.depfile = value_of(i, "-MF");
@@ -147,10 +194,12 @@ Options parse_options(const std::vector<std::string>& args) {
       options.keep_temps = true;
     } else if (!arg.empty() && arg[0] == '-') {
       throw CompileError("unknown option '" + arg + "'\n" + usage_text());
-    } else if (is_host_source(arg)) {
-      options.host_sources.push_back(arg);
     } else if (is_link_input(arg)) {
       options.link_inputs.push_back(arg);
+    } else if (input_language == InputLanguage::kCuda) {
+      options.sources.push_back(arg);
+    } else if (input_language == InputLanguage::kHost || is_host_source(arg)) {
+      options.host_sources.push_back(arg);
     } else {
       options.sources.push_back(arg);
     }
