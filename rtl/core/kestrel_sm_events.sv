@@ -49,7 +49,6 @@ module kestrel_sm_events #(
     events_o = '0;
     events_o.issued = issue_i;
     for (int unsigned l = 0; l < Lanes; l++) events_o.threads = events_o.threads + 7'(imask_i[l] && issue_i);
-    // An atomic counts as a load and a store, as in the model.
     // An atomic counts as a load and a store; LR only as a load, SC as a store.
     events_o.load = issue_i && (ipkt_i.dec.cls == kestrel_pkg::ClassLoad
                               || (ipkt_i.dec.cls == kestrel_pkg::ClassAtomic && ipkt_i.dec.funct7[6:2] != kestrel_pkg::AmoSc));
