@@ -136,11 +136,9 @@ Options parse_options(const std::vector<std::string>& args) {
         input_language = InputLanguage::kByExtension;
       else
         throw CompileError("unsupported input language '-x " + language + "' (use cu, c++, c or none)");
-    } else if (arg == "-ccbin" || arg == "--compiler-bindir" || arg.rfind("--compiler-bindir=", 0) == 0) {
-      const std::string compiler =
-          arg.find('=') != std::string::npos ? arg.substr(arg.find('=') + 1) : value_of(i, arg);
-      options.notes.push_back(arg + " " + compiler +
-                              " is ignored: the host compiler is clang (KESTREL_CLANGXX)");
+    } else if (arg == "-ccbin" || arg.rfind("--compiler-bindir", 0) == 0) {
+      ignore_with_value(i, arg == "-ccbin" ? "-ccbin" : "--compiler-bindir",
+                        "the host compiler is clang (KESTREL_CLANGXX)");
     } else if (arg == "-Xptxas" || arg == "--ptxas-options" || arg == "-Xnvlink" ||
                arg == "--nvlink-options" || arg == "-Xcudafe" || arg == "-maxrregcount" ||
                arg == "--maxrregcount" || arg == "-cudart" || arg == "--cudart" || arg == "-t" ||
