@@ -74,11 +74,9 @@ std::string describe_fault(const FaultRecord& fault) {
   const char* kind = fault_kind_text(fault.kind);
   std::string text = kind ? kind : "unknown fault kind " + std::to_string(fault.kind);
   if (fault_has_address(fault.kind)) text += " " + hex(fault.address);
-  // The stack grows down from the top of the local window (docs/isa.md section 5),
-  // so an overflow shows up as an illegal address just below the window.
-  constexpr uint64_t kStackOverflowReach = 64 * 1024;
-  if (fault.kind == KESTREL_FAULT_ILLEGAL_ADDRESS && fault.address < KESTREL_LOCAL_BASE &&
-      fault.address >= KESTREL_LOCAL_BASE - kStackOverflowReach)
+  // The stack grows down from the top of the local window (docs/isa.md
+  // section 5), so an overflow lands in the guard below the window.
+  if (fault.kind == KESTREL_FAULT_LOCAL_BOUNDS && fault.address < KESTREL_LOCAL_BASE)
     text += " (below the stack: stack overflow)";
   if (fault.kind == KESTREL_FAULT_TRAP) text += " (code " + std::to_string(fault.info) + ")";
   if (fault.kind == KESTREL_FAULT_ASSERT) text += " (line " + std::to_string(fault.info) + ")";

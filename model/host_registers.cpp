@@ -56,7 +56,7 @@ LaunchDesc HostRegisters::launch() const {
   d.shared_dyn = desc(KESTREL_REG_SHARED_DYN);
   d.stack_bytes = desc(KESTREL_REG_STACK_BYTES);
   d.local_backing = desc(KESTREL_REG_LOCAL_BACKING);
-  d.instruction_budget = uint64_t{watchdog()} << 20;
+  d.cycle_budget = uint64_t{watchdog()} << 20;
   return d;
 }
 

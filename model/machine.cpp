@@ -16,8 +16,10 @@ const char* launch_refusal(const LaunchDesc& d, const Config& config) {
     return "block needs more warps than an SM has";
   if (uint64_t{d.shared_static} + d.shared_dyn > config.shared_bytes_per_sm)
     return "block needs more shared memory than an SM has";
-  if (d.shared_base != 0 && uint64_t{d.shared_base} + config.shared_bytes_per_sm > (1ull << 32))
-    return "shared window does not fit in 32 bits";
+  if (d.shared_base != 0 &&
+      (d.shared_base < KESTREL_SHARED_GUARD ||
+       uint64_t{d.shared_base} + config.shared_bytes_per_sm + KESTREL_SHARED_GUARD > (1ull << 32)))
+    return "shared window and its guards do not fit in 32 bits";
   if (d.stack_bytes > interp::kLocalWindow) return "stack_bytes exceeds the local window";
   return nullptr;
 }
@@ -47,7 +49,7 @@ void Machine<X>::start(const LaunchDesc& d, Dispatch dispatch) {
   threads_per_block_ = static_cast<uint32_t>(threads);
   warps_per_block_ = static_cast<uint32_t>(warps);
   shared_size_ = static_cast<uint32_t>(shared);
-  shared_window_ = d.shared_base == 0 ? 0 : config_.shared_bytes_per_sm;
+  shared_span_ = d.shared_base == 0 ? 0 : config_.shared_bytes_per_sm + 2 * KESTREL_SHARED_GUARD;
   total_blocks_ = uint64_t{d.grid.x} * d.grid.y * d.grid.z;
   next_block_ = 0;
   blocks_done_ = 0;

@@ -439,9 +439,13 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
       }
     }
     const uint32_t a = static_cast<uint32_t>(addr);
+    // The shared window with a guard on each side: an index just below or
+    // past the block's shared memory faults instead of reaching the module's
+    // globals or the next allocation.  Below the window `offset` wraps, so the
+    // size check is done in 64 bits.
     uint32_t offset = a - desc_.shared_base;
-    if (offset < shared_window_) {
-      if (offset + Size > shared_size_) {
+    if (a - (desc_.shared_base - KESTREL_SHARED_GUARD) < shared_span_) {
+      if (uint64_t{offset} + Size > shared_size_) {
         kind = KESTREL_FAULT_SHARED_BOUNDS;
         return nullptr;
       }
@@ -452,9 +456,10 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
       }
       return b.shared.data() + offset;
     }
+    // The local window and the guard below it, where a stack overflow lands.
     offset = a - KESTREL_LOCAL_BASE;
-    if (offset < kLocalWindow) {
-      if (offset + Size > desc_.stack_bytes) {
+    if (a - KESTREL_LOCAL_GUARD_BASE < KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_GUARD_BASE) {
+      if (uint64_t{offset} + Size > desc_.stack_bytes) {
         kind = KESTREL_FAULT_LOCAL_BOUNDS;
         return nullptr;
       }
@@ -664,7 +669,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   uint32_t threads_per_block_ = 0;
   uint32_t warps_per_block_ = 0;
   uint32_t shared_size_ = 0;
-  uint32_t shared_window_ = 0;
+  uint32_t shared_span_ = 0;  // the window and its two guards; 0: no window
   uint64_t total_blocks_ = 0;
   uint64_t next_block_ = 0;
   uint64_t blocks_done_ = 0;

@@ -11,14 +11,14 @@ void Machine<X>::run_warp(uint32_t sm_id, uint32_t slot, uint32_t limit, Retire*
   Sm& sm = sms_[sm_id];
   Warp& w = sm.warps[slot];
   Block& blk = sm.blocks[w.block];
-  const uint64_t budget = desc_.instruction_budget;
+  const uint64_t budget = desc_.cycle_budget;
   for (uint32_t issued = 0; issued < limit;) {
     uint32_t gi, mask;
     uint64_t pc;
     if (w.sleeping != 0) wake_sleepers(w, sm.cycles);
     if (!select(w, gi, pc, mask)) return;
     const uint32_t lowest = static_cast<uint32_t>(__builtin_ctz(mask));
-    if (budget != 0 && counters_[KESTREL_CNT_WARP_INSTRS] >= budget) {
+    if (budget != 0 && sm.cycles >= budget) {
       raise(KESTREL_FAULT_TIMEOUT, sm_id, w, lowest, pc, 0);
       return;
     }

@@ -339,7 +339,7 @@ kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit 
       case KESTREL_LIMIT_STACK_BYTES:
         d->context->set_stack_bytes(value);
         return;
-      case KESTREL_LIMIT_WATCHDOG_MI:
+      case KESTREL_LIMIT_WATCHDOG_MCYCLES:
         d->context->set_watchdog_units(value);
         return;
       case KESTREL_LIMIT_PRINTF_FIFO_BYTES:
@@ -364,7 +364,7 @@ kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit 
       case KESTREL_LIMIT_STACK_BYTES:
         *value = d->context->stack_bytes();
         return;
-      case KESTREL_LIMIT_WATCHDOG_MI:
+      case KESTREL_LIMIT_WATCHDOG_MCYCLES:
         *value = d->context->watchdog_units();
         return;
       case KESTREL_LIMIT_PRINTF_FIFO_BYTES:

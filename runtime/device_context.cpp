@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -136,6 +137,7 @@ DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::st
             "kestrel-" + backend_name + " rv" + std::to_string(info.xlen) + " " +
                 std::to_string(info.num_sms) + "x" + std::to_string(info.warps_per_sm) + "x" +
                 std::to_string(info.lanes_per_warp));
+  watchdog_units_ = watchdog_from_environment();
   props_.xlen = info.xlen;
   props_.num_sms = info.num_sms;
   props_.warps_per_sm = info.warps_per_sm;
@@ -319,10 +321,14 @@ std::unique_ptr<LoadedModule> DeviceContext::load_module(const ModuleImage& pars
                                                   std::to_string(props_.shared_mem_per_block) + " per block");
   }
   // The shared window reserves address space for the largest block the
-  // device allows; its pages are never mapped, so global accesses there fault.
+  // device allows and the guard past it (the one below is in the image's
+  // layout); these pages are never mapped and the hardware checks them as
+  // shared memory, so no index from a shared array reaches another allocation.
   const uint64_t image_bytes = image.bytes.size();
   module->reserved_bytes =
-      pages_for(std::max<uint64_t>(image_bytes, image.shared_start + props_.shared_mem_per_block)) * kPage;
+      pages_for(std::max<uint64_t>(image_bytes,
+                                   image.shared_start + props_.shared_mem_per_block + KESTREL_SHARED_GUARD)) *
+      kPage;
   if (module->reserved_bytes > props_.global_mem_bytes) {
     throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "module needs " + std::to_string(module->reserved_bytes) +
                                                  " bytes, more than the device memory");
@@ -444,7 +450,8 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   regs.watchdog = watchdog_units_;
   last_fault_ = kestrel_fault_info{};
   device_.launch(regs);
-  in_flight_ = InFlight{kernel.name, module.base, module.image.bytes.size(), module.printf_slot != 0};
+  in_flight_ =
+      InFlight{kernel.name, module.base, module.image.bytes.size(), module.printf_slot != 0, watchdog_units_};
 }
 
 void DeviceContext::retire_launch() {
@@ -467,6 +474,15 @@ void DeviceContext::retire_launch() {
   fault.warp = record.warp;
   fault.info = record.info;
   std::string message = driver::describe_fault(record) + " in kernel '" + demangle(launch.kernel_name) + "'";
+  if (record.kind == KESTREL_FAULT_TIMEOUT) {
+    // The same watchdog on every backend: simulated cycles from START.
+    message =
+        "launch timed out after " + std::to_string(uint64_t{launch.watchdog_units} << 20) +
+        " cycles, kernel '" + demangle(launch.kernel_name) +
+        "' (the watchdog: " + std::to_string(launch.watchdog_units) +
+        " x 2^20 cycles, set with KESTREL_WATCHDOG_MCYCLES or KESTREL_LIMIT_WATCHDOG_MCYCLES; 0 = none)";
+    if (record.pc != 0) message += "; last issue " + driver::describe_fault(record);
+  }
   if (record.pc >= launch.module_base && record.pc < launch.module_base + launch.module_bytes)
     message += " (module offset " + hex(record.pc - launch.module_base) + ")";
   copy_text(fault.message, sizeof fault.message, message);
@@ -597,8 +613,24 @@ void DeviceContext::drain_printf() {
 
 void DeviceContext::set_watchdog_units(uint64_t units) {
   if (units > 0xFFFFFFFFu)
-    throw Error(KESTREL_ERROR_INVALID_VALUE, "watchdog budget " + std::to_string(units) + " too large");
+    throw Error(KESTREL_ERROR_INVALID_VALUE, "watchdog budget of " + std::to_string(units) +
+                                                 " x 2^20 cycles is too large (at most 4294967295)");
   watchdog_units_ = static_cast<uint32_t>(units);
+}
+
+// KESTREL_WATCHDOG_MCYCLES gives every device of the process, CUDA programs
+// included, its watchdog without a code change.
+uint32_t DeviceContext::watchdog_from_environment() {
+  const char* text = std::getenv("KESTREL_WATCHDOG_MCYCLES");
+  if (text == nullptr || *text == '\0') return kDefaultWatchdogMcycles;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long units = std::strtoull(text, &end, 10);
+  if (*end != '\0' || errno != 0 || units > 0xFFFFFFFFu || *text == '-' || *text == '+')
+    throw Error(KESTREL_ERROR_INVALID_VALUE, std::string("KESTREL_WATCHDOG_MCYCLES='") + text +
+                                                 "' is not a number of 2^20-cycle units from 0 (no "
+                                                 "watchdog) to 4294967295");
+  return static_cast<uint32_t>(units);
 }
 
 }  // namespace kestrel::runtime

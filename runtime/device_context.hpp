@@ -97,6 +97,10 @@ class DeviceContext {
   void set_stack_bytes(uint64_t bytes);
   uint32_t watchdog_units() const { return watchdog_units_; }
   void set_watchdog_units(uint64_t units);
+  // The launch watchdog's default: 16 x 2^20 cycles, under ten minutes of
+  // rtlsim and seconds of the model (docs/runtime.md).
+  static constexpr uint32_t kDefaultWatchdogMcycles = 16;
+  static uint32_t watchdog_from_environment();
   uint64_t printf_fifo_bytes() const { return printf_fifo_bytes_; }
   void set_printf_fifo_bytes(uint64_t bytes);
   void set_output(kestrel_output_fn fn, void* user);
@@ -129,9 +133,9 @@ class DeviceContext {
   PageAllocator pages_;
   std::map<uint64_t, Region> regions_;  // by base address
 
-  uint32_t stack_bytes_ = 1024;     // docs/isa.md section 4 default
-  uint32_t watchdog_units_ = 1024;  // 2^30 instructions, see docs/runtime.md
-  uint64_t param_buffer_ = 0;       // one read-only page, rewritten per launch
+  uint32_t stack_bytes_ = 1024;                        // docs/isa.md section 4 default
+  uint32_t watchdog_units_ = kDefaultWatchdogMcycles;  // see docs/runtime.md
+  uint64_t param_buffer_ = 0;                          // one read-only page, rewritten per launch
   uint64_t local_backing_ = 0;
   uint64_t local_backing_bytes_ = 0;
   uint64_t printf_fifo_bytes_ = KESTREL_PRINTF_DEFAULT_BYTES;
@@ -145,6 +149,7 @@ class DeviceContext {
     uint64_t module_base;
     uint64_t module_bytes;
     bool uses_printf;
+    uint32_t watchdog_units;
   };
   std::optional<InFlight> in_flight_;
   std::optional<kestrel_fault_info> pending_fault_;

@@ -495,9 +495,10 @@ class Parser {
     }
   }
 
-  // Static shared memory is linked after the image; a linker that appends its
-  // NOBITS section to the bss segment makes the segment reach into the
-  // window.  The window is not global memory, so the segment is cut there.
+  // Static shared memory is linked after the image and its guard; a linker
+  // that appends the NOBITS section to the bss segment makes the segment
+  // reach over the guard into the window.  Neither is global memory, so the
+  // segment is cut where the last allocated section below the window ends.
   void place_shared_window() {
     if (shared_start_.has_value() != shared_end_.has_value())
       invalid("only one of __kestrel_shared_start and __kestrel_shared_end is defined");
@@ -506,12 +507,20 @@ class Parser {
     if (!range_within(*shared_start_, *shared_end_ - *shared_start_, kMaxImageBytes))
       invalid("static shared memory window " + hex(*shared_start_) + " is out of range");
     const uint64_t start = *shared_start_, end = *shared_end_;
+    uint64_t cut = 0;
+    bool any_section = false;
+    for (const Section& c : sections_) {
+      if (!(c.flags & SHF_ALLOC) || c.size == 0 || c.addr >= start) continue;
+      any_section = true;
+      cut = std::max(cut, std::min(start, c.addr + c.size));
+    }
+    if (!any_section) cut = start;
     for (Segment& s : segments_) {
       if (s.vaddr + s.memsz <= start || s.vaddr >= end) continue;
-      const bool zero_fill_only = s.vaddr + s.filesz <= start || s.filesz == 0;
+      const bool zero_fill_only = s.vaddr + s.filesz <= cut || s.filesz == 0;
       if (!zero_fill_only || s.vaddr + s.memsz > end)
-        invalid("a loadable segment overlaps the static shared window at " + hex(start));
-      s.memsz = s.vaddr < start ? start - s.vaddr : 0;
+        invalid("a loadable segment overlaps the static shared window at " + hex(start) + " or its guard");
+      s.memsz = s.vaddr < cut ? cut - s.vaddr : 0;
     }
     segments_.erase(
         std::remove_if(segments_.begin(), segments_.end(), [](const Segment& s) { return s.memsz == 0; }),
@@ -528,9 +537,15 @@ class Parser {
     out_.gp = gp_.value_or(0);
     const uint64_t image_end =
         (out_.bytes.size() + KESTREL_PAGE_SIZE - 1) / KESTREL_PAGE_SIZE * KESTREL_PAGE_SIZE;
-    out_.shared_start = shared_start_.value_or(image_end);
-    out_.shared_end = shared_end_.value_or(image_end);
+    // The hardware faults every access in the guard below the window, so no
+    // byte of the image may lie there (docs/isa.md section 4).
+    out_.shared_start = shared_start_.value_or(image_end + KESTREL_SHARED_GUARD);
+    out_.shared_end = shared_end_.value_or(out_.shared_start);
     if (out_.shared_start < out_.bytes.size()) invalid("the static shared window lies inside the image");
+    if (out_.shared_start - out_.bytes.size() < KESTREL_SHARED_GUARD)
+      invalid("the static shared window at " + hex(out_.shared_start) + " is less than " +
+              std::to_string(KESTREL_SHARED_GUARD) +
+              " bytes past the image (its guard); link with Kestrel's kestrel.ld");
     // Shared variables are not global memory (cudaMemcpyToSymbol cannot reach
     // them), and neither is anything a clipped segment no longer holds.
     out_.globals.erase(

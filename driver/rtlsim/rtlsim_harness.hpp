@@ -87,13 +87,13 @@ inline std::string hex(uint64_t v) {
 // timing, lock-step, tracing (options_from() fills it from the config and the
 // environment).
 struct Options {
-  uint64_t latency = 20;             // KESTREL_RTLSIM_MEM_LATENCY
-  uint64_t interval = 1;             // KESTREL_RTLSIM_MEM_INTERVAL
-  uint64_t max_cycles = 50'000'000;  // KESTREL_RTLSIM_MAX_CYCLES
-  bool lockstep = false;             // option "lockstep" or KESTREL_LOCKSTEP=1
-  std::string trace_path;            // option "trace" or KESTREL_TRACE
-  uint64_t trace_start = 0;          // first cycle dumped
-  uint64_t trace_end = UINT64_MAX;   // first cycle no longer dumped
+  uint64_t latency = 20;            // KESTREL_RTLSIM_MEM_LATENCY
+  uint64_t interval = 1;            // KESTREL_RTLSIM_MEM_INTERVAL
+  uint64_t max_cycles = 0;          // KESTREL_RTLSIM_MAX_CYCLES; 0: the watchdog's budget and a margin
+  bool lockstep = false;            // option "lockstep" or KESTREL_LOCKSTEP=1
+  std::string trace_path;           // option "trace" or KESTREL_TRACE
+  uint64_t trace_start = 0;         // first cycle dumped
+  uint64_t trace_end = UINT64_MAX;  // first cycle no longer dumped
   // Test hook (KESTREL_LOCKSTEP_INJECT=n), passed to the lock-step observer
   // (tap::ObserverArgs): the n-th retire record that writes
   // a register reaches the checker with one bit of its first active lane
@@ -258,7 +258,8 @@ class Harness final : public Transport {
   uint64_t cycles() const { return now_; }
 
  private:
-  static constexpr uint64_t kRegisterGuard = 1u << 20;  // cycles a register access may wait
+  static constexpr uint64_t kRegisterGuard = 1u << 20;   // cycles a register access may wait
+  static constexpr uint64_t kBackstopMargin = 1u << 16;  // cycles past the watchdog's budget
 
   // The descriptor and page-map registers as the host wrote them (the RTL's
   // own are not read back without clocking it): the launch and mappings the
@@ -272,14 +273,22 @@ class Harness final : public Transport {
     }
   }
 
-  // One cycle of the launch in progress, which may last
-  // KESTREL_RTLSIM_MAX_CYCLES cycles from its START, however many
-  // wait_idle/advance calls it takes.
+  // One cycle of the launch in progress, however many wait_idle/advance
+  // calls it takes.  The RTL's own watchdog (WATCHDOG << 20 cycles) ends a
+  // launch that runs too long with a TIMEOUT fault, as on every backend; this
+  // backstop only catches a launch that outlives it (a hardware hang), or
+  // KESTREL_RTLSIM_MAX_CYCLES when given.
   void launch_cycle() {
-    if (launch_cycles_++ >= options_.max_cycles) {
-      throw Error(KESTREL_ERROR_TIMEOUT, "rtlsim: the launch still runs after " +
-                                             std::to_string(options_.max_cycles) +
-                                             " cycles (KESTREL_RTLSIM_MAX_CYCLES)");
+    const uint64_t watchdog = uint64_t{regs_.watchdog()} << 20;
+    const uint64_t limit = options_.max_cycles != 0 ? options_.max_cycles
+                           : watchdog != 0          ? watchdog + kBackstopMargin
+                                                    : UINT64_MAX;
+    if (launch_cycles_++ >= limit) {
+      throw Error(KESTREL_ERROR_TIMEOUT,
+                  "rtlsim: the launch still runs after " + std::to_string(limit) + " cycles (" +
+                      (options_.max_cycles != 0 ? std::string("KESTREL_RTLSIM_MAX_CYCLES")
+                                                : "the RTL did not raise its watchdog fault") +
+                      ")");
     }
     cycle();
   }

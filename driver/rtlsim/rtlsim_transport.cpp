@@ -139,7 +139,7 @@ Options options_from(const BackendConfig& config) {
   Options options;
   options.latency = number(config, "mem_latency", 20, 1);
   options.interval = number(config, "mem_interval", 1, 1);
-  options.max_cycles = number(config, "max_cycles", 50'000'000, 1);
+  options.max_cycles = number(config, "max_cycles", 0, 1);
   options.lockstep = flag(config, "lockstep");
   options.inject = number(config, "lockstep_inject", 0, 0);
   options.inject_atomic = number(config, "lockstep_inject_atomic", 0, 0);

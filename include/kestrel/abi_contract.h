@@ -8,6 +8,8 @@
 #define KESTREL_NULL_GUARD_END     0x00010000u /* [0, this) always faults */
 #define KESTREL_GLOBAL_BASE        0x10000000u /* first byte of device DRAM */
 #define KESTREL_GLOBAL_LIMIT       0xE0000000u /* device DRAM never extends past this */
+#define KESTREL_SHARED_GUARD       0x00010000u /* bytes on each side of the shared window that fault as SHARED_BOUNDS */
+#define KESTREL_LOCAL_GUARD_BASE   0xEF000000u /* [this, LOCAL_BASE) faults as LOCAL_BOUNDS (stack overflow) */
 #define KESTREL_LOCAL_BASE         0xF0000000u /* per-thread local/stack window */
 #define KESTREL_LOCAL_LIMIT        0xF1000000u /* window size bounds the stack size */
 

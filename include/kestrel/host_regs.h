@@ -37,7 +37,7 @@
 #define KESTREL_REG_SHARED_DYN     0x080u /* dynamic shared bytes of this launch */
 #define KESTREL_REG_STACK_BYTES    0x084u /* per-thread local/stack bytes */
 #define KESTREL_REG_LOCAL_BACKING  0x088u /* DRAM address of the local-memory backing */
-#define KESTREL_REG_WATCHDOG       0x08Cu /* instruction budget per launch in 2^20 units, 0 = none */
+#define KESTREL_REG_WATCHDOG       0x08Cu /* launch budget in units of 2^20 cycles (the watchdog), 0 = none */
 
 /* control and status */
 #define KESTREL_REG_CONTROL        0x0A0u /* write: 1 start, 2 abort */

@@ -87,7 +87,7 @@ const char* kestrel_device_last_error(kestrel_device_t* device);
 /* Per-device limits, as cudaDeviceSetLimit.  Each applies to later launches. */
 typedef enum kestrel_limit {
   KESTREL_LIMIT_STACK_BYTES = 0,   /* per-thread local memory/stack; default 1024, multiple of 16 */
-  KESTREL_LIMIT_WATCHDOG_MI = 1,   /* launch budget in units of 2^20 instructions; default 1024, 0 = none */
+  KESTREL_LIMIT_WATCHDOG_MCYCLES = 1, /* launch watchdog in units of 2^20 cycles; default 16, 0 = none */
   KESTREL_LIMIT_PRINTF_FIFO_BYTES = 2, /* device printf buffer (cudaLimitPrintfFifoSize); default 1 MiB, >= 4096 */
   KESTREL_LIMIT_MAX_ENUM = 0x7FFFFFFF /* makes every int a valid value, so bad input is an error, not UB */
 } kestrel_limit;

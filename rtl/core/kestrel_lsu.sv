@@ -6,9 +6,10 @@
 //
 // Per lane, in docs/isa.md order (the functional model's order too):
 // alignment (MISALIGNED), bits 63..32 on RV64 (ILLEGAL_ADDRESS), the shared
-// window (SHARED_BOUNDS past the block's size), the local window
-// (LOCAL_BOUNDS past stack_bytes), else global memory, whose page check the
-// memory side answers per line (ILLEGAL_ADDRESS, WRITE_PROTECT).
+// window and a guard of SharedGuard bytes on each side (SHARED_BOUNDS outside
+// the block's size), the local window and the guard below it (LOCAL_BOUNDS
+// outside stack_bytes), else global memory, whose page check the memory side
+// answers per line (ILLEGAL_ADDRESS, WRITE_PROTECT).
 //
 // Coalescing: each cycle the lowest pending lane picks a target.  Global and
 // local memory: every pending lane with the same target and line joins it and
@@ -184,6 +185,10 @@ module kestrel_lsu #(
   assign serial = amo_q && !lr && !sc;
   assign wr_pass = store_q || sc;
 
+  // The window and its two guards; none when the launch has no window.
+  logic [31:0] shared_span;
+  assign shared_span = (shared_window_i == '0) ? '0 : shared_window_i + 2 * kestrel_pkg::SharedGuard;
+
   always_comb begin
     unique case (size_q)
       kestrel_pkg::SizeByte:   size_bytes = 4'd1;
@@ -196,6 +201,7 @@ module kestrel_lsu #(
       logic [31:0] a32, shared_off, local_off;
       a = addr_q[l*Xlen +: Xlen];
       a32 = a[31:0];
+      // Below a window the offsets wrap, so the bounds compare in 33 bits.
       shared_off = a32 - shared_base_i;
       local_off = a32 - kestrel_pkg::LocalBase;
       lane_kind[l] = kestrel_pkg::FaultNone;
@@ -205,14 +211,16 @@ module kestrel_lsu #(
         lane_kind[l] = kestrel_pkg::FaultMisaligned;
       end else if (Xlen > 32 && (a >> 32) != '0) begin
         lane_kind[l] = kestrel_pkg::FaultIllegalAddress;
-      end else if (shared_off < shared_window_i) begin
+      end else if (a32 - (shared_base_i - kestrel_pkg::SharedGuard) < shared_span) begin
         lane_target[l] = TargetShared;
         lane_phys[l] = shared_phys_q + shared_off;
-        if (shared_off + 32'(size_bytes) > shared_size_i) lane_kind[l] = kestrel_pkg::FaultSharedBounds;
-      end else if (a32 >= kestrel_pkg::LocalBase && a32 < kestrel_pkg::LocalLimit) begin
+        if ({1'b0, shared_off} + 33'(size_bytes) > {1'b0, shared_size_i})
+          lane_kind[l] = kestrel_pkg::FaultSharedBounds;
+      end else if (a32 >= kestrel_pkg::LocalGuardBase && a32 < kestrel_pkg::LocalLimit) begin
         lane_target[l] = TargetLocal;
         lane_phys[l] = local_base_q[l*32 +: 32] + local_off;
-        if (local_off + 32'(size_bytes) > stack_bytes_i) lane_kind[l] = kestrel_pkg::FaultLocalBounds;
+        if ({1'b0, local_off} + 33'(size_bytes) > {1'b0, stack_bytes_i})
+          lane_kind[l] = kestrel_pkg::FaultLocalBounds;
       end
       lane_fault[l] = mask_q[l] && (lane_kind[l] != kestrel_pkg::FaultNone);
     end

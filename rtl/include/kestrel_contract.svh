@@ -14,6 +14,8 @@
   localparam logic [31:0] NullGuardEnd = 32'h0001_0000;  // [0, this) always faults
   localparam logic [31:0] GlobalBase = 32'h1000_0000;  // first byte of device DRAM
   localparam logic [31:0] GlobalLimit = 32'hE000_0000;  // device DRAM never extends past this
+  localparam logic [31:0] SharedGuard = 32'h0001_0000;  // bytes on each side of the shared window that fault as SHARED_BOUNDS
+  localparam logic [31:0] LocalGuardBase = 32'hEF00_0000;  // [this, LOCAL_BASE) faults as LOCAL_BOUNDS (stack overflow)
   localparam logic [31:0] LocalBase = 32'hF000_0000;  // per-thread local/stack window
   localparam logic [31:0] LocalLimit = 32'hF100_0000;  // window size bounds the stack size
 
@@ -180,7 +182,7 @@
   localparam logic [11:0] RegSharedDyn = 12'h080;  // dynamic shared bytes of this launch
   localparam logic [11:0] RegStackBytes = 12'h084;  // per-thread local/stack bytes
   localparam logic [11:0] RegLocalBacking = 12'h088;  // DRAM address of the local-memory backing
-  localparam logic [11:0] RegWatchdog = 12'h08C;  // instruction budget per launch in 2^20 units, 0 = none
+  localparam logic [11:0] RegWatchdog = 12'h08C;  // launch budget in units of 2^20 cycles (the watchdog), 0 = none
 
   // control and status
   localparam logic [11:0] RegControl = 12'h0A0;  // write: 1 start, 2 abort

@@ -208,8 +208,9 @@ module kestrel_gpu #(
 
   // ---------------------------------------------------------------------------
   // The launch's first fault: the lowest-numbered faulting SM, else the
-  // watchdog (TIMEOUT carries the SM that issued over the budget; the top
-  // does not know which thread that was, so block, thread and PC read 0).
+  // watchdog (TIMEOUT carries the lowest SM issuing in the cycle the budget
+  // ran out, or SM 0; the top does not know which thread that was, so block,
+  // thread and PC read 0).
   // ---------------------------------------------------------------------------
   kestrel_pkg::fault_t merged_fault, timeout_fault;
   logic [SmW-1:0] fault_sm;

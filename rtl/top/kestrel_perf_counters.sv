@@ -6,10 +6,11 @@
 // Timing: the counters add each cycle while `enable_i` is high (the launch
 // runs), `clear_i` (START) zeroes them, and otherwise they hold, so after the
 // end of a launch the host reads its figures at leisure.  The watchdog check
-// compares the warp-instruction count with the launch budget: `over_budget_o`
-// is high in a cycle in which an SM issues although the budget
-// (WATCHDOG << 20 warp-instructions) is already used up, the same point at
-// which the functional model raises TIMEOUT.
+// compares the cycle count with the launch budget: `over_budget_o` is high
+// from the cycle in which the launch has run WATCHDOG << 20 cycles, whether
+// or not an SM issues then (a kernel that spins, sleeps or waits forever ends
+// the same way); the functional model counts its own cycles to the same
+// budget (docs/isa.md section 7).
 module kestrel_perf_counters #(
   parameter int unsigned NumSms = 2,
   localparam int unsigned Counters = 16,
@@ -28,15 +29,12 @@ module kestrel_perf_counters #(
   logic [63:0] count_q [Counters];
   logic [63:0] add [Counters];
   kestrel_pkg::sm_events_t ev;
-  logic any_issue;
 
   always_comb begin
     for (int unsigned c = 0; c < Counters; c++) add[c] = '0;
     add[0] = 64'd1;  // KESTREL_CNT_CYCLES
-    any_issue = 1'b0;
     for (int unsigned s = 0; s < NumSms; s++) begin
       ev = events_i[s*EventsW +: EventsW];
-      any_issue = any_issue | ev.issued;
       add[1] = add[1] + 64'(ev.issued);
       add[2] = add[2] + 64'(ev.threads);
       add[3] = add[3] + 64'(ev.load);
@@ -53,7 +51,7 @@ module kestrel_perf_counters #(
       add[14] = add[14] + 64'(ev.shared_passes);
       add[15] = add[15] + 64'(ev.atomics);
     end
-    over_budget_o = enable_i && any_issue && budget_i != '0 && count_q[1] >= {12'd0, budget_i, 20'd0};
+    over_budget_o = enable_i && budget_i != '0 && count_q[0] >= {12'd0, budget_i, 20'd0};
     for (int unsigned c = 0; c < Counters; c++) counters_o[c*64 +: 64] = count_q[c];
   end
 

@@ -129,6 +129,24 @@ TEST_P(FaultTest, SharedOutOfBounds) {
   expect_device_still_works();
 }
 
+// s[threadIdx.x - 1] at a block's first thread, and indices far past the
+// block's shared memory, fault as CUDA does instead of reading the module's
+// globals or another allocation (issue: shared accesses outside the window).
+TEST_P(FaultTest, SharedIndexBelowOrFarPastTheArray) {
+  Module module = load("shared_guard");
+  DeviceBuffer<int> out(device(), 2 * kBlockSize);
+  const int shared_per_block = static_cast<int>(device().props().shared_mem_per_block);
+  // tile[-1]; the bottom of the guard below; 4,000 bytes past the largest
+  // block's shared memory.
+  for (const int index : {-1, -16 * 1024, shared_per_block / 4 + 1000}) {
+    module.kernel("fault_shared_neighbour").launch(Dim3(2), Dim3(kBlockSize), 0, index, out, kCulprit);
+    const kestrel_fault_info fault = expect_fault(KESTREL_FAULT_SHARED_BOUNDS);
+    EXPECT_NE(std::string(fault.message).find("shared memory out of bounds"), std::string::npos)
+        << "index " << index << ": " << fault.message;
+  }
+  expect_device_still_works();
+}
+
 TEST_P(FaultTest, StoreToConstantMemory) {
   Module module = load("faults");
   module.kernel("fault_write_constant").launch(Dim3(2), Dim3(kBlockSize), 0, kCulprit);
@@ -149,13 +167,10 @@ TEST_P(FaultTest, StackOverflowFromDeepRecursion) {
   } catch (const Error& error) {
     EXPECT_EQ(error.status(), KESTREL_ERROR_LAUNCH_FAULT);
     const kestrel_fault_info fault = device().fault();
-    // The stack grows down out of the local window.  docs/isa.md section 5
-    // calls that LOCAL_BOUNDS, while its memory map (section 4) makes an
-    // address below the window ILLEGAL_ADDRESS, which the model reports; until
-    // the contract settles on one, either kind is accepted, but the address
-    // must be the first bytes under the window.
-    EXPECT_TRUE(fault.kind == KESTREL_FAULT_LOCAL_BOUNDS || fault.kind == KESTREL_FAULT_ILLEGAL_ADDRESS)
-        << fault.message;
+    // The stack grows down out of the local window into the guard below it
+    // (docs/isa.md sections 4 and 5): LOCAL_BOUNDS, named a stack overflow.
+    EXPECT_EQ(fault.kind, KESTREL_FAULT_LOCAL_BOUNDS) << fault.message;
+    EXPECT_NE(std::string(fault.message).find("stack overflow"), std::string::npos) << fault.message;
     EXPECT_LT(fault.address, uint64_t{KESTREL_LOCAL_BASE}) << fault.message;
     EXPECT_GE(fault.address, uint64_t{KESTREL_LOCAL_BASE} - 256) << fault.message;
   }

@@ -23,7 +23,9 @@ constexpr uint64_t kExitStub = kCode + 0xF000;
 constexpr uint64_t kData = KESTREL_GLOBAL_BASE + 0x10000;
 constexpr uint64_t kReadOnly = KESTREL_GLOBAL_BASE + 0x20000;
 constexpr uint64_t kUnmapped = KESTREL_GLOBAL_BASE + 0x30000;
-constexpr uint32_t kShared = KESTREL_GLOBAL_BASE + 0x40000;  // never mapped as global memory
+// The shared window, never mapped as global memory, with its guards
+// (KESTREL_SHARED_GUARD on each side) clear of the pages above.
+constexpr uint32_t kShared = KESTREL_GLOBAL_BASE + 0x80000;
 constexpr uint32_t kDataPages = 16;
 
 class TestGpu {

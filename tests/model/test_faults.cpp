@@ -35,7 +35,7 @@ Fault run_faulting(unsigned xlen, const std::function<void(Assembler&)>& body, u
   d.shared_static = 32;
   if (tweak) {
     d.stack_bytes = tweak->stack_bytes;
-    d.instruction_budget = tweak->instruction_budget;
+    d.cycle_budget = tweak->cycle_budget;
   }
   EXPECT_EQ(g.run(d), LaunchState::kFault);
   return g.gpu().fault();
@@ -127,6 +127,62 @@ TEST_P(Faults, SharedBounds) {
   expect_fault(f, KESTREL_FAULT_SHARED_BOUNDS, kCode + at + 8, kShared + 32u);
 }
 
+// s[threadIdx.x - 1] at thread 0, or an index far past the block's shared
+// memory, must not reach global memory (docs/isa.md section 4): a guard of
+// KESTREL_SHARED_GUARD bytes on each side of the window faults too.
+TEST_P(Faults, SharedGuardsOnBothSidesOfTheWindow) {
+  const uint32_t window = Config{}.shared_bytes_per_sm;
+  const struct {
+    int64_t offset;  // from the shared window base
+    kestrel_fault_kind kind;
+  } cases[] = {
+      {-4, KESTREL_FAULT_SHARED_BOUNDS},
+      {-int64_t{KESTREL_SHARED_GUARD}, KESTREL_FAULT_SHARED_BOUNDS},
+      {window + KESTREL_SHARED_GUARD - 4, KESTREL_FAULT_SHARED_BOUNDS},
+      {window + KESTREL_SHARED_GUARD, KESTREL_FAULT_NONE},  // past the guard: global memory, unmapped here
+  };
+  for (const auto& c : cases) {
+    uint64_t at = 0;
+    const Fault f = run_faulting(
+        GetParam(),
+        [&](Assembler& a) {
+          a.li(t2, int64_t{kShared} + c.offset);
+          a.sw(t1, t2, 0);
+        },
+        &at);
+    const uint64_t addr = uint64_t(int64_t{kShared} + c.offset);
+    if (c.kind == KESTREL_FAULT_NONE) {
+      EXPECT_EQ(f.kind, KESTREL_FAULT_ILLEGAL_ADDRESS) << c.offset;
+    } else {
+      EXPECT_EQ(f.kind, c.kind) << c.offset;
+    }
+    EXPECT_EQ(f.addr, addr) << c.offset;
+  }
+}
+
+// A stack overflow runs below the local window into its guard.
+TEST_P(Faults, StackOverflowBelowTheLocalWindow) {
+  uint64_t at = 0;
+  Fault f = run_faulting(
+      GetParam(),
+      [](Assembler& a) {
+        a.li(t2, KESTREL_LOCAL_BASE);
+        a.sw(t1, t2, -4);  // the offset wraps: 0xFFFFFFFC + 4 bytes
+      },
+      &at);
+  EXPECT_EQ(f.kind, KESTREL_FAULT_LOCAL_BOUNDS);
+  EXPECT_EQ(f.addr, KESTREL_LOCAL_BASE - 4u);
+  f = run_faulting(
+      GetParam(),
+      [](Assembler& a) {
+        a.li(t2, KESTREL_LOCAL_GUARD_BASE);
+        a.sw(t1, t2, -4);
+      },
+      &at);
+  EXPECT_EQ(f.kind, KESTREL_FAULT_ILLEGAL_ADDRESS);
+  EXPECT_EQ(f.addr, KESTREL_LOCAL_GUARD_BASE - 4u);
+}
+
 TEST_P(Faults, LocalBoundsAndStackWorks) {
   uint64_t at = 0;
   LaunchDesc tweak;
@@ -207,7 +263,7 @@ TEST_P(Faults, Trap) {
 TEST_P(Faults, Timeout) {
   uint64_t at = 0;
   LaunchDesc tweak;
-  tweak.instruction_budget = 5000;
+  tweak.cycle_budget = 5000;
   const Fault f = run_faulting(
       GetParam(),
       [](Assembler& a) {
@@ -303,9 +359,13 @@ TEST(FaultsLaunch, LaunchRefusalsNameTheirReason) {
               d.shared_dyn = 25;
             }),
             "block needs more shared memory than an SM has");
-  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = 0xFFFFFC00u; }), "");
-  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = 0xFFFFFC01u; }),
-            "shared window does not fit in 32 bits");
+  // The window of 1 KiB and a guard on each side must lie in 32 bits.
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = 0xFFFFFC00u - KESTREL_SHARED_GUARD; }), "");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = 0xFFFFFC01u - KESTREL_SHARED_GUARD; }),
+            "shared window and its guards do not fit in 32 bits");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = KESTREL_SHARED_GUARD; }), "");
+  EXPECT_EQ(refusal([](LaunchDesc& d) { d.shared_base = KESTREL_SHARED_GUARD - 1; }),
+            "shared window and its guards do not fit in 32 bits");
   EXPECT_EQ(refusal([](LaunchDesc& d) { d.stack_bytes = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE; }), "");
   EXPECT_EQ(refusal([](LaunchDesc& d) { d.stack_bytes = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE + 1; }),
             "stack_bytes exceeds the local window");

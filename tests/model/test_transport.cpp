@@ -250,19 +250,19 @@ TEST(ModelTransport, FaultRecordAndRestart) {
   EXPECT_EQ(counter(*t, KESTREL_CNT_WARP_INSTRS), 4u * 2);
 }
 
-TEST(ModelTransport, WatchdogRegisterBudgetsInstructions) {
+TEST(ModelTransport, WatchdogRegisterBudgetsCycles) {
   auto t = make();
   Assembler a(64);
   a.bind("forever");
   a.j("forever");
   load(*t, a);
   set_launch(*t, 1, 8);
-  t->write_reg(KESTREL_REG_WATCHDOG, 1);  // 2^20 warp-instructions
+  t->write_reg(KESTREL_REG_WATCHDOG, 1);  // 2^20 cycles
   t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
   t->wait_idle();
   ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_FAULT);
   EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_KIND), KESTREL_FAULT_TIMEOUT);
-  EXPECT_EQ(counter(*t, KESTREL_CNT_WARP_INSTRS), 1u << 20);
+  EXPECT_EQ(counter(*t, KESTREL_CNT_CYCLES), 1u << 20);
 }
 
 TEST(ModelTransport, AbortAndUnmap) {

@@ -100,10 +100,11 @@ TEST_P(CudaKernels, StackLimitBoundsRecursion) {
   kernel.launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, 200, out);
   EXPECT_THROW(device_.synchronize(), kestrel::Error);
   // The stack grows down from the window top, so an overflow touches the
-  // addresses just below KESTREL_LOCAL_BASE, outside every window: an illegal
-  // address that the message names as a stack overflow (docs/isa.md section 5).
+  // addresses just below KESTREL_LOCAL_BASE, the local window's guard: a
+  // LOCAL_BOUNDS fault that the message names as a stack overflow (docs/isa.md
+  // sections 4 and 5).
   const kestrel_fault_info fault = device_.fault();
-  EXPECT_EQ(fault.kind, KESTREL_FAULT_ILLEGAL_ADDRESS) << fault.message;
+  EXPECT_EQ(fault.kind, KESTREL_FAULT_LOCAL_BOUNDS) << fault.message;
   EXPECT_LT(fault.address, uint64_t{KESTREL_LOCAL_BASE});
   EXPECT_GE(fault.address, uint64_t{KESTREL_LOCAL_BASE} - 256);
   EXPECT_NE(std::string(fault.message).find("stack overflow"), std::string::npos) << fault.message;

@@ -3,6 +3,7 @@
 // lookup, launch validation, parameter marshalling and fault reporting.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "device_context.hpp"
@@ -272,11 +273,11 @@ TEST_F(LaunchTest, ProgramsTheDescriptorAndParameterBuffer) {
   EXPECT_EQ(regs.at(KESTREL_REG_EXIT_LO), base);
   EXPECT_EQ(regs.at(KESTREL_REG_GRID_X), 4u);
   EXPECT_EQ(regs.at(KESTREL_REG_BLOCK_X), 256u);
-  EXPECT_EQ(regs.at(KESTREL_REG_SHARED_BASE), base + 0x3000);
+  EXPECT_EQ(regs.at(KESTREL_REG_SHARED_BASE), base + 0x3000 + KESTREL_SHARED_GUARD);
   EXPECT_EQ(regs.at(KESTREL_REG_SHARED_STATIC), 256u);
   EXPECT_EQ(regs.at(KESTREL_REG_SHARED_DYN), 512u);
   EXPECT_EQ(regs.at(KESTREL_REG_STACK_BYTES), 1024u);
-  EXPECT_EQ(regs.at(KESTREL_REG_WATCHDOG), 1024u);
+  EXPECT_EQ(regs.at(KESTREL_REG_WATCHDOG), 16u);  // 16 x 2^20 cycles
   EXPECT_NE(regs.at(KESTREL_REG_GP_LO), 0u);
   const uint64_t params = regs.at(KESTREL_REG_PARAM_LO);
   EXPECT_EQ(state_->perms_at(params), uint32_t{KESTREL_PAGE_READ});
@@ -360,11 +361,43 @@ TEST_F(LaunchTest, FaultsAreReportedAndTheDeviceStaysUsable) {
 
 TEST_F(LaunchTest, WatchdogExpiryIsATimeout) {
   state_->fail_with(KESTREL_FAULT_TIMEOUT, 0x10000010, 0, 0, 0);
-  ASSERT_EQ(kestrel_device_set_limit(device_, KESTREL_LIMIT_WATCHDOG_MI, 3), KESTREL_SUCCESS);
+  ASSERT_EQ(kestrel_device_set_limit(device_, KESTREL_LIMIT_WATCHDOG_MCYCLES, 3), KESTREL_SUCCESS);
   ASSERT_EQ(launch({1, 1, 1}, {32, 1, 1}), KESTREL_SUCCESS);
   EXPECT_EQ(kestrel_synchronize(device_), KESTREL_ERROR_TIMEOUT);
-  EXPECT_NE(last_error().find("watchdog timeout"), std::string::npos);
+  EXPECT_NE(last_error().find("launch timed out after 3145728 cycles, kernel '"), std::string::npos)
+      << last_error();
   EXPECT_EQ(state_->launches[0].at(KESTREL_REG_WATCHDOG), 3u);
+}
+
+// KESTREL_WATCHDOG_MCYCLES sets the watchdog of every device the process
+// opens (CUDA programs included); a bad value refuses the device clearly.
+TEST(Watchdog, EnvironmentSetsTheDefault) {
+  struct Restore {
+    ~Restore() { unsetenv("KESTREL_WATCHDOG_MCYCLES"); }
+  } restore;
+  const auto opened_with = [](const char* value, uint64_t* units) {
+    setenv("KESTREL_WATCHDOG_MCYCLES", value, 1);
+    kestrel_device_t* device = nullptr;
+    const kestrel_status status = kestrel::runtime::open_device(std::make_unique<FakeTransport>(), &device);
+    if (status == KESTREL_SUCCESS) {
+      EXPECT_EQ(kestrel_device_get_limit(device, KESTREL_LIMIT_WATCHDOG_MCYCLES, units), KESTREL_SUCCESS);
+      EXPECT_EQ(kestrel_device_close(device), KESTREL_SUCCESS);
+    }
+    return status;
+  };
+  uint64_t units = 99;
+  EXPECT_EQ(opened_with("", &units), KESTREL_SUCCESS);
+  EXPECT_EQ(units, 16u);
+  EXPECT_EQ(opened_with("0", &units), KESTREL_SUCCESS);
+  EXPECT_EQ(units, 0u);
+  EXPECT_EQ(opened_with("4096", &units), KESTREL_SUCCESS);
+  EXPECT_EQ(units, 4096u);
+  for (const char* bad : {"ten", "12x", "-1", "4294967296"}) {
+    EXPECT_EQ(opened_with(bad, &units), KESTREL_ERROR_INVALID_VALUE) << bad;
+    EXPECT_NE(std::string(kestrel_device_last_error(nullptr)).find("KESTREL_WATCHDOG_MCYCLES"),
+              std::string::npos)
+        << kestrel_device_last_error(nullptr);
+  }
 }
 
 TEST_F(LaunchTest, StackLimitSizesTheLocalBacking) {

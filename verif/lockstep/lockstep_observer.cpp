@@ -61,9 +61,9 @@ class LockstepObserver final : public tap::Observer {
       resync_ = false;
     }
     model::LaunchDesc d = launch;
-    // The instruction budget is the backend's (perf counters); the model's
-    // own would stop a warp step at a different point.
-    d.instruction_budget = 0;
+    // The watchdog is the backend's (its cycle count); the model's own
+    // cycles would stop a warp step at a different point.
+    d.cycle_budget = 0;
     gpu_.start(d, model::Dispatch::kManual);
     // Several SMs race for global atomics at the memory side: the checker
     // follows the backend's order (lockstep.hpp).  One SM's reach memory in

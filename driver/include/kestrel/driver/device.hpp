@@ -50,7 +50,7 @@ struct LaunchRegs {
   uint32_t shared_dyn = 0;
   uint32_t stack_bytes = 0;
   uint32_t local_backing = 0;
-  uint32_t watchdog = 0;  // instruction budget in 2^20 units, 0 = none
+  uint32_t watchdog = 0;  // launch budget in 2^20-cycle units, 0 = none
 };
 
 enum class RunState { idle, running, done, fault };

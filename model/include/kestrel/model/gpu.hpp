@@ -58,7 +58,7 @@ struct LaunchDesc {
   // DRAM backing of the local windows (thread slot s at local_backing +
   // s * stack_bytes).  0 makes the model keep local memory privately.
   uint32_t local_backing = 0;
-  uint64_t instruction_budget = 0;  // warp-instructions, 0 = unlimited
+  uint64_t cycle_budget = 0;  // the watchdog: cycles of this launch (the SM's own count), 0 = unlimited
 };
 
 // Why a GPU of `config` refuses to START the launch `d`, or nullptr when it

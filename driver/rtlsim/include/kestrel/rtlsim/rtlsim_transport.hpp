@@ -12,10 +12,13 @@
 //                                                 one 64-byte line per interval
 //                                                 (default 1)
 //   max_cycles       KESTREL_RTLSIM_MAX_CYCLES    cycles a launch may run
-//                                                 (wait_idle/advance) before it
-//                                                 gives up with
-//                                                 KESTREL_ERROR_TIMEOUT
-//                                                 (default 50 000 000)
+//                                                 (wait_idle/advance) before the
+//                                                 backend gives up with
+//                                                 KESTREL_ERROR_TIMEOUT (default:
+//                                                 none beyond a margin past the
+//                                                 launch watchdog, WATCHDOG <<
+//                                                 20 cycles, which ends a long
+//                                                 launch with a TIMEOUT fault)
 //   lockstep         KESTREL_LOCKSTEP=1           lock-step: the functional model
 //                    runs beside the RTL and checks every block dispatch,
 //                    retired warp-instruction (PC, mask, x/f write), the fault
