@@ -179,6 +179,9 @@ void DeviceState::worker() {
   // the queue: small enough that a copy issued meanwhile lands soon, large
   // enough that the bookkeeping costs little.
   constexpr uint64_t kSliceCycles = 4096;
+  // Stream callbacks and host functions run here; the CUDA entry points
+  // refuse them (api(), guide 3.2.5.5.6).
+  on_device_worker() = true;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (stopping_) {

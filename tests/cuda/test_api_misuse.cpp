@@ -266,6 +266,66 @@ TEST(Streams, Lifetimes) {
   EXPECT_EQ(cudaEventDestroy(event), cudaSuccess);
 }
 
+// A callback must not call the runtime (guide 3.2.5.5.6): a call that waits
+// for the device would wait for the worker thread running the callback.
+// Each call answers cudaErrorNotPermitted instead (they hung forever before)
+// and the runtime keeps working.  CUDART_CB is CUDA's calling convention.
+struct CallsFromCallbacks {
+  int* device = nullptr;
+  int host = 0;
+  cudaError_t synchronize = cudaSuccess, stream_synchronize = cudaSuccess, copy = cudaSuccess,
+              malloc = cudaSuccess, launch = cudaSuccess, get_device = cudaSuccess,
+              host_fn_copy = cudaSuccess;
+  cudaError_t status = cudaErrorUnknown;
+};
+
+void CUDART_CB callback_calling_the_runtime(cudaStream_t stream, cudaError_t status, void* data) {
+  auto& calls = *static_cast<CallsFromCallbacks*>(data);
+  calls.status = status;
+  calls.synchronize = cudaDeviceSynchronize();
+  calls.stream_synchronize = cudaStreamSynchronize(stream);
+  calls.copy = cudaMemcpy(&calls.host, calls.device, sizeof calls.host, cudaMemcpyDeviceToHost);
+  void* memory = nullptr;
+  calls.malloc = cudaMalloc(&memory, 16);
+  calls.launch = launch_add_one(calls.device, 4, dim3(1), dim3(4), 0, 0);
+  int ordinal = -1;
+  calls.get_device = cudaGetDevice(&ordinal);
+}
+
+void CUDART_CB host_function_calling_the_runtime(void* data) {
+  auto& calls = *static_cast<CallsFromCallbacks*>(data);
+  calls.host_fn_copy = cudaMemcpy(calls.device, &calls.host, sizeof calls.host, cudaMemcpyHostToDevice);
+}
+
+TEST(Streams, CallbacksThatCallTheRuntimeAreRefused) {
+  CallsFromCallbacks calls;
+  calls.device = device_ints(4);
+  ASSERT_EQ(cudaMemset(calls.device, 0, 4 * sizeof(int)), cudaSuccess);
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamAddCallback(stream, callback_calling_the_runtime, &calls, 0), cudaSuccess);
+  ASSERT_EQ(cudaLaunchHostFunc(nullptr, host_function_calling_the_runtime, &calls), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(calls.status, cudaSuccess);
+  EXPECT_EQ(calls.synchronize, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.stream_synchronize, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.copy, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.malloc, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.launch, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.get_device, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.host_fn_copy, cudaErrorNotPermitted);
+  // The refusals are the callbacks' own: this thread's last error is clean,
+  // and the device still copies and launches.
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(launch_add_one(calls.device, 4, dim3(1), dim3(4), 0, stream), cudaSuccess);
+  int result[4] = {};
+  ASSERT_EQ(cudaMemcpy(result, calls.device, sizeof result, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(result[3], 1);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(calls.device), cudaSuccess);
+}
+
 TEST(Events, Lifetimes) {
   cudaEvent_t start = nullptr, stop = nullptr;
   float ms = 0;
