@@ -222,6 +222,26 @@ void DeviceContext::release(uint64_t ptr) {
   release_region(ptr);
 }
 
+void DeviceContext::set_allocation_origin(uint64_t offset) {
+  pages_.set_origin(device_.info().mem_base + std::min<uint64_t>(offset, props_.global_mem_bytes));
+}
+
+void DeviceContext::check_host_buffer(const void* host, size_t bytes, const char* what) const {
+  if (host == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, std::string(what) + " pointer is NULL");
+  const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(host));
+  const uint64_t end = bytes > UINT64_MAX - address ? UINT64_MAX : address + bytes;
+  // The region starting below `end` nearest to it is the only one that can
+  // overlap [address, end) without another starting inside the range.
+  auto it = regions_.lower_bound(end);
+  if (it == regions_.begin()) return;
+  --it;
+  if (it->first + it->second.pages * KESTREL_PAGE_SIZE <= address) return;
+  throw Error(KESTREL_ERROR_INVALID_VALUE, std::string(what) + " " + hex(address) + " (" +
+                                               std::to_string(bytes) +
+                                               " bytes) is a device address, in the region at " +
+                                               hex(it->first) + ": pass host memory, or copy on the device");
+}
+
 void DeviceContext::check_accessible(uint64_t ptr, size_t bytes, const char* what) const {
   auto it = regions_.upper_bound(ptr);
   if (it == regions_.begin()) {
@@ -249,16 +269,16 @@ void DeviceContext::check_accessible(uint64_t ptr, size_t bytes, const char* wha
 
 void DeviceContext::copy_to_device(uint64_t dst, const void* src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
-  if (src == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host source pointer is NULL");
   check_accessible(dst, bytes, "destination");
+  check_host_buffer(src, bytes, "host source");
   if (!concurrent) retire_launch();
   device_.write_mem(dst, src, bytes);
 }
 
 void DeviceContext::copy_to_host(void* dst, uint64_t src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
-  if (dst == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host destination pointer is NULL");
   check_accessible(src, bytes, "source");
+  check_host_buffer(dst, bytes, "host destination");
   if (!concurrent) retire_launch();
   device_.read_mem(src, dst, bytes);
 }
