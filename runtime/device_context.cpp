@@ -473,7 +473,7 @@ void DeviceContext::retire_launch() {
   in_flight_.reset();
   const driver::RunState state = device_.wait();
   // The output printed before a fault comes first, as on CUDA.
-  if (launch.uses_printf) drain_printf();
+  if (launch.uses_printf) drain_printf(state == driver::RunState::fault);
   if (state != driver::RunState::fault) return;
 
   const driver::FaultRecord record = device_.read_fault();
@@ -575,7 +575,7 @@ void DeviceContext::prepare_printf(const LoadedModule& module) {
   device_.write_mem(module.base + module.printf_slot, &address, props_.xlen / 8);
 }
 
-void DeviceContext::drain_printf() {
+void DeviceContext::drain_printf(bool faulted) {
   if (printf_fifo_ == 0) return;
   uint32_t header[4];
   device_.read_mem(printf_fifo_, header, sizeof header);
@@ -603,8 +603,21 @@ void DeviceContext::drain_printf() {
                                 " device printf record(s) did not fit the " +
                                 std::to_string(printf_fifo_allocated_) +
                                 "-byte printf FIFO and were dropped (cudaLimitPrintfFifoSize)\n");
-  if (parse.incomplete != 0 || parse.truncated)
+  // A full FIFO leaves the space the first dropped record reserved at its
+  // end unwritten (zero): the parse stops there, but nothing beyond the
+  // dropped records is lost.
+  bool lost = parse.incomplete != 0 || parse.truncated;
+  if (lost && parse.incomplete == 0 && header[KESTREL_PRINTF_HEAD_WORD] > capacity) {
+    lost = std::any_of(records.begin() + static_cast<std::ptrdiff_t>(parse.parsed_bytes), records.end(),
+                       [](uint8_t byte) { return byte != 0; });
+  }
+  if (lost && faulted)
     emit(kDiagnosticStream, "kestrel: device printf output of the faulted launch is incomplete\n");
+  else if (lost)
+    emit(
+        kDiagnosticStream,
+        "kestrel: device printf output is incomplete: the printf FIFO holds a malformed or unfinished record "
+        "(did the kernel store into it?)\n");
 
   if (used != 0) {
     const std::vector<uint8_t> zeros(used, 0);

@@ -126,8 +126,9 @@ class DeviceContext {
   // `module`'s FIFO variable at it.
   void prepare_printf(const LoadedModule& module);
   // Formats the records of the launch just retired, hands them to the output
-  // function and empties the FIFO for the next launch.
-  void drain_printf();
+  // function and empties the FIFO for the next launch.  `faulted`: the launch
+  // ended in a fault, which explains records left unfinished.
+  void drain_printf(bool faulted);
   void emit(int stream, const std::string& text);
   // Waits for the launch in flight; a fault becomes pending_fault_.
   void retire_launch();
