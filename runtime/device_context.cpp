@@ -224,6 +224,26 @@ void DeviceContext::release(uint64_t ptr) {
   release_region(ptr);
 }
 
+void DeviceContext::set_allocation_origin(uint64_t offset) {
+  pages_.set_origin(device_.info().mem_base + std::min<uint64_t>(offset, props_.global_mem_bytes));
+}
+
+void DeviceContext::check_host_buffer(const void* host, size_t bytes, const char* what) const {
+  if (host == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, std::string(what) + " pointer is NULL");
+  const auto address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(host));
+  const uint64_t end = bytes > UINT64_MAX - address ? UINT64_MAX : address + bytes;
+  // The region starting below `end` nearest to it is the only one that can
+  // overlap [address, end) without another starting inside the range.
+  auto it = regions_.lower_bound(end);
+  if (it == regions_.begin()) return;
+  --it;
+  if (it->first + it->second.pages * KESTREL_PAGE_SIZE <= address) return;
+  throw Error(KESTREL_ERROR_INVALID_VALUE, std::string(what) + " " + hex(address) + " (" +
+                                               std::to_string(bytes) +
+                                               " bytes) is a device address, in the region at " +
+                                               hex(it->first) + ": pass host memory, or copy on the device");
+}
+
 void DeviceContext::check_accessible(uint64_t ptr, size_t bytes, const char* what) const {
   auto it = regions_.upper_bound(ptr);
   if (it == regions_.begin()) {
@@ -251,16 +271,16 @@ void DeviceContext::check_accessible(uint64_t ptr, size_t bytes, const char* wha
 
 void DeviceContext::copy_to_device(uint64_t dst, const void* src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
-  if (src == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host source pointer is NULL");
   check_accessible(dst, bytes, "destination");
+  check_host_buffer(src, bytes, "host source");
   if (!concurrent) retire_launch();
   device_.write_mem(dst, src, bytes);
 }
 
 void DeviceContext::copy_to_host(void* dst, uint64_t src, size_t bytes, bool concurrent) {
   if (bytes == 0) return;
-  if (dst == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "host destination pointer is NULL");
   check_accessible(src, bytes, "source");
+  check_host_buffer(dst, bytes, "host destination");
   if (!concurrent) retire_launch();
   device_.read_mem(src, dst, bytes);
 }
@@ -460,7 +480,7 @@ void DeviceContext::retire_launch() {
   in_flight_.reset();
   const driver::RunState state = device_.wait();
   // The output printed before a fault comes first, as on CUDA.
-  if (launch.uses_printf) drain_printf();
+  if (launch.uses_printf) drain_printf(state == driver::RunState::fault);
   if (state != driver::RunState::fault) return;
 
   const driver::FaultRecord record = device_.read_fault();
@@ -571,7 +591,7 @@ void DeviceContext::prepare_printf(const LoadedModule& module) {
   device_.write_mem(module.base + module.printf_slot, &address, props_.xlen / 8);
 }
 
-void DeviceContext::drain_printf() {
+void DeviceContext::drain_printf(bool faulted) {
   if (printf_fifo_ == 0) return;
   uint32_t header[4];
   device_.read_mem(printf_fifo_, header, sizeof header);
@@ -599,8 +619,21 @@ void DeviceContext::drain_printf() {
                                 " device printf record(s) did not fit the " +
                                 std::to_string(printf_fifo_allocated_) +
                                 "-byte printf FIFO and were dropped (cudaLimitPrintfFifoSize)\n");
-  if (parse.incomplete != 0 || parse.truncated)
+  // A full FIFO leaves the space the first dropped record reserved at its
+  // end unwritten (zero): the parse stops there, but nothing beyond the
+  // dropped records is lost.
+  bool lost = parse.incomplete != 0 || parse.truncated;
+  if (lost && parse.incomplete == 0 && header[KESTREL_PRINTF_HEAD_WORD] > capacity) {
+    lost = std::any_of(records.begin() + static_cast<std::ptrdiff_t>(parse.parsed_bytes), records.end(),
+                       [](uint8_t byte) { return byte != 0; });
+  }
+  if (lost && faulted)
     emit(kDiagnosticStream, "kestrel: device printf output of the faulted launch is incomplete\n");
+  else if (lost)
+    emit(
+        kDiagnosticStream,
+        "kestrel: device printf output is incomplete: the printf FIFO holds a malformed or unfinished record "
+        "(did the kernel store into it?)\n");
 
   if (used != 0) {
     const std::vector<uint8_t> zeros(used, 0);

@@ -70,6 +70,10 @@ class DeviceContext {
 
   uint64_t allocate(size_t bytes);
   void release(uint64_t ptr);
+  // Later allocations and module placements look first at or above
+  // mem_base + `offset` (PageAllocator::set_origin): the CUDA layer gives
+  // each of its devices its own origin, so that their addresses differ.
+  void set_allocation_origin(uint64_t offset);
   // Copies wait for the launch in flight unless `concurrent`: then they run
   // while it runs (the copy engine), between two advance() slices.
   void copy_to_device(uint64_t dst, const void* src, size_t bytes, bool concurrent = false);
@@ -117,13 +121,18 @@ class DeviceContext {
   void release_region(uint64_t addr);
   // The user or module region holding [ptr, ptr + bytes); throws naming `what`.
   void check_accessible(uint64_t ptr, size_t bytes, const char* what) const;
+  // A copy's host buffer [host, host + bytes): not null and not overlapping
+  // any region of this device (a device address passed as a host pointer
+  // would crash the copy); throws naming `what`.
+  void check_host_buffer(const void* host, size_t bytes, const char* what) const;
   void ensure_local_backing();
   // Allocates the printf FIFO (of printf_fifo_bytes_) if needed and points
   // `module`'s FIFO variable at it.
   void prepare_printf(const LoadedModule& module);
   // Formats the records of the launch just retired, hands them to the output
-  // function and empties the FIFO for the next launch.
-  void drain_printf();
+  // function and empties the FIFO for the next launch.  `faulted`: the launch
+  // ended in a fault, which explains records left unfinished.
+  void drain_printf(bool faulted);
   void emit(int stream, const std::string& text);
   // Waits for the launch in flight; a fault becomes pending_fault_.
   void retire_launch();

@@ -205,6 +205,7 @@ PrintfParse parse_printf_records(const uint8_t* data, size_t used) {
     }
     at += size;
   }
+  parse.parsed_bytes = at;
   return parse;
 }
 

@@ -28,6 +28,7 @@ struct PrintfParse {
   std::vector<PrintfRecord> records;  // committed records in FIFO order
   uint32_t incomplete = 0;            // reserved but not committed (the writer faulted)
   bool truncated = false;             // a malformed record stopped the parse
+  size_t parsed_bytes = 0;            // where the parse stopped (`used` when it read everything)
 };
 
 // Parses `used` bytes of record space (the FIFO after its header).

@@ -1,6 +1,8 @@
 #include "api_common.hpp"
 
+#include <cstdio>
 #include <mutex>
+#include <string>
 
 namespace kestrel::cudart {
 
@@ -60,6 +62,44 @@ void dispatch(const Target& target, bool wait, Work op) {
 bool holds(DeviceState& device, const void* pointer, size_t bytes) {
   std::lock_guard<std::mutex> lock(device.mutex());
   return device.holds(address_of(pointer), bytes);
+}
+
+int other_owner(const DeviceState* except, const void* pointer) {
+  Runtime& runtime = Runtime::get();
+  const int count = runtime.device_count();
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    DeviceState* device = runtime.device(ordinal);
+    if (device == nullptr || device == except) continue;
+    if (holds(*device, pointer, 1)) return ordinal;
+  }
+  return -1;
+}
+
+void reject(cudaError_t error, const std::string& message) {
+  std::fprintf(stderr, "kestrel: %s\n", message.c_str());
+  throw CudaError(error);
+}
+
+std::string hex_address(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address_of(pointer)));
+  return text;
+}
+
+void require_device_range(const char* api, const char* role, DeviceState& device, const void* pointer,
+                          size_t bytes) {
+  if (holds(device, pointer, bytes)) return;
+  const std::string what = std::string(api) + ": the " + role + " " + hex_address(pointer);
+  const std::string here = "device " + std::to_string(device.ordinal());
+  if (holds(device, pointer, 1))
+    reject(cudaErrorInvalidValue, what + " + " + std::to_string(bytes) + " bytes runs past the end of its " +
+                                      "allocation on " + here);
+  const int owner = other_owner(&device, pointer);
+  if (owner >= 0)
+    reject(cudaErrorInvalidValue, what + " is memory of device " + std::to_string(owner) +
+                                      ", but the call runs on " + here + " (no peer access: cudaSetDevice(" +
+                                      std::to_string(owner) + ") or a stream of that device)");
+  reject(cudaErrorInvalidValue, what + " is not device memory of " + here + " (a host pointer, or freed?)");
 }
 
 }  // namespace kestrel::cudart

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "cuda_error.hpp"
 #include "cudart_state.hpp"
@@ -48,5 +49,26 @@ void dispatch(const Target& target, bool wait, Work op);
 // The device range [pointer, pointer + bytes) lies in one allocation or
 // module variable of `device`.
 bool holds(DeviceState& device, const void* pointer, size_t bytes);
+
+// The ordinal of a device other than `except` (nullptr: any device) whose
+// allocations or module variables hold `pointer`, or -1.  Every device
+// hands out addresses from the same DRAM window (KESTREL_GLOBAL_BASE), so
+// a pointer of another device can also be one of `except`'s: callers ask
+// `except` first (docs/cuda-runtime.md, "Device pointers and devices").
+int other_owner(const DeviceState* except, const void* pointer);
+
+// Throws `error` after printing "kestrel: <message>" to stderr: a misuse whose
+// CUDA code alone would not tell the programmer what went wrong.
+[[noreturn]] void reject(cudaError_t error, const std::string& message);
+
+// A device pointer an entry point `api` (e.g. "cudaMemset") was given for
+// `bytes` bytes on `device`: it must lie in one of the device's allocations
+// or module variables.  Throws cudaErrorInvalidValue saying whether it is
+// another device's memory, runs past its allocation or is no device memory.
+void require_device_range(const char* api, const char* role, DeviceState& device, const void* pointer,
+                          size_t bytes);
+
+// "0x10000000".
+std::string hex_address(const void* pointer);
 
 }  // namespace kestrel::cudart

@@ -50,6 +50,9 @@ thread_local std::vector<LaunchConfiguration> t_configurations;
 extern "C" {
 
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, void* stream) {
+  // Non-zero skips the launch (clang's <<<>>> lowering): a callback may not
+  // launch, and nothing is left pushed on the worker thread.
+  if (on_device_worker()) return static_cast<unsigned>(refuse_call_from_callback());
   t_configurations.push_back(
       LaunchConfiguration{gridDim, blockDim, sharedMem, static_cast<cudaStream_t>(stream)});
   return 0;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "api_common.hpp"
 
@@ -16,45 +17,71 @@ namespace {
 
 enum class Side { host, device };
 
-void sides_of(DeviceState& device, const void* dst, const void* src, cudaMemcpyKind kind, Side* dst_side,
-              Side* src_side) {
+const char* kind_name(cudaMemcpyKind kind) {
   switch (kind) {
     case cudaMemcpyHostToHost:
-      *dst_side = Side::host, *src_side = Side::host;
-      return;
+      return "cudaMemcpyHostToHost";
     case cudaMemcpyHostToDevice:
-      *dst_side = Side::device, *src_side = Side::host;
-      return;
+      return "cudaMemcpyHostToDevice";
     case cudaMemcpyDeviceToHost:
-      *dst_side = Side::host, *src_side = Side::device;
-      return;
+      return "cudaMemcpyDeviceToHost";
     case cudaMemcpyDeviceToDevice:
-      *dst_side = Side::device, *src_side = Side::device;
-      return;
+      return "cudaMemcpyDeviceToDevice";
     case cudaMemcpyDefault:
-      // Kestrel's device addresses are the allocations this runtime made;
-      // anything else is host memory (guide 3.2.7, unified address space).
-      *dst_side = holds(device, dst, 1) ? Side::device : Side::host;
-      *src_side = holds(device, src, 1) ? Side::device : Side::host;
-      return;
+      return "cudaMemcpyDefault";
   }
-  throw CudaError(cudaErrorInvalidMemcpyDirection);
+  return "an unknown direction";
+}
+
+// The side of a copy's `role` ("source", "destination") pointer, whose
+// `span` bytes the copy touches.  An explicit direction is checked against
+// the device ranges the runtime knows, both ways: a device side must lie in
+// one of the call's device's allocations or variables, and a host side must
+// not be device memory of any device (the copy would dereference a device
+// address on the host and crash).  cudaMemcpyDefault infers the side from
+// those ranges (guide 3.2.7): the call's device's memory is device memory,
+// another device's is an error (no peer access), anything else is host.
+Side side_of(const char* api, const char* role, DeviceState& device, const void* pointer, size_t span,
+             cudaMemcpyKind kind, bool device_by_kind) {
+  const std::string what = std::string(api) + ": the " + role + " " + hex_address(pointer);
+  if (kind == cudaMemcpyDefault) {
+    if (holds(device, pointer, 1)) {
+      require_device_range(api, role, device, pointer, span);
+      return Side::device;
+    }
+    const int owner = other_owner(&device, pointer);
+    if (owner >= 0)
+      reject(cudaErrorInvalidValue, what + " is memory of device " + std::to_string(owner) +
+                                        ", but the call runs on device " + std::to_string(device.ordinal()) +
+                                        " (no peer access: cudaSetDevice(" + std::to_string(owner) +
+                                        ") or a stream of that device)");
+    return Side::host;
+  }
+  if (device_by_kind) {
+    require_device_range(api, role, device, pointer, span);
+    return Side::device;
+  }
+  const int owner = holds(device, pointer, 1) ? device.ordinal() : other_owner(&device, pointer);
+  if (owner >= 0)
+    reject(cudaErrorInvalidValue, what + " is device memory (of device " + std::to_string(owner) + "), but " +
+                                      kind_name(kind) + " says it is host memory");
+  return Side::host;
 }
 
 // One row-by-row copy of `height` rows of `width` bytes (height 1: a plain copy).
-void copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-          cudaMemcpyKind kind, cudaStream_t stream, bool wait) {
+void copy(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+          size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool wait) {
   require(kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault, cudaErrorInvalidMemcpyDirection);
   require(width <= dpitch && width <= spitch, cudaErrorInvalidPitchValue);
   const Target target = resolve(stream);
   if (width == 0 || height == 0) return;
   require(dst != nullptr && src != nullptr, cudaErrorInvalidValue);
-  Side dst_side, src_side;
-  sides_of(*target.device, dst, src, kind, &dst_side, &src_side);
   const size_t dst_span = dpitch * (height - 1) + width;
   const size_t src_span = spitch * (height - 1) + width;
-  require(dst_side == Side::host || holds(*target.device, dst, dst_span), cudaErrorInvalidValue);
-  require(src_side == Side::host || holds(*target.device, src, src_span), cudaErrorInvalidValue);
+  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  const Side dst_side = side_of(api, "destination", *target.device, dst, dst_span, kind, dst_device);
+  const Side src_side = side_of(api, "source", *target.device, src, src_span, kind, src_device);
   const uint64_t d = address_of(dst), s = address_of(src);
   dispatch(target, wait, [=](DeviceState& device) {
     kestrel::runtime::DeviceContext& context = device.context();
@@ -75,10 +102,10 @@ void copy(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width
   });
 }
 
-void fill(void* pointer, int value, size_t count, cudaStream_t stream, bool wait) {
+void fill(const char* api, void* pointer, int value, size_t count, cudaStream_t stream, bool wait) {
   const Target target = resolve(stream);
   if (count == 0) return;
-  require(holds(*target.device, pointer, count), cudaErrorInvalidValue);
+  require_device_range(api, "destination", *target.device, pointer, count);
   const uint64_t address = address_of(pointer);
   const auto byte = static_cast<uint8_t>(static_cast<unsigned>(value) & 0xFFu);
   dispatch(target, wait, [=](DeviceState& device) {
@@ -102,25 +129,22 @@ uint64_t symbol_address(DeviceState& device, const DeviceVariable& variable) {
   return address;
 }
 
-void symbol_copy(bool to_symbol, void* host_or_device, const void* symbol, size_t count, size_t offset,
-                 cudaMemcpyKind kind, cudaStream_t stream, bool wait) {
+void symbol_copy(const char* api, bool to_symbol, void* host_or_device, const void* symbol, size_t count,
+                 size_t offset, cudaMemcpyKind kind, cudaStream_t stream, bool wait) {
   const Target target = resolve(stream);
   const DeviceVariable& variable = variable_of(symbol);
   const uint64_t address = symbol_address(*target.device, variable);
   require(offset <= variable.bytes && count <= variable.bytes - offset, cudaErrorInvalidValue);
-  const bool other_side_on_device = kind == cudaMemcpyDeviceToDevice ||
-                                    (kind == cudaMemcpyDefault && holds(*target.device, host_or_device, 1));
   require(kind == cudaMemcpyDefault || kind == cudaMemcpyDeviceToDevice ||
               kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost),
           cudaErrorInvalidMemcpyDirection);
-  const cudaMemcpyKind resolved_kind = other_side_on_device
-                                           ? cudaMemcpyDeviceToDevice
-                                           : (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+  // The symbol is device memory of the call's device (symbol_address noted
+  // its range), so the copy's own checks see both sides the right way.
   void* symbol_pointer = pointer_to(address + offset);
   if (to_symbol)
-    copy(symbol_pointer, count, host_or_device, count, count, 1, resolved_kind, stream, wait);
+    copy(api, symbol_pointer, count, host_or_device, count, count, 1, kind, stream, wait);
   else
-    copy(host_or_device, count, symbol_pointer, count, count, 1, resolved_kind, stream, wait);
+    copy(api, host_or_device, count, symbol_pointer, count, count, 1, kind, stream, wait);
 }
 
 // ---- Page-locked host memory ------------------------------------------------------
@@ -158,10 +182,22 @@ cudaError_t cudaFree(void* devPtr) {
     DeviceState& device = current_device();
     if (devPtr == nullptr) return;
     const uint64_t address = address_of(devPtr);
+    bool live = false;
     {
       std::lock_guard<std::mutex> lock(device.mutex());
-      require(device.allocations.count(address) != 0, cudaErrorInvalidValue);
-      device.allocations.erase(address);
+      live = device.allocations.erase(address) != 0;
+    }
+    if (!live) {
+      // Another device's allocation is the likeliest mistake with several
+      // devices; a pointer into an allocation or a freed one stays a plain
+      // cudaErrorInvalidValue, as in CUDA.
+      const int owner = other_owner(&device, devPtr);
+      if (owner >= 0)
+        reject(cudaErrorInvalidValue, "cudaFree: " + hex_address(devPtr) + " is memory of device " +
+                                          std::to_string(owner) + ", but the current device is " +
+                                          std::to_string(device.ordinal()) + " (cudaSetDevice(" +
+                                          std::to_string(owner) + ") first)");
+      throw CudaError(cudaErrorInvalidValue);
     }
     check(device.run_sync([address](DeviceState& d) { d.context().release(address); }));
   });
@@ -222,52 +258,62 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
 // ---- Copies and fills ------------------------------------------------------------------
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
-  return api([&] { copy(dst, count, src, count, count, 1, kind, nullptr, true); });
+  return api([&] { copy("cudaMemcpy", dst, count, src, count, count, 1, kind, nullptr, true); });
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream) {
-  return api([&] { copy(dst, count, src, count, count, 1, kind, stream, false); });
+  return api([&] { copy("cudaMemcpyAsync", dst, count, src, count, count, 1, kind, stream, false); });
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind) {
-  return api([&] { copy(dst, dpitch, src, spitch, width, height, kind, nullptr, true); });
+  return api([&] { copy("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, nullptr, true); });
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return api([&] { copy(dst, dpitch, src, spitch, width, height, kind, stream, false); });
+  return api(
+      [&] { copy("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, stream, false); });
 }
 
 cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  return api([&] { fill(devPtr, value, count, nullptr, true); });
+  return api([&] { fill("cudaMemset", devPtr, value, count, nullptr, true); });
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  return api([&] { fill(devPtr, value, count, stream, false); });
+  return api([&] { fill("cudaMemsetAsync", devPtr, value, count, stream, false); });
 }
 
 // ---- Symbols --------------------------------------------------------------------------------
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind) {
-  return api([&] { symbol_copy(true, const_cast<void*>(src), symbol, count, offset, kind, nullptr, true); });
+  return api([&] {
+    symbol_copy("cudaMemcpyToSymbol", true, const_cast<void*>(src), symbol, count, offset, kind, nullptr,
+                true);
+  });
 }
 
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind) {
-  return api([&] { symbol_copy(false, dst, symbol, count, offset, kind, nullptr, true); });
+  return api(
+      [&] { symbol_copy("cudaMemcpyFromSymbol", false, dst, symbol, count, offset, kind, nullptr, true); });
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return api([&] { symbol_copy(true, const_cast<void*>(src), symbol, count, offset, kind, stream, false); });
+  return api([&] {
+    symbol_copy("cudaMemcpyToSymbolAsync", true, const_cast<void*>(src), symbol, count, offset, kind, stream,
+                false);
+  });
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream) {
-  return api([&] { symbol_copy(false, dst, symbol, count, offset, kind, stream, false); });
+  return api([&] {
+    symbol_copy("cudaMemcpyFromSymbolAsync", false, dst, symbol, count, offset, kind, stream, false);
+  });
 }
 
 cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {

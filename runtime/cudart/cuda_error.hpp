@@ -50,12 +50,23 @@ cudaError_t current_cuda_error(DeviceState* device);
 // The calling thread's last error (cudaGetLastError), set by api().
 cudaError_t& last_error();
 
-// Runs the body of a CUDA entry point.  A thrown error is recorded as the
-// thread's last error and returned.  A body that returns a cudaError_t
+// True on a device's worker thread, which runs the stream callbacks and host
+// functions (DeviceState::worker sets it).  A callback must not call the
+// runtime (guide 3.2.5.5.6): a call that waits for the device would wait
+// for the worker running it, forever.
+bool& on_device_worker();
+// The answer to an entry point called from a callback: a note on stderr and
+// cudaErrorNotPermitted, recorded as the worker thread's last error.
+cudaError_t refuse_call_from_callback();
+
+// Runs the body of a CUDA entry point; called from a stream callback it runs
+// nothing and answers cudaErrorNotPermitted.  A thrown error is recorded as
+// the thread's last error and returned.  A body that returns a cudaError_t
 // returns a result that is not an error (cudaErrorNotReady of a query); it
 // is passed on and not recorded.
 template <typename Body>
 cudaError_t api(Body&& body) {
+  if (on_device_worker()) return refuse_call_from_callback();
   try {
     if constexpr (std::is_same_v<decltype(body()), cudaError_t>) {
       return body();

@@ -81,8 +81,11 @@ const DeviceVariable* Registry::variable(const void* host_variable) const {
 
 // ---- DeviceState ---------------------------------------------------------------
 
-DeviceState::DeviceState(int ordinal, std::string backend)
-    : ordinal_(ordinal), backend_(std::move(backend)), default_stream_(new CUstream_st{this, 0, 0}) {}
+DeviceState::DeviceState(int ordinal, int count, std::string backend)
+    : ordinal_(ordinal),
+      count_(count),
+      backend_(std::move(backend)),
+      default_stream_(new CUstream_st{this, 0, 0}) {}
 
 DeviceState::~DeviceState() {
   {
@@ -179,6 +182,9 @@ void DeviceState::worker() {
   // the queue: small enough that a copy issued meanwhile lands soon, large
   // enough that the bookkeeping costs little.
   constexpr uint64_t kSliceCycles = 4096;
+  // Stream callbacks and host functions run here; the CUDA entry points
+  // refuse them (api(), guide 3.2.5.5.6).
+  on_device_worker() = true;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (stopping_) {
@@ -263,6 +269,12 @@ cudaError_t DeviceState::ensure_open() {
         }
         self.context_ = &runtime::context_of(self.device_);
         self.props_ = self.context_->props();
+        // Every device's DRAM starts at KESTREL_GLOBAL_BASE, so the devices
+        // share one range of addresses; starting each device's allocations
+        // at its own share keeps their pointers apart, so that one used on
+        // the wrong device is recognized (docs/cuda-runtime.md).
+        const uint64_t share = self.props_.global_mem_bytes / static_cast<uint64_t>(self.count_);
+        self.context_->set_allocation_origin(share * static_cast<uint64_t>(self.ordinal_));
         self.context_->set_output(&DeviceState::collect_output, &self);
       },
       true);
@@ -442,7 +454,7 @@ void Runtime::create_devices_locked() {
         std::fprintf(stderr, "kestrel: ignoring KESTREL_DEVICE_COUNT=%s (want 1 to 16)\n", text);
     }
   }
-  for (int i = 0; i < count; ++i) devices_.push_back(std::make_unique<DeviceState>(i, backend_));
+  for (int i = 0; i < count; ++i) devices_.push_back(std::make_unique<DeviceState>(i, count, backend_));
   count_ = count;
 }
 

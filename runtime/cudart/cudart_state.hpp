@@ -110,7 +110,10 @@ struct Operation {
 
 class DeviceState {
  public:
-  DeviceState(int ordinal, std::string backend);
+  // Device `ordinal` of `count`: its allocations start at its share of the
+  // device memory (ordinal / count of it), so that two devices hand out
+  // different addresses until one fills past another's start.
+  DeviceState(int ordinal, int count, std::string backend);
   ~DeviceState();
   DeviceState(const DeviceState&) = delete;
   DeviceState& operator=(const DeviceState&) = delete;
@@ -186,6 +189,7 @@ class DeviceState {
   bool idle_locked() const { return queue_.empty() && !running_op_ && !in_flight_; }
 
   const int ordinal_;
+  const int count_;
   const std::string backend_;
   kestrel_device_t* device_ = nullptr;         // worker thread only, after open
   runtime::DeviceContext* context_ = nullptr;  // device_'s

@@ -1,6 +1,7 @@
 // The CUDA layer's errors: the one mapping of runtime errors and thrown
 // exceptions to cudaError_t (cuda_error.hpp), the thread's last error, and
 // cudaGetErrorName / cudaGetErrorString (guide 3.2.9).
+#include <cstdio>
 #include <new>
 
 #include "cuda_error.hpp"
@@ -160,6 +161,19 @@ cudaError_t current_cuda_error(DeviceState* device) {
 cudaError_t& last_error() {
   thread_local cudaError_t error = cudaSuccess;
   return error;
+}
+
+bool& on_device_worker() {
+  thread_local bool worker = false;
+  return worker;
+}
+
+cudaError_t refuse_call_from_callback() {
+  std::fprintf(stderr,
+               "kestrel: a stream callback or host function called the CUDA runtime, which CUDA does not "
+               "permit (guide 3.2.5.5.6); the call returns cudaErrorNotPermitted\n");
+  last_error() = cudaErrorNotPermitted;
+  return cudaErrorNotPermitted;
 }
 
 }  // namespace kestrel::cudart

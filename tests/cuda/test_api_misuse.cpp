@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "cuda_runtime.h"
@@ -186,6 +187,126 @@ TEST(Memory, Copies) {
   EXPECT_EQ(cudaFree(device), cudaSuccess);
 }
 
+// The direction of a copy is checked against the device ranges the runtime
+// knows: a device pointer where the direction says host memory is refused
+// with a message (the copy dereferenced it on the host and crashed), and so
+// is a host pointer where it says device memory.
+TEST(Memory, CopyDirectionsAreCheckedAgainstDevicePointers) {
+  int* device = device_ints(16);
+  int* other = device_ints(16);
+  std::vector<int> host(16, 7), back(16, 0);
+  ASSERT_EQ(cudaMemcpy(device, host.data(), 64, cudaMemcpyHostToDevice), cudaSuccess);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cudaMemcpy(other, device, 64, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  const std::string message = testing::internal::GetCapturedStderr();
+  EXPECT_NE(message.find("cudaMemcpy: the source 0x"), std::string::npos) << message;
+  EXPECT_NE(message.find("is device memory (of device 0), but cudaMemcpyHostToDevice says it is host memory"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(cudaMemcpy(device, other, 64, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(host.data(), device, 64, cudaMemcpyHostToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(device, host.data(), 64, cudaMemcpyHostToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyAsync(other, device + 4, 16, cudaMemcpyHostToDevice, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy2D(device, 16, other, 16, 16, 2, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy2DAsync(other, 16, device, 16, 16, 2, cudaMemcpyHostToDevice, 0),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyToSymbol(counter_symbol(), device, sizeof(int), 0, cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyFromSymbol(device, counter_symbol(), sizeof(int), 0, cudaMemcpyDeviceToHost),
+            cudaErrorInvalidValue);
+  // A host pointer where the direction says device memory.
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cudaMemcpy(back.data(), host.data(), 64, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  const std::string host_message = testing::internal::GetCapturedStderr();
+  EXPECT_NE(host_message.find("is not device memory of device 0"), std::string::npos) << host_message;
+  EXPECT_EQ(cudaMemcpy(host.data(), back.data(), 64, cudaMemcpyDeviceToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpyToSymbol(counter_symbol(), host.data(), sizeof(int), 0, cudaMemcpyDeviceToDevice),
+            cudaErrorInvalidValue);
+  // cudaMemcpyDefault still tells every pair apart.
+  ASSERT_EQ(cudaMemcpy(other, device, 64, cudaMemcpyDefault), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), other, 64, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(back, host);
+  std::vector<int> copy(16, 0);
+  ASSERT_EQ(cudaMemcpy(copy.data(), back.data(), 64, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(copy, host);
+  ASSERT_EQ(cudaMemcpy(device + 15, copy.data(), 4, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(back.data(), device + 8, 64, cudaMemcpyDefault), cudaErrorInvalidValue);  // overrun
+  // None of the refusals touched the memory or left an error behind.
+  ASSERT_EQ(cudaMemcpy(back.data(), device, 64, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, host);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaFree(other), cudaSuccess);
+}
+
+// Two devices: their allocations start at different origins, so a pointer of
+// one device is not also one of the other's, and every call that takes a
+// device pointer refuses the other device's (it touched the wrong device's
+// memory, or crashed as a host pointer under cudaMemcpyDefault).  Device
+// address ranges still overlap, so unifiedAddressing stays 0.
+TEST(Devices, PointersOfAnotherDeviceAreRefused) {
+  if (kestrelSetDeviceCount(2) != cudaSuccess)
+    GTEST_SKIP() << "the devices exist already (run alone, as ctest does)";
+  cudaGetLastError();
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  ASSERT_EQ(count, 2);
+  for (int ordinal = 0; ordinal < 2; ++ordinal) {
+    cudaDeviceProp prop;
+    ASSERT_EQ(cudaGetDeviceProperties(&prop, ordinal), cudaSuccess);
+    EXPECT_EQ(prop.unifiedAddressing, 0);
+    int value = -1;
+    ASSERT_EQ(cudaDeviceGetAttribute(&value, cudaDevAttrUnifiedAddressing, ordinal), cudaSuccess);
+    EXPECT_EQ(value, 0);
+  }
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  int* zero = device_ints(16);
+  cudaStream_t zero_stream;
+  ASSERT_EQ(cudaStreamCreate(&zero_stream), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  int* one = device_ints(16);
+  EXPECT_NE(zero, one);
+  std::vector<int> host(16, 5), back(16, 0);
+  ASSERT_EQ(cudaMemcpy(one, host.data(), 64, cudaMemcpyHostToDevice), cudaSuccess);
+
+  // Device 1 is current: device 0's pointer is refused everywhere.
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cudaMemcpy(back.data(), zero, 64, cudaMemcpyDefault), cudaErrorInvalidValue);
+  const std::string message = testing::internal::GetCapturedStderr();
+  EXPECT_NE(message.find("is memory of device 0, but the call runs on device 1"), std::string::npos)
+      << message;
+  EXPECT_EQ(cudaMemcpy(zero, host.data(), 64, cudaMemcpyDefault), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(back.data(), zero, 64, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(zero, host.data(), 64, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(one, zero, 64, cudaMemcpyDeviceToDevice), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(one, zero, 64, cudaMemcpyDefault), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(zero, one, 64, cudaMemcpyDeviceToHost),
+            cudaErrorInvalidValue);  // a device pointer as host
+  EXPECT_EQ(cudaMemcpyAsync(back.data(), zero, 64, cudaMemcpyDeviceToHost, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemset(zero, 0, 64), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemsetAsync(zero, 0, 64, 0), cudaErrorInvalidValue);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cudaFree(zero), cudaErrorInvalidValue);
+  const std::string free_message = testing::internal::GetCapturedStderr();
+  EXPECT_NE(free_message.find("is memory of device 0, but the current device is 1"), std::string::npos)
+      << free_message;
+  // A stream of device 0 takes device 0's pointers whatever the current device.
+  ASSERT_EQ(cudaMemcpyAsync(zero, host.data(), 64, cudaMemcpyDefault, zero_stream), cudaSuccess);
+  EXPECT_EQ(cudaMemcpyAsync(one, host.data(), 64, cudaMemcpyHostToDevice, zero_stream),
+            cudaErrorInvalidValue);
+  ASSERT_EQ(cudaStreamSynchronize(zero_stream), cudaSuccess);
+
+  // Nothing was touched: device 1 still holds its data, device 0 what its stream copied.
+  ASSERT_EQ(cudaMemcpy(back.data(), one, 64, cudaMemcpyDefault), cudaSuccess);
+  EXPECT_EQ(back, host);
+  EXPECT_EQ(cudaFree(one), cudaSuccess);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(back.data(), zero, 64, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back, host);
+  EXPECT_EQ(cudaStreamDestroy(zero_stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(zero), cudaSuccess);
+}
+
 TEST(Symbols, CopiesAddressesAndSizes) {
   int not_a_symbol = 0;
   int value = 41;
@@ -264,6 +385,66 @@ TEST(Streams, Lifetimes) {
   EXPECT_EQ(least, 0);
   EXPECT_EQ(greatest, 0);
   EXPECT_EQ(cudaEventDestroy(event), cudaSuccess);
+}
+
+// A callback must not call the runtime (guide 3.2.5.5.6): a call that waits
+// for the device would wait for the worker thread running the callback.
+// Each call answers cudaErrorNotPermitted instead (they hung forever before)
+// and the runtime keeps working.  CUDART_CB is CUDA's calling convention.
+struct CallsFromCallbacks {
+  int* device = nullptr;
+  int host = 0;
+  cudaError_t synchronize = cudaSuccess, stream_synchronize = cudaSuccess, copy = cudaSuccess,
+              malloc = cudaSuccess, launch = cudaSuccess, get_device = cudaSuccess,
+              host_fn_copy = cudaSuccess;
+  cudaError_t status = cudaErrorUnknown;
+};
+
+void CUDART_CB callback_calling_the_runtime(cudaStream_t stream, cudaError_t status, void* data) {
+  auto& calls = *static_cast<CallsFromCallbacks*>(data);
+  calls.status = status;
+  calls.synchronize = cudaDeviceSynchronize();
+  calls.stream_synchronize = cudaStreamSynchronize(stream);
+  calls.copy = cudaMemcpy(&calls.host, calls.device, sizeof calls.host, cudaMemcpyDeviceToHost);
+  void* memory = nullptr;
+  calls.malloc = cudaMalloc(&memory, 16);
+  calls.launch = launch_add_one(calls.device, 4, dim3(1), dim3(4), 0, 0);
+  int ordinal = -1;
+  calls.get_device = cudaGetDevice(&ordinal);
+}
+
+void CUDART_CB host_function_calling_the_runtime(void* data) {
+  auto& calls = *static_cast<CallsFromCallbacks*>(data);
+  calls.host_fn_copy = cudaMemcpy(calls.device, &calls.host, sizeof calls.host, cudaMemcpyHostToDevice);
+}
+
+TEST(Streams, CallbacksThatCallTheRuntimeAreRefused) {
+  CallsFromCallbacks calls;
+  calls.device = device_ints(4);
+  ASSERT_EQ(cudaMemset(calls.device, 0, 4 * sizeof(int)), cudaSuccess);
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamAddCallback(stream, callback_calling_the_runtime, &calls, 0), cudaSuccess);
+  ASSERT_EQ(cudaLaunchHostFunc(nullptr, host_function_calling_the_runtime, &calls), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(calls.status, cudaSuccess);
+  EXPECT_EQ(calls.synchronize, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.stream_synchronize, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.copy, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.malloc, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.launch, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.get_device, cudaErrorNotPermitted);
+  EXPECT_EQ(calls.host_fn_copy, cudaErrorNotPermitted);
+  // The refusals are the callbacks' own: this thread's last error is clean,
+  // and the device still copies and launches.
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(launch_add_one(calls.device, 4, dim3(1), dim3(4), 0, stream), cudaSuccess);
+  int result[4] = {};
+  ASSERT_EQ(cudaMemcpy(result, calls.device, sizeof result, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(result[3], 1);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(calls.device), cudaSuccess);
 }
 
 TEST(Events, Lifetimes) {

@@ -134,6 +134,11 @@ TEST_P(PrintfTest, FullFifoDropsRecordsAndSaysSo) {
   EXPECT_GT(count, 0);
   EXPECT_LT(count, 256);
   EXPECT_NE(captured_.err.find("dropped"), std::string::npos) << captured_.err;
+  // Nothing faulted and every record that fit was printed: the space the
+  // dropped records reserved at the FIFO's end is not lost output (it was
+  // reported as "output of the faulted launch is incomplete").
+  EXPECT_EQ(captured_.err.find("fault"), std::string::npos) << captured_.err;
+  EXPECT_EQ(captured_.err.find("incomplete"), std::string::npos) << captured_.err;
 
   // A larger FIFO holds them all; the next launch starts empty.
   device().set_limit(KESTREL_LIMIT_PRINTF_FIFO_BYTES, 1 << 20);
@@ -146,6 +151,27 @@ TEST_P(PrintfTest, FullFifoDropsRecordsAndSaysSo) {
   EXPECT_EQ(count, 256);
   EXPECT_EQ(captured_.err, "");
   EXPECT_THROW(device().set_limit(KESTREL_LIMIT_PRINTF_FIFO_BYTES, 100), Error);
+}
+
+TEST_P(PrintfTest, FullFifoWithSpaceLeftAtItsEndIsNoFault) {
+  // flood's records are 80 bytes; 4136 bytes hold 51 of them and 40 bytes
+  // that the first dropped record reserved but never wrote.  That is no
+  // lost output and nothing faulted (it was reported as "device printf
+  // output of the faulted launch is incomplete").
+  KESTREL_NEEDS(Feature::kAmo);
+  Module module = load("printf");
+  device().set_limit(KESTREL_LIMIT_PRINTF_FIFO_BYTES, 4136);
+  module.kernel("flood").launch(Dim3(2), Dim3(32), 0, 4);
+  device().synchronize();
+  std::istringstream lines(captured_.out);
+  std::string line;
+  int count = 0;
+  while (std::getline(lines, line)) ++count;
+  EXPECT_EQ(count, 51);
+  EXPECT_NE(captured_.err.find("205 device printf record(s) did not fit"), std::string::npos)
+      << captured_.err;
+  EXPECT_EQ(captured_.err.find("fault"), std::string::npos) << captured_.err;
+  EXPECT_EQ(captured_.err.find("incomplete"), std::string::npos) << captured_.err;
 }
 
 // The line of the assert() in printf.cu.

@@ -42,5 +42,27 @@ TEST(PageAllocator, DoubleReleaseIsCaught) {
   EXPECT_EQ(pages.free_pages(), 8u);
 }
 
+// Devices of one CUDA program start at different origins, so that their
+// addresses differ (docs/cuda-runtime.md, "Device pointers and devices").
+TEST(PageAllocator, OriginFirstThenWrapsToTheBase) {
+  PageAllocator pages(kBase, 8 * kPage, kPage);
+  pages.set_origin(kBase + 5 * kPage + 100);  // rounded down to its page
+  EXPECT_EQ(pages.allocate(2), kBase + 5 * kPage);
+  EXPECT_EQ(pages.allocate(2), kBase);  // only one page left above the origin
+  EXPECT_EQ(pages.allocate(1), kBase + 7 * kPage);
+  EXPECT_EQ(pages.allocate(3), kBase + 2 * kPage);
+  EXPECT_EQ(pages.free_pages(), 0u);
+  EXPECT_FALSE(pages.allocate(1).has_value());
+  pages.release(kBase + 5 * kPage, 2);
+  pages.release(kBase, 2);
+  EXPECT_EQ(pages.allocate(1), kBase + 5 * kPage);
+  // An origin outside the range is the base.
+  pages.set_origin(kBase + 8 * kPage);
+  EXPECT_EQ(pages.allocate(1), kBase);
+  pages.set_origin(0);
+  EXPECT_EQ(pages.allocate(1), kBase + kPage);
+  EXPECT_EQ(pages.free_pages(), 1u);
+}
+
 }  // namespace
 }  // namespace kestrel::runtime

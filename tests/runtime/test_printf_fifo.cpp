@@ -59,6 +59,7 @@ TEST(PrintfFifo, ParsesCommittedRecordsAndSkipsUncommittedOnes) {
   ASSERT_EQ(parse.records.size(), 2u);
   EXPECT_EQ(parse.incomplete, 1u);
   EXPECT_FALSE(parse.truncated);
+  EXPECT_EQ(parse.parsed_bytes, fifo.size());
   EXPECT_EQ(format_printf(parse.records[0].format, parse.records[0].args, 64), "a -5 xy\n");
   EXPECT_EQ(parse.records[1].flags, KESTREL_PRINTF_FLAG_ASSERT);
 }
@@ -83,6 +84,7 @@ TEST(PrintfFifo, MalformedRecordsStopTheParse) {
        }) {
     const PrintfParse parse = parse_with(mutate);
     EXPECT_TRUE(parse.truncated);
+    EXPECT_EQ(parse.parsed_bytes, good.size());  // where the bad record starts
     ASSERT_EQ(parse.records.size(), 1u);
     EXPECT_EQ(parse.records[0].format, "ok\n");
   }

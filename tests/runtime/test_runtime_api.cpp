@@ -120,6 +120,19 @@ TEST_F(RuntimeApi, CopiesRoundTripAndStayInBounds) {
   EXPECT_EQ(kestrel_memcpy_htod(device_, p, data.data(), SIZE_MAX), KESTREL_ERROR_INVALID_VALUE);
   EXPECT_EQ(kestrel_memcpy_htod(device_, p, data.data(), 0), KESTREL_SUCCESS);
 
+  // A device address given where the call wants host memory is refused, not
+  // dereferenced on the host (the copy crashed).
+  void* device_as_host = reinterpret_cast<void*>(static_cast<uintptr_t>(p + 500));
+  EXPECT_EQ(kestrel_memcpy_dtoh(device_, device_as_host, p, 4), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_NE(last_error().find("host destination 0x"), std::string::npos) << last_error();
+  EXPECT_NE(last_error().find("is a device address"), std::string::npos) << last_error();
+  EXPECT_EQ(kestrel_memcpy_htod(device_, p, device_as_host, 4), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_NE(last_error().find("host source 0x"), std::string::npos) << last_error();
+  EXPECT_EQ(kestrel_memcpy_dtoh_concurrent(device_, device_as_host, p, 4), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_EQ(kestrel_memcpy_htod_concurrent(device_, p, device_as_host, 4), KESTREL_ERROR_INVALID_VALUE);
+  ASSERT_EQ(kestrel_memcpy_dtoh(device_, back.data(), p, back.size()), KESTREL_SUCCESS);
+  EXPECT_EQ(data, back);
+
   // A freed allocation is no longer a copy target.
   ASSERT_EQ(kestrel_free(device_, p), KESTREL_SUCCESS);
   EXPECT_EQ(kestrel_memcpy_htod(device_, p, data.data(), 4), KESTREL_ERROR_INVALID_VALUE);

@@ -213,6 +213,10 @@ TEST_F(CompileTest, CompileErrorShowsTheUsersFileAndLine) {
   EXPECT_NE(log_.find("bad.cu:3:3: error"), std::string::npos) << log_;
   EXPECT_NE(log_.find("kestrel-cc: error: compilation of"), std::string::npos) << log_;
   EXPECT_FALSE(fs::exists(module_path("m.kmod")));
+  // clang's count names the device target (it said "compiling for ." with none).
+  EXPECT_NE(log_.find("1 error generated when compiling for generic-rv64.\n"), std::string::npos) << log_;
+  EXPECT_EQ(compile({"-rv32", "-o", module_path("m.kmod"), source}), 1);
+  EXPECT_NE(log_.find("1 error generated when compiling for generic-rv32.\n"), std::string::npos) << log_;
 }
 
 TEST_F(CompileTest, BadInputGivesClearErrors) {

@@ -141,8 +141,19 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 
-typedef void (*cudaHostFn_t)(void* userData);
-typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
+/* The calling convention of stream callbacks and host functions, as CUDA's
+ * host_defines.h spells it: __stdcall on Windows, nothing elsewhere.
+ * NVIDIA's samples declare their callbacks `void CUDART_CB f(...)`. */
+#ifndef CUDART_CB
+#if defined(_WIN32)
+#define CUDART_CB __stdcall
+#else
+#define CUDART_CB
+#endif
+#endif
+
+typedef void(CUDART_CB* cudaHostFn_t)(void* userData);
+typedef void(CUDART_CB* cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
 
 /* What cudaGetDeviceProperties fills in (docs/cuda-runtime.md gives each
  * field's Kestrel source). */

@@ -41,7 +41,8 @@ static void hostFunction(void* data) {
 static int otherStreamCalls = 0;
 static void otherHostFunction(void*) { ++otherStreamCalls; }
 
-static void streamCallback(cudaStream_t, cudaError_t status, void* data) {
+// CUDART_CB as NVIDIA's samples (simpleCallback) declare their callbacks.
+static void CUDART_CB streamCallback(cudaStream_t, cudaError_t status, void* data) {
   if (status != cudaSuccess) progress.in_order = false;
   ++progress.callbacks;
   const int order = *static_cast<int*>(data);

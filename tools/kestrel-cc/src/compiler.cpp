@@ -107,6 +107,10 @@ void Compiler::run_tool(const std::vector<std::string>& argv, const std::string&
 std::vector<std::string> Compiler::target_arguments() const {
   const bool rv64 = options_.xlen == 64;
   std::vector<std::string> args = {"-triple", rv64 ? "riscv64-unknown-elf" : "riscv32-unknown-elf",
+                                   // The CPU LLVM assumes when none is named (the same code); named,
+                                   // clang's diagnostics end "generated when compiling for
+                                   // generic-rv64." instead of "... for .".
+                                   "-target-cpu", rv64 ? "generic-rv64" : "generic-rv32",
                                    // RV64IMAF / RV32IMAF without C (docs/isa.md section 1); lld 14 cannot
                                    // relax, so relaxable code must not be emitted.
                                    "-target-feature", "+m", "-target-feature", "+a", "-target-feature", "+f",
