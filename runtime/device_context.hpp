@@ -113,7 +113,8 @@ class DeviceContext {
   void release_region(uint64_t addr);
   // The user or module region holding [ptr, ptr + bytes); throws naming `what`.
   void check_accessible(uint64_t ptr, size_t bytes, const char* what) const;
-  void ensure_local_backing();
+  // Backing for `per_thread` stack bytes in every thread slot of the device.
+  void ensure_local_backing(uint32_t per_thread);
   // Allocates the printf FIFO (of printf_fifo_bytes_) if needed and points
   // `module`'s FIFO variable at it.
   void prepare_printf(const LoadedModule& module);
