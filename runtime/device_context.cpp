@@ -307,11 +307,11 @@ std::unique_ptr<LoadedModule> DeviceContext::load_module(const ModuleImage& pars
   module->image = parsed;
   ModuleImage& image = module->image;
   for (const GlobalSymbol& global : image.globals) {
-    if (global.name != KESTREL_PRINTF_SYMBOL) continue;
+    if (global.name != KESTREL_PRINTF_SYMBOL && global.name != KESTREL_HEAP_SYMBOL) continue;
     if (global.bytes != props_.xlen / 8)
-      throw Error(KESTREL_ERROR_INVALID_MODULE, std::string(KESTREL_PRINTF_SYMBOL) + " is " +
-                                                    std::to_string(global.bytes) + " bytes, not a pointer");
-    module->printf_slot = global.address;
+      throw Error(KESTREL_ERROR_INVALID_MODULE,
+                  global.name + " is " + std::to_string(global.bytes) + " bytes, not a pointer");
+    (global.name == KESTREL_HEAP_SYMBOL ? module->heap_slot : module->printf_slot) = global.address;
   }
   if (image.static_shared_bytes() > props_.shared_mem_per_block) {
     throw Error(KESTREL_ERROR_INVALID_MODULE, "module needs " + std::to_string(image.static_shared_bytes()) +
@@ -458,6 +458,7 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
       std::min<uint64_t>(uint64_t{stack_bytes_} + parameter_stack_reserve(kernel, props_.xlen), window));
   ensure_local_backing(thread_stack);
   if (module.printf_slot != 0) prepare_printf(module);
+  if (module.heap_slot != 0) prepare_heap(module);
   device_.write_mem(param_buffer_, params.data(), params.size());
 
   driver::LaunchRegs regs;
@@ -584,6 +585,34 @@ void DeviceContext::prepare_printf(const LoadedModule& module) {
   }
   const uint64_t address = printf_fifo_;  // little-endian: the first XLEN/8 bytes are the pointer
   device_.write_mem(module.base + module.printf_slot, &address, props_.xlen / 8);
+}
+
+void DeviceContext::prepare_heap(const LoadedModule& module) {
+  if (heap_ == 0) {
+    const uint64_t bytes = KESTREL_HEAP_HEADER_BYTES + heap_bytes_;
+    heap_ = allocate_region(bytes, bytes, RegionKind::heap, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+    uint64_t header[KESTREL_HEAP_HEADER_BYTES / 8] = {};
+    header[KESTREL_HEAP_TOP_WORD] = KESTREL_HEAP_HEADER_BYTES;
+    header[KESTREL_HEAP_END_WORD] = bytes;
+    device_.write_mem(heap_, header, sizeof header);
+  }
+  const uint64_t address = heap_;  // little-endian: the first XLEN/8 bytes are the pointer
+  device_.write_mem(module.base + module.heap_slot, &address, props_.xlen / 8);
+}
+
+void DeviceContext::set_heap_bytes(uint64_t bytes) {
+  retire_launch();
+  if (heap_ != 0)
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "the device heap of " + std::to_string(heap_bytes_) +
+                    " bytes exists since a launch used malloc or free; its size is fixed until the device is "
+                    "reset (guide B.18.1)");
+  const uint64_t most =
+      std::min<uint64_t>(KESTREL_HEAP_MAX_BYTES, props_.global_mem_bytes) - KESTREL_HEAP_HEADER_BYTES;
+  if (bytes > most)
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "device heap size " + std::to_string(bytes) + " exceeds " + std::to_string(most) + " bytes");
+  heap_bytes_ = bytes;
 }
 
 void DeviceContext::drain_printf() {

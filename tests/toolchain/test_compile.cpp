@@ -234,6 +234,14 @@ __global__ void k(int* p) { *p = counter.v; }
   EXPECT_EQ(compile({"-o", module_path("m.kmod"), host_init}), 1);
   EXPECT_NE(log_.find("dynamic initialization"), std::string::npos) << log_;
 
+  // The device heap gives malloc, free, calloc and realloc; the C library's
+  // own allocator, which others pull in, has no heap on Kestrel.
+  const std::string aligned =
+      write("aligned.cu", "__global__ void k(void** out) { *out = aligned_alloc(64, 256); }\n");
+  EXPECT_EQ(compile({"-o", module_path("m.kmod"), aligned}), 1);
+  EXPECT_NE(log_.find("allocation function other than malloc, free, calloc and realloc"), std::string::npos)
+      << log_;
+
   const std::string uses_errno =
       write("errno.cu", "__global__ void k(const char* s, long* out) { *out = strtol(s, nullptr, 10); }\n");
   for (const char* xlen : {"-rv64", "-rv32"}) {

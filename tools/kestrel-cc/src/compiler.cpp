@@ -327,6 +327,13 @@ void Compiler::link(const std::vector<std::string>& extern_shared, const fs::pat
         "the module needs thread-local storage (the C library's errno, set by functions such as "
         "strtol), which Kestrel device code does not have (docs/programming-guide.md, Limitations)");
   }
+  if (result.output.find("undefined symbol: __heap_start") != std::string::npos) {
+    if (options_.verbose) log_ << result.output;
+    throw CompileError(
+        "the module calls a C library allocation function other than malloc, free, calloc and realloc, "
+        "which the device heap provides (guide B.18, docs/programming-guide.md); the C library's own "
+        "allocator has no heap on Kestrel");
+  }
   log_ << result.output;
   throw CompileError("linking " + options_.output + " failed");
 }
