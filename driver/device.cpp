@@ -78,7 +78,11 @@ std::string describe_fault(const FaultRecord& fault) {
   // section 5), so an overflow lands in the guard below the window.
   if (fault.kind == KESTREL_FAULT_LOCAL_BOUNDS && fault.address < KESTREL_LOCAL_BASE)
     text += " (below the stack: stack overflow)";
-  if (fault.kind == KESTREL_FAULT_TRAP) text += " (code " + std::to_string(fault.info) + ")";
+  if (fault.kind == KESTREL_FAULT_TRAP) {
+    text += " (code " + std::to_string(fault.info) + ")";
+    if (fault.info == KESTREL_TRAP_HEAP)
+      text += ": device free() of a pointer malloc() did not return, or freed twice";
+  }
   if (fault.kind == KESTREL_FAULT_ASSERT) text += " (line " + std::to_string(fault.info) + ")";
   text += " at pc " + hex(fault.pc) + " in block " + triple(fault.block) + " thread " + triple(fault.thread);
   text += " (sm " + std::to_string(fault.sm) + ", warp " + std::to_string(fault.warp) + ")";

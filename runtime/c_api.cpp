@@ -345,6 +345,9 @@ kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit 
       case KESTREL_LIMIT_PRINTF_FIFO_BYTES:
         d->context->set_printf_fifo_bytes(value);
         return;
+      case KESTREL_LIMIT_HEAP_BYTES:
+        d->context->set_heap_bytes(value);
+        return;
       case KESTREL_LIMIT_MAX_ENUM:
         break;
     }
@@ -369,6 +372,9 @@ kestrel_status kestrel_device_get_limit(kestrel_device_t* device, kestrel_limit 
         return;
       case KESTREL_LIMIT_PRINTF_FIFO_BYTES:
         *value = d->context->printf_fifo_bytes();
+        return;
+      case KESTREL_LIMIT_HEAP_BYTES:
+        *value = d->context->heap_bytes();
         return;
       case KESTREL_LIMIT_MAX_ENUM:
         break;

@@ -329,11 +329,11 @@ std::unique_ptr<LoadedModule> DeviceContext::load_module(const ModuleImage& pars
   module->image = parsed;
   ModuleImage& image = module->image;
   for (const GlobalSymbol& global : image.globals) {
-    if (global.name != KESTREL_PRINTF_SYMBOL) continue;
+    if (global.name != KESTREL_PRINTF_SYMBOL && global.name != KESTREL_HEAP_SYMBOL) continue;
     if (global.bytes != props_.xlen / 8)
-      throw Error(KESTREL_ERROR_INVALID_MODULE, std::string(KESTREL_PRINTF_SYMBOL) + " is " +
-                                                    std::to_string(global.bytes) + " bytes, not a pointer");
-    module->printf_slot = global.address;
+      throw Error(KESTREL_ERROR_INVALID_MODULE,
+                  global.name + " is " + std::to_string(global.bytes) + " bytes, not a pointer");
+    (global.name == KESTREL_HEAP_SYMBOL ? module->heap_slot : module->printf_slot) = global.address;
   }
   if (image.static_shared_bytes() > props_.shared_mem_per_block) {
     throw Error(KESTREL_ERROR_INVALID_MODULE, "module needs " + std::to_string(image.static_shared_bytes()) +
@@ -425,10 +425,38 @@ LaunchPlan plan_launch(const kestrel_device_props& props, const ModuleImage& ima
   return plan;
 }
 
-void DeviceContext::ensure_local_backing() {
+// Stack bytes a thread of `kernel` gets beyond the stack limit, so that its
+// parameters never eat into the limit the user set (on CUDA they live in
+// their own space, guide E.2.9.3).  The trampoline inlines the kernel, which
+// reads its parameters from the parameter buffer (sw_kernels/sdk/
+// kestrel_entry.h), but what the calling convention would have put on the
+// stack can still land in the frame: a kernel's own copy of a by-value
+// aggregate of more than 2*XLEN bits that it writes or indexes, and spills of
+// parameter values loaded early.  The reserve bounds both by the memory those
+// parameters would take under the calling convention; parameters that fit the
+// eight argument registers need none, as before.
+namespace {
+uint32_t parameter_stack_reserve(const KernelInfo& kernel, unsigned xlen) {
+  const uint32_t word = xlen / 8;
+  uint32_t words = 0;
+  uint32_t copies = 0;
+  for (const kestrel_param_desc& param : kernel.params) {
+    if (param.kind == KESTREL_PARAM_VALUE && param.size > 2 * word) {
+      copies += (param.size + 15) / 16 * 16;
+      words += 1;  // the copy's address
+    } else {
+      words += (param.size + word - 1) / word;
+    }
+  }
+  if (words <= 8 && copies == 0) return 0;
+  return (copies + words * word + 15) / 16 * 16;
+}
+}  // namespace
+
+void DeviceContext::ensure_local_backing(uint32_t per_thread) {
   const driver::DeviceInfo& info = device_.info();
   const uint64_t slots = uint64_t{info.num_sms} * info.warps_per_sm * info.lanes_per_warp;
-  const uint64_t wanted = slots * stack_bytes_;
+  const uint64_t wanted = slots * per_thread;
   if (local_backing_ != 0 && local_backing_bytes_ == wanted) return;
   if (local_backing_ != 0) {
     release_region(local_backing_);
@@ -451,8 +479,12 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
                 std::string("an earlier launch faulted and was not yet reported by kestrel_synchronize: ") +
                     pending_fault_->message);
   }
-  ensure_local_backing();
+  const uint64_t window = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
+  const uint32_t thread_stack = static_cast<uint32_t>(
+      std::min<uint64_t>(uint64_t{stack_bytes_} + parameter_stack_reserve(kernel, props_.xlen), window));
+  ensure_local_backing(thread_stack);
   if (module.printf_slot != 0) prepare_printf(module);
+  if (module.heap_slot != 0) prepare_heap(module);
   device_.write_mem(param_buffer_, params.data(), params.size());
 
   driver::LaunchRegs regs;
@@ -465,7 +497,7 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   regs.shared_base = static_cast<uint32_t>(module.base + module.image.shared_start);
   regs.shared_static = static_cast<uint32_t>(module.image.static_shared_bytes());
   regs.shared_dyn = plan.dynamic_shared_bytes();
-  regs.stack_bytes = stack_bytes_;
+  regs.stack_bytes = thread_stack;
   regs.local_backing = static_cast<uint32_t>(local_backing_);
   regs.watchdog = watchdog_units_;
   last_fault_ = kestrel_fault_info{};
@@ -589,6 +621,34 @@ void DeviceContext::prepare_printf(const LoadedModule& module) {
   }
   const uint64_t address = printf_fifo_;  // little-endian: the first XLEN/8 bytes are the pointer
   device_.write_mem(module.base + module.printf_slot, &address, props_.xlen / 8);
+}
+
+void DeviceContext::prepare_heap(const LoadedModule& module) {
+  if (heap_ == 0) {
+    const uint64_t bytes = KESTREL_HEAP_HEADER_BYTES + heap_bytes_;
+    heap_ = allocate_region(bytes, bytes, RegionKind::heap, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+    uint64_t header[KESTREL_HEAP_HEADER_BYTES / 8] = {};
+    header[KESTREL_HEAP_TOP_WORD] = KESTREL_HEAP_HEADER_BYTES;
+    header[KESTREL_HEAP_END_WORD] = bytes;
+    device_.write_mem(heap_, header, sizeof header);
+  }
+  const uint64_t address = heap_;  // little-endian: the first XLEN/8 bytes are the pointer
+  device_.write_mem(module.base + module.heap_slot, &address, props_.xlen / 8);
+}
+
+void DeviceContext::set_heap_bytes(uint64_t bytes) {
+  retire_launch();
+  if (heap_ != 0)
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "the device heap of " + std::to_string(heap_bytes_) +
+                    " bytes exists since a launch used malloc or free; its size is fixed until the device is "
+                    "reset (guide B.18.1)");
+  const uint64_t most =
+      std::min<uint64_t>(KESTREL_HEAP_MAX_BYTES, props_.global_mem_bytes) - KESTREL_HEAP_HEADER_BYTES;
+  if (bytes > most)
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "device heap size " + std::to_string(bytes) + " exceeds " + std::to_string(most) + " bytes");
+  heap_bytes_ = bytes;
 }
 
 void DeviceContext::drain_printf(bool faulted) {

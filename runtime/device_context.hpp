@@ -54,6 +54,9 @@ struct LoadedModule {
   ModuleImage image;
   uint64_t base = 0;            // load address of link-time address 0
   uint64_t reserved_bytes = 0;  // image + shared window, whole pages
+  // Link-time address of the module's device heap pointer (KESTREL_HEAP_SYMBOL),
+  // 0 when its code never calls malloc or free.
+  uint64_t heap_slot = 0;
   // Link-time address of the module's printf FIFO pointer (KESTREL_PRINTF_SYMBOL),
   // 0 when its code never calls printf.
   uint64_t printf_slot = 0;
@@ -106,11 +109,15 @@ class DeviceContext {
   static constexpr uint32_t kDefaultWatchdogMcycles = 16;
   static uint32_t watchdog_from_environment();
   uint64_t printf_fifo_bytes() const { return printf_fifo_bytes_; }
+  // The device heap's size (guide B.18.1): settable until the first launch
+  // of a module that uses the heap creates it.
+  uint64_t heap_bytes() const { return heap_bytes_; }
+  void set_heap_bytes(uint64_t bytes);
   void set_printf_fifo_bytes(uint64_t bytes);
   void set_output(kestrel_output_fn fn, void* user);
 
  private:
-  enum class RegionKind { user, module, params, local_backing, printf_fifo };
+  enum class RegionKind { user, module, params, local_backing, printf_fifo, heap };
   struct Region {
     uint64_t bytes;  // bytes the owner may touch (user: as requested)
     uint64_t pages;
@@ -125,10 +132,14 @@ class DeviceContext {
   // any region of this device (a device address passed as a host pointer
   // would crash the copy); throws naming `what`.
   void check_host_buffer(const void* host, size_t bytes, const char* what) const;
-  void ensure_local_backing();
+  // Backing for `per_thread` stack bytes in every thread slot of the device.
+  void ensure_local_backing(uint32_t per_thread);
   // Allocates the printf FIFO (of printf_fifo_bytes_) if needed and points
   // `module`'s FIFO variable at it.
   void prepare_printf(const LoadedModule& module);
+  // Creates the device heap (of heap_bytes_) if needed and points `module`'s
+  // heap variable at it.
+  void prepare_heap(const LoadedModule& module);
   // Formats the records of the launch just retired, hands them to the output
   // function and empties the FIFO for the next launch.  `faulted`: the launch
   // ended in a fault, which explains records left unfinished.
@@ -148,7 +159,9 @@ class DeviceContext {
   uint64_t local_backing_ = 0;
   uint64_t local_backing_bytes_ = 0;
   uint64_t printf_fifo_bytes_ = KESTREL_PRINTF_DEFAULT_BYTES;
-  uint64_t printf_fifo_ = 0;            // the FIFO region, 0 until a module with printf is launched
+  uint64_t printf_fifo_ = 0;  // the FIFO region, 0 until a module with printf is launched
+  uint64_t heap_bytes_ = KESTREL_HEAP_DEFAULT_BYTES;
+  uint64_t heap_ = 0;                   // the heap region, 0 until a module that uses the heap is launched
   uint64_t printf_fifo_allocated_ = 0;  // its size
   kestrel_output_fn output_fn_ = nullptr;
   void* output_user_ = nullptr;

@@ -24,7 +24,9 @@ namespace kestrel::runtime::elf {
 // header from making the loader allocate or loop without limit.
 inline constexpr uint64_t kMaxImageBytes = 256ull << 20;
 inline constexpr uint32_t kMaxParamBytes = 4096;  // guide B.1.4
-inline constexpr size_t kMaxNameBytes = 4096;
+// A kernel within CUDA's 4096 parameter bytes can have 4096 one-byte
+// parameters, whose mangled name runs to about 16 KiB.
+inline constexpr size_t kMaxNameBytes = 64 * 1024;
 
 [[noreturn]] inline void invalid(const std::string& why) {
   throw Error(KESTREL_ERROR_INVALID_MODULE, "invalid module: " + why);

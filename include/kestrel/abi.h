@@ -73,6 +73,7 @@
 /* Trap codes (rs1 of KX_TRAP). */
 #define KESTREL_TRAP_USER    0u /* __trap()                               */
 #define KESTREL_TRAP_ASSERT  1u /* assert(); a1 = file, a2 = line, a3 = expr */
+#define KESTREL_TRAP_HEAP    2u /* device free() of a pointer malloc did not return, or freed twice */
 
 /* ---- Device printf FIFO (docs/isa.md section 9) ----------------------------
  * A module whose code calls printf has the XLEN-wide variable below; before
@@ -98,6 +99,28 @@
 #define KESTREL_PRINTF_ARG_POINTER         3u   /* any other pointer */
 #define KESTREL_PRINTF_FLAG_ASSERT         1u   /* the message of a failed assert() */
 #define KESTREL_PRINTF_DEFAULT_BYTES       (1u << 20) /* cudaLimitPrintfFifoSize default */
+
+/* ---- Device heap (guide B.18; sw_kernels/sdk/include/kestrel_heap.h) -----------
+ * One region of global memory per device: a header of 64-bit words (top: offset
+ * from the heap's base of the first byte no block has used yet; end: the
+ * region's size; one free-list head per size class: change count << 32 | offset
+ * of the first free block, 0 for none), then blocks.  A block of class c is
+ * KESTREL_HEAP_MIN_BLOCK << c bytes; its header's first u32 is
+ * KESTREL_HEAP_BLOCK_MAGIC | c << 1 | in-use bit, its second u32 (while free)
+ * the offset of the next free block; malloc returns the block + 16.  Modules
+ * that use the heap have the pointer KESTREL_HEAP_SYMBOL, which the runtime
+ * sets to the heap's base before each launch. */
+#define KESTREL_HEAP_SYMBOL          "__kestrel_heap"
+#define KESTREL_HEAP_HEADER_BYTES    256u
+#define KESTREL_HEAP_TOP_WORD        0u
+#define KESTREL_HEAP_END_WORD        1u
+#define KESTREL_HEAP_LISTS_WORD      2u
+#define KESTREL_HEAP_CLASSES         27u /* 32 bytes to 2 GiB */
+#define KESTREL_HEAP_MIN_BLOCK       32u
+#define KESTREL_HEAP_BLOCK_HEADER    16u
+#define KESTREL_HEAP_BLOCK_MAGIC     0x4B485000u /* "\0PHK" */
+#define KESTREL_HEAP_DEFAULT_BYTES   (8u << 20) /* cudaLimitMallocHeapSize default (guide B.18.1) */
+#define KESTREL_HEAP_MAX_BYTES       (1u << 31) /* block offsets are 32-bit */
 
 /* ---- CSRs --------------------------------------------------------------------
  * Kestrel's read-only CSRs (custom user read-only range 0xCC0-0xCFF,

@@ -89,6 +89,8 @@ typedef enum kestrel_limit {
   KESTREL_LIMIT_STACK_BYTES = 0,   /* per-thread local memory/stack; default 1024, multiple of 16 */
   KESTREL_LIMIT_WATCHDOG_MCYCLES = 1, /* launch watchdog in units of 2^20 cycles; default 16, 0 = none */
   KESTREL_LIMIT_PRINTF_FIFO_BYTES = 2, /* device printf buffer (cudaLimitPrintfFifoSize); default 1 MiB, >= 4096 */
+  KESTREL_LIMIT_HEAP_BYTES = 3,    /* device malloc heap (cudaLimitMallocHeapSize); default 8 MiB; fixed once
+                                      a launch has used the heap, until the device is closed */
   KESTREL_LIMIT_MAX_ENUM = 0x7FFFFFFF /* makes every int a valid value, so bad input is an error, not UB */
 } kestrel_limit;
 kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t value);

@@ -12,8 +12,6 @@ using namespace kestrel::cudart;
 
 namespace {
 
-constexpr uint64_t kDefaultMallocHeap = 8u << 20;
-
 void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   std::memset(prop, 0, sizeof *prop);
   std::snprintf(prop->name, sizeof prop->name, "%s", p.name);
@@ -52,9 +50,16 @@ void properties_of(int ordinal, cudaDeviceProp* prop) {
   prop->pciBusID = ordinal;
 }
 
-// A limit the backend keeps (stack, printf FIFO), as the runtime names it.
+// A limit the backend keeps (stack, printf FIFO, device heap), as the runtime names it.
 kestrel_limit backend_limit(cudaLimit limit) {
-  return limit == cudaLimitStackSize ? KESTREL_LIMIT_STACK_BYTES : KESTREL_LIMIT_PRINTF_FIFO_BYTES;
+  switch (limit) {
+    case cudaLimitStackSize:
+      return KESTREL_LIMIT_STACK_BYTES;
+    case cudaLimitMallocHeapSize:
+      return KESTREL_LIMIT_HEAP_BYTES;
+    default:
+      return KESTREL_LIMIT_PRINTF_FIFO_BYTES;
+  }
 }
 
 }  // namespace
@@ -266,11 +271,10 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
         // The FIFO needs at least a page; smaller requests get one.
         bytes = std::max<uint64_t>(value, 4096);
         break;
-      case cudaLimitMallocHeapSize: {
-        std::lock_guard<std::mutex> lock(device.mutex());
-        device.limits_kept[limit] = value;
-        return;
-      }
+      case cudaLimitMallocHeapSize:
+        // Fixed once a launch has used the heap (guide B.18.1).
+        bytes = value;
+        break;
       default:
         throw CudaError(cudaErrorUnsupportedLimit);
     }
@@ -280,6 +284,8 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
       try {
         if (which == KESTREL_LIMIT_STACK_BYTES)
           d.context().set_stack_bytes(bytes);
+        else if (which == KESTREL_LIMIT_HEAP_BYTES)
+          d.context().set_heap_bytes(bytes);
         else
           d.context().set_printf_fifo_bytes(bytes);
       } catch (const kestrel::Error&) {
@@ -295,21 +301,17 @@ cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
     DeviceState& device = current_device();
     switch (limit) {
       case cudaLimitStackSize:
-      case cudaLimitPrintfFifoSize: {
+      case cudaLimitPrintfFifoSize:
+      case cudaLimitMallocHeapSize: {
         const kestrel_limit which = backend_limit(limit);
         uint64_t bytes = 0;
         const cudaError_t got = device.run_sync([which, &bytes](DeviceState& d) {
-          bytes = which == KESTREL_LIMIT_STACK_BYTES ? d.context().stack_bytes()
-                                                     : d.context().printf_fifo_bytes();
+          bytes = which == KESTREL_LIMIT_STACK_BYTES  ? d.context().stack_bytes()
+                  : which == KESTREL_LIMIT_HEAP_BYTES ? d.context().heap_bytes()
+                                                      : d.context().printf_fifo_bytes();
         });
         *value = bytes;
         check(got);
-        return;
-      }
-      case cudaLimitMallocHeapSize: {
-        std::lock_guard<std::mutex> lock(device.mutex());
-        const auto it = device.limits_kept.find(limit);
-        *value = it != device.limits_kept.end() ? it->second : kDefaultMallocHeap;
         return;
       }
       default:

@@ -9,8 +9,20 @@
 //     alignof(Pi) at or after the end of parameter i-1 (guide B.1.4 and
 //     docs/isa.md section 5), computed by the C++ compiler from the real types;
 //   * the descriptor's parameter table;
-//   * invoke(), which copies every parameter out of the buffer and calls the
-//     kernel, so clang does the RISC-V argument passing.
+//   * invoke(), which reads every parameter out of the buffer and calls the
+//     kernel.  The call is marked always-inline (flatten), so from -O1 up the
+//     kernel's body is inlined into its trampoline and reads its parameters
+//     straight from the buffer: no RISC-V argument passing, no copy of the
+//     parameters on the thread's stack (docs/isa.md section 5).  What can
+//     still land on the stack is the kernel's own copy of a by-value
+//     aggregate of more than 2*XLEN bits that it writes or indexes (the
+//     psABI's caller copy) and spills of parameter values loaded early; the
+//     runtime adds room for those to each thread's stack (docs/runtime.md).
+//     At -O0 nothing is inlined and the parameters travel the calling
+//     convention's way.
+// kestrel-cc rejects a parameter buffer of more than 4096 bytes with its own
+// message (CUDA's limit, guide E.2.9.3), reading buffer_bytes() from the
+// descriptor, so nothing here limits the count.
 #ifndef KESTREL_ENTRY_H
 #define KESTREL_ENTRY_H
 
@@ -39,14 +51,12 @@ struct IsPointer<T* const volatile> {
   static constexpr bool value = true;
 };
 
-template <unsigned... I>
+// IndexList<unsigned, 0, ..., N-1> from clang's builtin, which has no
+// recursion depth limit (a recursive one stops at 1024 parameters).
+template <typename T, T... I>
 struct IndexList {};
-template <unsigned N, unsigned... I>
-struct MakeIndexList : MakeIndexList<N - 1, N - 1, I...> {};
-template <unsigned... I>
-struct MakeIndexList<0, I...> {
-  using type = IndexList<I...>;
-};
+template <unsigned N>
+using MakeIndexList = __make_integer_seq<IndexList, unsigned, N>;
 
 constexpr unsigned align_up(unsigned value, unsigned alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -68,6 +78,49 @@ __attribute__((device)) __inline__ __attribute__((always_inline)) T load_param(c
   return __builtin_bit_cast(T, raw);
 }
 
+// Parameter offsets in CUDA's layout: value[i] is where parameter i starts,
+// value[n] the end of the last.  One pass over the parameters, so a kernel
+// with thousands of them stays far from clang's constexpr step limit.
+template <unsigned N>
+struct Offsets {
+  unsigned value[N + 1];
+};
+template <unsigned N>
+constexpr Offsets<N> layout(const unsigned (&sizes)[N + 1], const unsigned (&alignments)[N + 1]) {
+  Offsets<N> offsets{};
+  unsigned end = 0;
+  for (unsigned i = 0; i < N; ++i) {
+    offsets.value[i] = align_up(end, alignments[i]);
+    end = offsets.value[i] + sizes[i];
+  }
+  offsets.value[N] = end;
+  return offsets;
+}
+
+// The descriptor's parameter table, built in one loop like the offsets (an
+// initializer expanded over an index pack would give the table a symbol
+// name as long as the index list).
+template <unsigned N>
+struct ParamTable {
+  kestrel_param_desc entries[N + 1];
+};
+template <unsigned N>
+constexpr ParamTable<N> describe(const Offsets<N>& offsets, const unsigned (&sizes)[N + 1],
+                                 const unsigned (&alignments)[N + 1], const bool (&pointers)[N + 1]) {
+  ParamTable<N> table{};
+  for (unsigned i = 0; i < N; ++i) {
+    table.entries[i] =
+        kestrel_param_desc{offsets.value[i], sizes[i], alignments[i],
+                           pointers[i] ? unsigned{KESTREL_PARAM_POINTER} : unsigned{KESTREL_PARAM_VALUE}};
+  }
+  return table;
+}
+
+template <unsigned V>
+struct Constant {
+  static constexpr unsigned value = V;
+};
+
 template <typename Signature>
 struct Kernel;
 
@@ -80,44 +133,34 @@ struct Kernel<void(P...)> {
   static constexpr unsigned alignments[count + 1] = {static_cast<unsigned>(alignof(P))..., 1u};
   static constexpr bool pointers[count + 1] = {IsPointer<P>::value..., false};
 
-  static constexpr unsigned offset(unsigned index) {
-    unsigned end = 0;
-    for (unsigned i = 0; i < index; ++i) end = align_up(end, alignments[i]) + sizes[i];
-    return align_up(end, alignments[index]);
-  }
-  // offset(count) is where a parameter after the last would go; with the
-  // sentinel's alignment of 1 that is the end of the last parameter.
-  static constexpr unsigned buffer_bytes() { return offset(count); }
+  static constexpr Offsets<count> offsets = layout<count>(sizes, alignments);
+  static constexpr ParamTable<count> params = describe<count>(offsets, sizes, alignments, pointers);
+
+  static constexpr unsigned buffer_bytes() { return offsets.value[count]; }
   static constexpr unsigned buffer_alignment() {
     unsigned alignment = 1;
     for (unsigned i = 0; i < count; ++i) alignment = alignments[i] > alignment ? alignments[i] : alignment;
     return alignment;
   }
+  static constexpr const kestrel_param_desc* param_table() { return count == 0 ? nullptr : params.entries; }
 
   template <typename Indices>
-  struct Table;
+  struct Call;
   template <unsigned... I>
-  struct Table<IndexList<I...>> {
-    static constexpr kestrel_param_desc params[count + 1] = {
-        {offset(I), sizes[I], alignments[I],
-         pointers[I] ? unsigned{KESTREL_PARAM_POINTER} : unsigned{KESTREL_PARAM_VALUE}}...,
-        {0u, 0u, 0u, 0u}};
-
-    __attribute__((device)) __inline__ __attribute__((always_inline)) static void invoke(void (*kernel)(P...),
-                                                                                         const char* buffer) {
+  struct Call<IndexList<unsigned, I...>> {
+    // flatten: the kernel call below is always inlined where inlining runs
+    // (-O1 and up); the kernel stays a function of its own as well.
+    // Constant<> keeps every offset a constant at -O0 too.
+    __attribute__((device)) __inline__ __attribute__((always_inline, flatten)) static void invoke(
+        void (*kernel)(P...), const char* buffer) {
       (void)buffer;  // unused when the kernel has no parameters
-      kernel(load_param<P>(buffer + offset(I))...);
+      kernel(load_param<P>(buffer + Constant<offsets.value[I]>::value)...);
     }
   };
-  using Indices = typename MakeIndexList<sizeof...(P)>::type;
 
-  static constexpr const kestrel_param_desc* param_table() {
-    return count == 0 ? nullptr : Table<Indices>::params;
-  }
   __attribute__((device)) __inline__ __attribute__((always_inline)) static void invoke(void (*kernel)(P...),
                                                                                        const char* buffer) {
-    static_assert(buffer_bytes() <= 4096, "kernel parameters exceed 4096 bytes (guide B.1.4)");
-    Table<Indices>::invoke(kernel, buffer);
+    Call<MakeIndexList<sizeof...(P)>>::invoke(kernel, buffer);
   }
 };
 
@@ -125,8 +168,9 @@ struct Kernel<void(P...)> {
 // Before C++17 a static constexpr member that is odr-used (param_table()
 // takes the table's address) needs a definition outside its class.
 template <typename... P>
-template <unsigned... I>
-constexpr kestrel_param_desc Kernel<void(P...)>::Table<IndexList<I...>>::params[count + 1];
+constexpr Offsets<Kernel<void(P...)>::count> Kernel<void(P...)>::offsets;
+template <typename... P>
+constexpr ParamTable<Kernel<void(P...)>::count> Kernel<void(P...)>::params;
 #endif
 
 }  // namespace kestrel_entry

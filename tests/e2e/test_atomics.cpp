@@ -648,6 +648,77 @@ TEST_P(AtomicsTest, ContendedAndUncontendedGlobalAtomicsCount) {
   }
 }
 
+// Device malloc/free (guide B.18): a lock-free heap over 64-bit CAS.  A full
+// heap gives NULL and freed blocks come back; the heap's size is set before
+// the first launch that uses it and is fixed after (B.18.1).
+TEST_P(AtomicsTest, DeviceMallocExhaustionAndFixedHeapSize) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kAmo);
+  KESTREL_NEEDS_64BIT_ATOMICS();
+  EXPECT_EQ(device().limit(KESTREL_LIMIT_HEAP_BYTES), uint64_t{KESTREL_HEAP_DEFAULT_BYTES});
+  const uint64_t heap_bytes = 64 * 1024;
+  device().set_limit(KESTREL_LIMIT_HEAP_BYTES, heap_bytes);
+  Module module = load("heap");
+  const unsigned slots = 128;
+  DeviceBuffer<uint32_t> counters(device(), 4);
+  DeviceBuffer<uint64_t> keep(device(), slots);  // pointers, XLEN wide
+  const Kernel fill = module.kernel("fill_heap"), free_all = module.kernel("free_all");
+  // 1000 bytes and the 16-byte header take a 1 KiB block: exactly 64 fit,
+  // and after freeing them the same 64 come back.
+  for (int pass = 0; pass < 2; ++pass) {
+    counters.fill_bytes(0);
+    fill.launch(Dim3(2), Dim3(32), 0, 1000u, counters, keep, slots);
+    device().synchronize();
+    const uint32_t got = counters.download()[0];
+    EXPECT_EQ(got, heap_bytes / 1024) << "pass " << pass;
+    free_all.launch(Dim3(2), Dim3(32), 0, keep, got);
+    device().synchronize();
+  }
+  try {
+    device().set_limit(KESTREL_LIMIT_HEAP_BYTES, 1 << 20);
+    ADD_FAILURE() << "the heap's size changed after a launch used it";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.status(), KESTREL_ERROR_INVALID_VALUE);
+    EXPECT_NE(std::string(error.what()).find("fixed"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(device().limit(KESTREL_LIMIT_HEAP_BYTES), heap_bytes);
+}
+
+// Many threads of many warps allocate, fill, check and free at once; calloc
+// and realloc; then a foreign pointer's free() faults.
+TEST_P(AtomicsTest, DeviceMallocUnderContention) {
+  KESTREL_NEEDS(Feature::kAtomics, Feature::kAmo);
+  KESTREL_NEEDS_64BIT_ATOMICS();
+  device().set_limit(KESTREL_LIMIT_HEAP_BYTES, 1 << 20);
+  Module fresh = load("heap");
+  DeviceBuffer<uint32_t> errors(device(), 4);
+  errors.fill_bytes(0);
+  const int blocks = cycle_accurate() ? 2 : 4, rounds = cycle_accurate() ? 1 : 3;
+  fresh.kernel("churn").launch(Dim3(blocks), Dim3(64), 0, rounds, errors);
+  device().synchronize();
+  const std::vector<uint32_t> e = errors.download();
+  EXPECT_EQ(e[0], 0u) << "wrong bytes";
+  EXPECT_EQ(e[1], 0u) << "failed allocations";
+  EXPECT_EQ(e[2], 0u) << "misaligned pointers";
+
+  DeviceBuffer<int> ok(device(), 64);
+  fresh.kernel("calloc_realloc").launch(Dim3(1), Dim3(64), 0, ok);
+  device().synchronize();
+  EXPECT_EQ(ok.download(), std::vector<int>(64, 1));
+
+  // free() of a pointer malloc did not return stops the launch.
+  DeviceBuffer<int> global(device(), 8);
+  fresh.kernel("free_foreign").launch(Dim3(1), Dim3(1), 0, global);
+  try {
+    device().synchronize();
+    ADD_FAILURE() << "a foreign free did not fault";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.status(), KESTREL_ERROR_LAUNCH_FAULT);
+    EXPECT_NE(std::string(error.what()).find("device free() of a pointer malloc() did not return"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllTargets, AtomicsTest, testing::ValuesIn(all_targets()), target_name);
 
 }  // namespace

@@ -419,6 +419,78 @@ TEST_P(KernelTest, TemplateKernelInstantiations) {
   }
 }
 
+// Issue 19: a long parameter list once overflowed the default 1 KiB stack
+// (the trampoline passed 112 of these ints on it); CUDA allows 4096 bytes.
+TEST_P(KernelTest, HundredTwentyParametersAtTheDefaultStack) {
+  Module module = load("params");
+  const int threads = 64, ints = 120;
+  DeviceBuffer<int> out(device(), threads * (ints + 1));
+  kestrel_devptr_t out_ptr = out.ptr();
+  std::vector<int> values(ints);
+  std::vector<void*> args = {&out_ptr};
+  for (int i = 0; i < ints; ++i) {
+    values[i] = 1000 + 7 * i;
+    args.push_back(&values[i]);
+  }
+  const Kernel kernel = module.kernel("int_params_120");
+  ASSERT_EQ(kernel.num_params(), 121u);
+  ASSERT_EQ(kestrel_launch(kernel.handle(), Dim3(1), Dim3(threads), 0, args.data()), KESTREL_SUCCESS);
+  device().synchronize();
+  const std::vector<int> r = out.download();
+  const int weights[10] = {3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
+  int sum = 0;
+  for (int first : {0, 50, 110})
+    for (int i = 0; i < 10; ++i) sum += values[first + i] * weights[i];
+  for (int t = 0; t < threads; ++t) {
+    for (int i = 0; i < ints; ++i)
+      ASSERT_EQ(r[t * (ints + 1) + i], values[i] + (t << 16)) << "thread " << t << " int " << i;
+    ASSERT_EQ(r[t * (ints + 1) + ints], sum) << "thread " << t;
+  }
+}
+
+// 121 parameters of exactly 4096 bytes: a 3600-byte struct each thread
+// changes in its own copy, scalars of every size and 114 ints.
+TEST_P(KernelTest, LargestParameterListAtTheDefaultStack) {
+  KESTREL_NEEDS(Feature::kFloat);
+  Module module = load("params");
+  const Kernel kernel = module.kernel("largest_params");
+  ASSERT_EQ(kernel.num_params(), 121u);
+  EXPECT_EQ(kernel.param(120).offset + kernel.param(120).size, 4096u);
+  struct Coefficients {
+    float w[900];
+  } c;
+  for (int i = 0; i < 900; ++i) c.w[i] = 0.25f * static_cast<float>(i);
+  double scale = 2.0;
+  char tag = 'T';
+  short s = -300;
+  struct Point {
+    float x, y;
+    int tag;
+  } p{1.5f, -2.5f, 77};
+  long long q = 1LL << 40;
+  std::vector<int> ints(114);
+  const int threads = 128;
+  DeviceBuffer<float> out(device(), threads + 120);
+  kestrel_devptr_t out_ptr = out.ptr();
+  std::vector<void*> args = {&out_ptr, &c, &scale, &tag, &s, &p, &q};
+  for (int i = 0; i < 114; ++i) {
+    ints[i] = 3 * i - 100;
+    args.push_back(&ints[i]);
+  }
+  ASSERT_EQ(kestrel_launch(kernel.handle(), Dim3(1), Dim3(threads), 0, args.data()), KESTREL_SUCCESS);
+  device().synchronize();
+  const std::vector<float> r = out.download();
+  for (int t = 0; t < threads; ++t)
+    EXPECT_EQ(r[t], (c.w[t] + 1.0f) + c.w[(t + 1) % 900] * 2.0f) << "thread " << t;
+  for (int i = 0; i < 114; ++i) EXPECT_EQ(r[threads + i], static_cast<float>(ints[i])) << "int " << i;
+  EXPECT_EQ(r[threads + 114], 'T');
+  EXPECT_EQ(r[threads + 115], -300.0f);
+  EXPECT_EQ(r[threads + 116], 1.5f);
+  EXPECT_EQ(r[threads + 117], -2.5f);
+  EXPECT_EQ(r[threads + 118], 77.0f);
+  EXPECT_EQ(r[threads + 119], static_cast<float>(q));
+}
+
 TEST_P(KernelTest, SpinLockInsideOneWarp) {
   // amoswap.w.aq only.  On rtlsim the spinners take all but one issue in each
   // fairness period: 3 iterations took 53-62 s there, so 2.

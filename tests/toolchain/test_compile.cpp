@@ -238,12 +238,61 @@ __global__ void k(int* p) { *p = counter.v; }
   EXPECT_EQ(compile({"-o", module_path("m.kmod"), host_init}), 1);
   EXPECT_NE(log_.find("dynamic initialization"), std::string::npos) << log_;
 
+  // The device heap gives malloc, free, calloc and realloc; the C library's
+  // own allocator, which others pull in, has no heap on Kestrel.
+  const std::string aligned =
+      write("aligned.cu", "__global__ void k(void** out) { *out = aligned_alloc(64, 256); }\n");
+  EXPECT_EQ(compile({"-o", module_path("m.kmod"), aligned}), 1);
+  EXPECT_NE(log_.find("allocation function other than malloc, free, calloc and realloc"), std::string::npos)
+      << log_;
+
   const std::string uses_errno =
       write("errno.cu", "__global__ void k(const char* s, long* out) { *out = strtol(s, nullptr, 10); }\n");
   for (const char* xlen : {"-rv64", "-rv32"}) {
     EXPECT_EQ(compile({xlen, "-o", module_path("m.kmod"), uses_errno}), 1) << xlen;
     EXPECT_NE(log_.find("thread-local storage"), std::string::npos) << xlen << "\n" << log_;
   }
+}
+
+// CUDA's limit is 4096 parameter bytes (guide E.2.9.3).  Over it kestrel-cc
+// says so, where it once said "cannot demangle kernel symbol" (1,100 ints)
+// or tripped clang's constexpr step limit (1,000 ints).
+// (Exactly 4096 bytes build and run: e2e KernelTest.LargestParameterList...)
+TEST_F(CompileTest, ParameterListOverCudasLimitIsAClearError) {
+  const std::string over =
+      write("over.cu", "struct Big { char b[4089]; };\n__global__ void k(double d, Big b) { b.b[0] = d; }\n");
+  EXPECT_EQ(compile({"-rv32", "-o", module_path("over.kmod"), over}), 1);
+  EXPECT_NE(log_.find("kestrel-cc: error: " + over +
+                      ": kernel 'k': parameter list too large: 2 parameters of "
+                      "4097 bytes; CUDA allows at most 4096 bytes"),
+            std::string::npos)
+      << log_;
+  EXPECT_FALSE(fs::exists(module_path("over.kmod")));
+}
+
+TEST_F(CompileTest, ElevenHundredIntParametersAreAClearError) {
+  std::string ints = "__global__ void k(int* out";
+  for (int i = 0; i < 1100; ++i) ints += ", int a" + std::to_string(i);
+  const std::string many = write("many.cu", ints + ") { out[0] = a0 + a1099; }\n");
+  EXPECT_EQ(compile({"-o", module_path("many.kmod"), many}), 1);
+  EXPECT_NE(log_.find("kernel 'k': parameter list too large: 1101 parameters of 4408 bytes"),
+            std::string::npos)
+      << log_;
+  EXPECT_EQ(log_.find("demangle"), std::string::npos) << log_;
+  EXPECT_EQ(log_.find("constexpr"), std::string::npos) << log_;
+}
+
+// libstdc++'s demangler gives up past about 1,020 parameters; a kernel of
+// 1,100 chars is well within CUDA's limit and builds with LLVM's.
+TEST_F(CompileTest, MoreParametersThanTheCxxLibraryDemangles) {
+  std::string chars = "__global__ void k(int* out";
+  for (int i = 0; i < 1100; ++i) chars += ", char a" + std::to_string(i);
+  const std::string source = write("chars.cu", chars + ") { out[threadIdx.x] = a0 + a1099; }\n");
+  ASSERT_EQ(compile({"-o", module_path("m.kmod"), source}), 0) << log_;
+  const ModuleSummary summary = check_module(module_path("m.kmod"), 64);
+  ASSERT_EQ(summary.kernels.size(), 1u);
+  EXPECT_EQ(summary.kernels[0].num_params, 1101u);
+  EXPECT_EQ(summary.kernels[0].param_bytes, 1108u);
 }
 
 TEST_F(CompileTest, BothXlensLinkTheCMathLibrary) {

@@ -36,6 +36,34 @@ TEST(KernelEntry, DescribesKernels) {
   EXPECT_THROW(describe_kernel("_Zgarbage"), CompileError);
 }
 
+TEST(KernelEntry, FallsBackForNamesTheCxxLibraryCannotDemangle) {
+  // libstdc++ stops at about 1,020 parameters; the fallback (llvm-cxxfilt in
+  // kestrel-cc) is asked only then.
+  const std::string symbol = "_Z1kPc" + std::string(1100, 'c');
+  std::string list = "char*";
+  for (int i = 0; i < 1100; ++i) list += ", char";
+  int calls = 0;
+  const Demangler fallback = [&](const std::string& name) {
+    ++calls;
+    return name == symbol ? "k(" + list + ")" : std::string();
+  };
+  const KernelSignature long_list = describe_kernel(symbol, fallback);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(long_list.function_type, "void(" + list + ")");
+  EXPECT_EQ(function_name(long_list.demangled), "k");
+  EXPECT_EQ(describe_kernel("_Z1kPi1Sd", fallback).demangled, "k(int*, S, double)");
+  EXPECT_EQ(calls, 1);
+  try {
+    describe_kernel(symbol);
+    ADD_FAILURE() << "demangled without a fallback";
+  } catch (const CompileError& error) {
+    EXPECT_NE(std::string(error.what()).find("KESTREL_CXXFILT"), std::string::npos) << error.what();
+    EXPECT_LT(std::string(error.what()).size(), 600u);
+  }
+  EXPECT_THROW(describe_kernel("_Zgarbage", fallback), CompileError);
+  EXPECT_EQ(function_name("void scale_array<int>(int*, int, int)"), "void scale_array<int>");
+}
+
 TEST(KernelEntry, GeneratesAliasTrampolineAndDescriptor) {
   std::vector<EntryKernel> kernels(1);
   kernels[0].signature = describe_kernel("_Z1kPi1Sd");

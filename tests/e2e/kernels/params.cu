@@ -52,3 +52,61 @@ template __global__ void scale_array<float>(float*, float, int);
 template __global__ void scale_array<double>(double*, double, int);
 
 __global__ void no_params() {}
+
+// Long parameter lists (issue 19): CUDA allows 4096 bytes of parameters
+// (guide E.2.9.3) and they must work at the default 1 KiB stack.  RISC-V has
+// eight argument registers; the trampoline inlines the kernel and reads the
+// rest straight from the parameter buffer instead of passing them on the
+// stack.  KESTREL_P10(a) declares int a0 ... a9, KESTREL_W10(a, k) writes
+// them to out[k] ... out[k + 9].
+#define KESTREL_P10(n) \
+  int n##0, int n##1, int n##2, int n##3, int n##4, int n##5, int n##6, int n##7, int n##8, int n##9
+#define KESTREL_W10(n, k)                                                                                  \
+  out[(k) + 0] = n##0, out[(k) + 1] = n##1, out[(k) + 2] = n##2, out[(k) + 3] = n##3, out[(k) + 4] = n##4, \
+            out[(k) + 5] = n##5, out[(k) + 6] = n##6, out[(k) + 7] = n##7, out[(k) + 8] = n##8,            \
+            out[(k) + 9] = n##9
+
+#define KESTREL_S10(n)                                                                                      \
+  (n##0 * 3 + n##1 * 5 + n##2 * 7 + n##3 * 11 + n##4 * 13 + n##5 * 17 + n##6 * 19 + n##7 * 23 + n##8 * 29 + \
+   n##9 * 31)
+
+// 121 parameters, 488 bytes (484 on RV32), as in the issue's probe: each
+// thread writes all 120 ints plus its index, then a weighted sum of thirty of
+// them, to its own row of 121 in out.
+__global__ void int_params_120(int* out, KESTREL_P10(a0), KESTREL_P10(a1), KESTREL_P10(a2), KESTREL_P10(a3),
+                               KESTREL_P10(a4), KESTREL_P10(a5), KESTREL_P10(a6), KESTREL_P10(a7),
+                               KESTREL_P10(a8), KESTREL_P10(a9), KESTREL_P10(b0), KESTREL_P10(b1)) {
+  out += threadIdx.x * 121;
+  KESTREL_W10(a0, 0), KESTREL_W10(a1, 10), KESTREL_W10(a2, 20), KESTREL_W10(a3, 30), KESTREL_W10(a4, 40);
+  KESTREL_W10(a5, 50), KESTREL_W10(a6, 60), KESTREL_W10(a7, 70), KESTREL_W10(a8, 80), KESTREL_W10(a9, 90);
+  KESTREL_W10(b0, 100), KESTREL_W10(b1, 110);
+  for (int i = 0; i < 120; ++i) out[i] += static_cast<int>(threadIdx.x) << 16;
+  out[120] = KESTREL_S10(a0) + KESTREL_S10(a5) + KESTREL_S10(b1);
+}
+
+struct Coefficients {
+  float w[900];
+};
+
+// Exactly 4096 bytes on both XLENs: out (8 or 4), a 3600-byte struct, a
+// double at 3608, a char, a short, a Point, a long long at 3632 and 114 ints
+// to 4096.  Each thread adds 1 to its own copy of c.w[t] (a by-value
+// parameter is the thread's own) and reads its neighbour's, which no thread
+// changed in its copy.
+__global__ void largest_params(float* out, Coefficients c, double scale, char tag, short s, Point p,
+                               long long q, KESTREL_P10(b0), KESTREL_P10(b1), KESTREL_P10(b2),
+                               KESTREL_P10(b3), KESTREL_P10(b4), KESTREL_P10(b5), KESTREL_P10(b6),
+                               KESTREL_P10(b7), KESTREL_P10(b8), KESTREL_P10(b9), KESTREL_P10(c0), int d0,
+                               int d1, int d2, int d3) {
+  const unsigned t = threadIdx.x;
+  c.w[t] += 1.0f;
+  out[t] = c.w[t] + c.w[(t + 1) % 900] * static_cast<float>(scale);
+  if (t != 0) return;
+  out += 128;
+  KESTREL_W10(b0, 0), KESTREL_W10(b1, 10), KESTREL_W10(b2, 20), KESTREL_W10(b3, 30), KESTREL_W10(b4, 40);
+  KESTREL_W10(b5, 50), KESTREL_W10(b6, 60), KESTREL_W10(b7, 70), KESTREL_W10(b8, 80), KESTREL_W10(b9, 90);
+  KESTREL_W10(c0, 100);
+  out[110] = d0, out[111] = d1, out[112] = d2, out[113] = d3;
+  out[114] = tag, out[115] = s, out[116] = p.x, out[117] = p.y, out[118] = p.tag;
+  out[119] = static_cast<float>(q);
+}

@@ -19,6 +19,10 @@ namespace kestrel::cc {
 
 namespace fs = std::filesystem;
 
+namespace {
+constexpr uint64_t kMaxParamBytes = 4096;
+}  // namespace
+
 struct Compiler::Unit {
   std::string source;  // as the user wrote it, so diagnostics show that path
   fs::path absolute_source;
@@ -186,11 +190,45 @@ void Compiler::scan_kernels(Unit& unit) {
   unit.kernels = parse_ir(read_file(ir)).annotated("kestrel.kernel");
 }
 
+// The parameter count and buffer size the wrapper's descriptor for kernel
+// `index` holds (kestrel_kernel_desc::num_params and param_bytes, its second
+// and third fields), as clang computed them from the kernel's real types.
+struct DescriptorSize {
+  uint64_t num_params = 0;
+  uint64_t param_bytes = 0;
+};
+DescriptorSize descriptor_size(const IrModule& module, unsigned index) {
+  const std::string name = "__kestrel_desc_" + std::to_string(index);
+  const IrGlobal* desc = module.find_global("_ZL" + std::to_string(name.size()) + name);
+  const std::size_t open = desc ? desc->initializer.find('{') : std::string::npos;
+  if (open == std::string::npos) throw CompileError("kestrel-cc found no descriptor " + name + " in its IR");
+  std::istringstream fields(desc->initializer.substr(open + 1));
+  uint64_t values[3] = {};
+  for (uint64_t& value : values) {
+    std::string field;
+    std::getline(fields, field, ',');
+    try {
+      value = std::stoull(field.substr(field.find_last_of(' ') + 1));
+    } catch (const std::exception&) {
+      throw CompileError("kestrel-cc cannot read descriptor " + name + " field '" + field + "'");
+    }
+  }
+  return DescriptorSize{values[1], values[2]};
+}
+
 void Compiler::build_entries(Unit& unit) {
+  const Demangler llvm_demangler = [this](const std::string& symbol) -> std::string {
+    if (paths_.cxxfilt.empty()) return "";
+    const ProcessResult result = run_process({paths_.cxxfilt, symbol});
+    std::string text = result.output;
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    // llvm-cxxfilt echoes a name it cannot demangle.
+    return result.exit_code == 0 && text != symbol ? text : "";
+  };
   std::vector<EntryKernel> kernels;
   for (const std::string& symbol : unit.kernels) {
     EntryKernel kernel;
-    kernel.signature = describe_kernel(symbol);
+    kernel.signature = describe_kernel(symbol, llvm_demangler);
     kernel.index = next_entry_index_++;
     kernels.push_back(kernel);
   }
@@ -206,6 +244,19 @@ void Compiler::build_entries(Unit& unit) {
                      " (see the diagnostics above; kestrel-cc spells each kernel's parameter types from its "
                      "mangled name, so they must be nameable at file scope)");
   IrModule module = parse_ir(read_file(ir));
+  // CUDA's limit (guide E.2.9.3, "__global__ function parameters ... are
+  // limited to 4 KB"); the runtime's buffer is one 4 KiB page.
+  for (const EntryKernel& kernel : kernels) {
+    const DescriptorSize size = descriptor_size(module, kernel.index);
+    if (size.param_bytes > kMaxParamBytes) {
+      throw CompileError(unit.source + ": kernel '" + function_name(kernel.signature.demangled) +
+                         "': parameter list too large: " + std::to_string(size.num_params) +
+                         " parameters of " + std::to_string(size.param_bytes) +
+                         " bytes; CUDA allows at most " + std::to_string(kMaxParamBytes) +
+                         " bytes of __global__ function parameters (programming guide E.2.9.3). "
+                         "Pass large data through a pointer to global or __constant__ memory instead");
+    }
+  }
   if (module.find_global("llvm.global_ctors"))
     throw CompileError(unit.source +
                        " needs dynamic initialization of a global object, which Kestrel device "
@@ -279,6 +330,13 @@ void Compiler::link(const std::vector<std::string>& extern_shared, const fs::pat
     throw CompileError(
         "the module needs thread-local storage (the C library's errno, set by functions such as "
         "strtol), which Kestrel device code does not have (docs/programming-guide.md, Limitations)");
+  }
+  if (result.output.find("undefined symbol: __heap_start") != std::string::npos) {
+    if (options_.verbose) log_ << result.output;
+    throw CompileError(
+        "the module calls a C library allocation function other than malloc, free, calloc and realloc, "
+        "which the device heap provides (guide B.18, docs/programming-guide.md); the C library's own "
+        "allocator has no heap on Kestrel");
   }
   log_ << result.output;
   throw CompileError("linking " + options_.output + " failed");

@@ -50,7 +50,11 @@ std::string strip_anonymous_namespace(const std::string& text) {
   return out;
 }
 
-KernelSignature describe_kernel(const std::string& symbol) {
+std::string function_name(const std::string& demangled) {
+  return demangled.substr(0, demangled.size() - parameter_list(demangled).size() - 2);
+}
+
+KernelSignature describe_kernel(const std::string& symbol, const Demangler& fallback) {
   KernelSignature signature;
   signature.symbol = symbol;
   if (symbol.rfind("_Z", 0) != 0) {
@@ -59,7 +63,17 @@ KernelSignature describe_kernel(const std::string& symbol) {
     return signature;
   }
   signature.demangled = demangle(symbol);
-  if (signature.demangled.empty()) throw CompileError("cannot demangle kernel symbol '" + symbol + "'");
+  if (signature.demangled.empty() && fallback) signature.demangled = fallback(symbol);
+  if (signature.demangled.empty()) {
+    // A name of thousands of parameters is cut: the message is about its start.
+    const std::string shown = symbol.size() > 200 ? symbol.substr(0, 200) + "..." : symbol;
+    throw CompileError("cannot demangle kernel symbol '" + shown + "'" +
+                       (symbol.size() > 1000
+                            ? std::string(" (the C++ library's demangler stops at about 1,020 "
+                                          "parameters; kestrel-cc then runs llvm-cxxfilt, "
+                                          "found at build time or named by KESTREL_CXXFILT)")
+                            : std::string()));
+  }
   signature.function_type = "void(" + strip_anonymous_namespace(parameter_list(signature.demangled)) + ")";
   return signature;
 }

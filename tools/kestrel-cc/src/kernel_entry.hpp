@@ -11,6 +11,7 @@
 // linkage (anonymous namespace), where a mere declaration would be rejected.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,17 @@ struct KernelSignature {
 // its parameter list.  `(anonymous namespace)::` is dropped from parameter
 // types: the wrapper is in the same translation unit, where those names are
 // visible unqualified.  An extern "C" kernel's symbol is its plain name, which
-// cannot be overloaded, so its type is decltype(name).
-KernelSignature describe_kernel(const std::string& symbol);
+// cannot be overloaded, so its type is decltype(name).  libstdc++'s
+// demangler gives up on a name of more than about 1,020 parameters (its
+// printer's recursion limit), which a kernel within CUDA's 4096 parameter
+// bytes can have; `fallback` (kestrel-cc passes llvm-cxxfilt) demangles
+// those, returning "" when it cannot either.
+using Demangler = std::function<std::string(const std::string& symbol)>;
+KernelSignature describe_kernel(const std::string& symbol, const Demangler& fallback = {});
+
+// The kernel's name without its parameter list ("k" for "k(int*, float)"),
+// for messages about a kernel whose full name would be too long to show.
+std::string function_name(const std::string& demangled);
 
 // The parameter list of a demangled function name: the text inside its last
 // top-level parentheses ("void f<int>(int*, char)" -> "int*, char").

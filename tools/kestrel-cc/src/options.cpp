@@ -260,6 +260,7 @@ ToolchainPaths ToolchainPaths::from_build_and_environment() {
   paths.picolibc_dir = from_environment("KESTREL_PICOLIBC_DIR", KESTREL_CC_PICOLIBC_DIR);
   paths.libgcc_dir = from_environment("KESTREL_LIBGCC_DIR", KESTREL_CC_LIBGCC_DIR);
   paths.clangxx = from_environment("KESTREL_CLANGXX", KESTREL_CC_CLANGXX);
+  paths.cxxfilt = from_environment("KESTREL_CXXFILT", KESTREL_CC_CXXFILT);
   paths.cudart_dir = from_environment("KESTREL_CUDART_DIR", cudart.c_str());
   return paths;
 }

@@ -58,6 +58,7 @@ struct ToolchainPaths {
   std::string picolibc_dir;     // KESTREL_PICOLIBC_DIR: .../picolibc/riscv64-unknown-elf
   std::string libgcc_dir;       // KESTREL_LIBGCC_DIR: .../gcc/riscv64-unknown-elf/<version>
   std::string clangxx;          // KESTREL_CLANGXX: the host C++ compiler driver (clang++)
+  std::string cxxfilt;          // KESTREL_CXXFILT: llvm-cxxfilt, for names libstdc++ cannot demangle
   std::string cudart_dir;       // KESTREL_CUDART_DIR: folder of libkestrel_cudart.so
   // include/kestrel/cuda: CUDA's host API headers (cuda_runtime.h, ...),
   // shared by the host and device compilations of a CUDA program.
