@@ -2,7 +2,10 @@
 // (machine.hpp describes the whole).
 #include "machine.hpp"
 
+#include <sys/mman.h>
+
 #include <memory>
+#include <utility>
 
 namespace kestrel::model {
 
@@ -23,6 +26,67 @@ const char* launch_refusal(const LaunchDesc& d, const Config& config) {
 }
 
 namespace interp {
+
+namespace {
+// Below this a warp's local windows are zeroed with memset; above it, the
+// pages are mapped on demand (a fresh placement drops the touched ones).
+constexpr size_t kEagerLocalBytes = size_t{64} << 10;
+}  // namespace
+
+ZeroPages::~ZeroPages() { release(); }
+
+ZeroPages::ZeroPages(ZeroPages&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      mapped_(std::exchange(other.mapped_, false)) {}
+
+ZeroPages& ZeroPages::operator=(ZeroPages&& other) noexcept {
+  if (this != &other) {
+    release();
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
+  }
+  return *this;
+}
+
+void ZeroPages::release() {
+  if (data_ != nullptr) {
+    if (mapped_)
+      munmap(data_, bytes_);
+    else
+      delete[] data_;
+  }
+  data_ = nullptr;
+  bytes_ = 0;
+  mapped_ = false;
+}
+
+uint8_t* ZeroPages::zeroed(size_t bytes) {
+  if (bytes == 0) return nullptr;
+  if (bytes == bytes_) {
+    // Anonymous private pages read as zero again after MADV_DONTNEED.
+    if (!mapped_)
+      std::memset(data_, 0, bytes_);
+    else if (madvise(data_, bytes_, MADV_DONTNEED) != 0)
+      std::memset(data_, 0, bytes_);
+    return data_;
+  }
+  release();
+  if (bytes <= kEagerLocalBytes) {
+    data_ = new uint8_t[bytes]();
+  } else {
+    void* p =
+        mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      throw Error(KESTREL_ERROR_OUT_OF_MEMORY,
+                  "model: cannot reserve " + std::to_string(bytes) + " bytes of local memory");
+    data_ = static_cast<uint8_t*>(p);
+    mapped_ = true;
+  }
+  bytes_ = bytes;
+  return data_;
+}
 
 template <class X>
 void Machine<X>::start(const LaunchDesc& d, Dispatch dispatch) {
@@ -296,9 +360,8 @@ void Machine<X>::place(uint32_t sm_id, uint32_t block_index, const std::vector<u
             mem_.contains(addr, desc_.stack_bytes) ? mem_.dram() + (addr - KESTREL_GLOBAL_BASE) : nullptr;
       }
     } else {
-      w.private_local.assign(size_t{lanes_} * desc_.stack_bytes, 0);
-      for (uint32_t l = 0; l < lanes_; ++l)
-        w.local[l] = w.private_local.data() + size_t{l} * desc_.stack_bytes;
+      uint8_t* const local = w.private_local.zeroed(size_t{lanes_} * desc_.stack_bytes);
+      for (uint32_t l = 0; l < lanes_; ++l) w.local[l] = local + size_t{l} * desc_.stack_bytes;
     }
   }
 }
