@@ -285,7 +285,7 @@ void Machine<X>::dispatch_one(uint32_t sm_id) {
   for (uint32_t s = 0; s < config_.warps_per_sm && slots.size() < warps_per_block_; ++s) {
     if (!sm.warps[s].resident) slots.push_back(s);
   }
-  place(sm_id, static_cast<uint32_t>(next_block_++), slots);
+  place(sm_id, next_block_++, slots);
 }
 
 // Blocks go out in linear order, one per SM in turn, until no SM has room.
@@ -304,16 +304,18 @@ void Machine<X>::initial_dispatch() {
 }
 
 template <class X>
-void Machine<X>::place(uint32_t sm_id, uint32_t block_index, const std::vector<uint32_t>& slots) {
+void Machine<X>::place(uint32_t sm_id, uint64_t block_index, const std::vector<uint32_t>& slots) {
   Sm& sm = sms_[sm_id];
   uint32_t bi = 0;
   while (sm.blocks[bi].active) ++bi;  // a free entry exists: each block holds at least one warp slot
   Block& b = sm.blocks[bi];
   b.active = true;
   b.index = block_index;
-  b.id.x = block_index % desc_.grid.x;
-  b.id.y = (block_index / desc_.grid.x) % desc_.grid.y;
-  b.id.z = block_index / (desc_.grid.x * desc_.grid.y);
+  // In 64 bits: grid.x * grid.y may pass 2^32 (a 32-bit product wrapped to
+  // 0 and divided by it).
+  b.id.x = static_cast<uint32_t>(block_index % desc_.grid.x);
+  b.id.y = static_cast<uint32_t>(block_index / desc_.grid.x % desc_.grid.y);
+  b.id.z = static_cast<uint32_t>(block_index / (uint64_t{desc_.grid.x} * desc_.grid.y));
   b.live = threads_per_block_;
   b.arrived = 0;
   b.predicate_count = 0;

@@ -196,7 +196,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
 
   struct Block {
     bool active = false;
-    uint32_t index = 0;
+    uint64_t index = 0;
     Dim3 id;
     uint32_t live = 0;  // threads not exited
     uint32_t arrived = 0;
@@ -300,7 +300,8 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   bool fits(const Sm& sm) const;
   void dispatch_one(uint32_t sm_id);
   void initial_dispatch();
-  void place(uint32_t sm_id, uint32_t block_index, const std::vector<uint32_t>& slots);
+  // block_index is linear (x fastest) over up to 2^31 x 2^16 x 2^16 blocks.
+  void place(uint32_t sm_id, uint64_t block_index, const std::vector<uint32_t>& slots);
   void complete_block(uint32_t sm_id, Block & b);
   void finish();
 

@@ -317,6 +317,32 @@ TEST(ModelTransport, PrivateLocalWindowsCostOnlyTouchedPages) {
   EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 32 * 1024);
 }
 
+// A grid of 2^17 x 2^15 blocks (CUDA allows x up to 2^31 - 1, y and z up to
+// 65535): the block index and grid.x * grid.y take 64 bits.  (Found by
+// tests/fuzz, fuzz_model_transport: the 32-bit product wrapped to 0 and the
+// model divided by it at the first block, SIGFPE.)
+TEST(ModelTransport, GridOfMoreThan2To32Blocks) {
+  auto t = make();
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_CTAID_Z);
+  a.csrr(t1, KESTREL_CSR_CTAID_Y);
+  a.add(t0, t0, t1);
+  a.addi(t0, t0, 7);
+  a.sw(t0, a0, 0);  // 7 while the blocks of z = 0, y = 0 run
+  a.ret();
+  load(*t, a);
+  set_launch(*t, 1u << 17, 8);
+  t->write_reg(KESTREL_REG_GRID_Y, 1u << 15);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  EXPECT_TRUE(t->advance(1000));
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_RUNNING);
+  uint32_t v = 0;
+  t->read_mem(kData, &v, 4);
+  EXPECT_EQ(v, 7u);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_ABORT);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_IDLE);
+}
+
 TEST(ModelTransport, AbortAndUnmap) {
   auto t = make();
   Assembler a(64);
