@@ -2,7 +2,10 @@
 // (machine.hpp describes the whole).
 #include "machine.hpp"
 
+#include <sys/mman.h>
+
 #include <memory>
+#include <utility>
 
 namespace kestrel::model {
 
@@ -25,6 +28,67 @@ const char* launch_refusal(const LaunchDesc& d, const Config& config) {
 }
 
 namespace interp {
+
+namespace {
+// Below this a warp's local windows are zeroed with memset; above it, the
+// pages are mapped on demand (a fresh placement drops the touched ones).
+constexpr size_t kEagerLocalBytes = size_t{64} << 10;
+}  // namespace
+
+ZeroPages::~ZeroPages() { release(); }
+
+ZeroPages::ZeroPages(ZeroPages&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      mapped_(std::exchange(other.mapped_, false)) {}
+
+ZeroPages& ZeroPages::operator=(ZeroPages&& other) noexcept {
+  if (this != &other) {
+    release();
+    data_ = std::exchange(other.data_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+    mapped_ = std::exchange(other.mapped_, false);
+  }
+  return *this;
+}
+
+void ZeroPages::release() {
+  if (data_ != nullptr) {
+    if (mapped_)
+      munmap(data_, bytes_);
+    else
+      delete[] data_;
+  }
+  data_ = nullptr;
+  bytes_ = 0;
+  mapped_ = false;
+}
+
+uint8_t* ZeroPages::zeroed(size_t bytes) {
+  if (bytes == 0) return nullptr;
+  if (bytes == bytes_) {
+    // Anonymous private pages read as zero again after MADV_DONTNEED.
+    if (!mapped_)
+      std::memset(data_, 0, bytes_);
+    else if (madvise(data_, bytes_, MADV_DONTNEED) != 0)
+      std::memset(data_, 0, bytes_);
+    return data_;
+  }
+  release();
+  if (bytes <= kEagerLocalBytes) {
+    data_ = new uint8_t[bytes]();
+  } else {
+    void* p =
+        mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      throw Error(KESTREL_ERROR_OUT_OF_MEMORY,
+                  "model: cannot reserve " + std::to_string(bytes) + " bytes of local memory");
+    data_ = static_cast<uint8_t*>(p);
+    mapped_ = true;
+  }
+  bytes_ = bytes;
+  return data_;
+}
 
 template <class X>
 void Machine<X>::start(const LaunchDesc& d, Dispatch dispatch) {
@@ -223,7 +287,7 @@ void Machine<X>::dispatch_one(uint32_t sm_id) {
   for (uint32_t s = 0; s < config_.warps_per_sm && slots.size() < warps_per_block_; ++s) {
     if (!sm.warps[s].resident) slots.push_back(s);
   }
-  place(sm_id, static_cast<uint32_t>(next_block_++), slots);
+  place(sm_id, next_block_++, slots);
 }
 
 // Blocks go out in linear order, one per SM in turn, until no SM has room.
@@ -242,16 +306,18 @@ void Machine<X>::initial_dispatch() {
 }
 
 template <class X>
-void Machine<X>::place(uint32_t sm_id, uint32_t block_index, const std::vector<uint32_t>& slots) {
+void Machine<X>::place(uint32_t sm_id, uint64_t block_index, const std::vector<uint32_t>& slots) {
   Sm& sm = sms_[sm_id];
   uint32_t bi = 0;
   while (sm.blocks[bi].active) ++bi;  // a free entry exists: each block holds at least one warp slot
   Block& b = sm.blocks[bi];
   b.active = true;
   b.index = block_index;
-  b.id.x = block_index % desc_.grid.x;
-  b.id.y = (block_index / desc_.grid.x) % desc_.grid.y;
-  b.id.z = block_index / (desc_.grid.x * desc_.grid.y);
+  // In 64 bits: grid.x * grid.y may pass 2^32 (a 32-bit product wrapped to
+  // 0 and divided by it).
+  b.id.x = static_cast<uint32_t>(block_index % desc_.grid.x);
+  b.id.y = static_cast<uint32_t>(block_index / desc_.grid.x % desc_.grid.y);
+  b.id.z = static_cast<uint32_t>(block_index / (uint64_t{desc_.grid.x} * desc_.grid.y));
   b.live = threads_per_block_;
   b.arrived = 0;
   b.predicate_count = 0;
@@ -298,9 +364,8 @@ void Machine<X>::place(uint32_t sm_id, uint32_t block_index, const std::vector<u
             mem_.contains(addr, desc_.stack_bytes) ? mem_.dram() + (addr - KESTREL_GLOBAL_BASE) : nullptr;
       }
     } else {
-      w.private_local.assign(size_t{lanes_} * desc_.stack_bytes, 0);
-      for (uint32_t l = 0; l < lanes_; ++l)
-        w.local[l] = w.private_local.data() + size_t{l} * desc_.stack_bytes;
+      uint8_t* const local = w.private_local.zeroed(size_t{lanes_} * desc_.stack_bytes);
+      for (uint32_t l = 0; l < lanes_; ++l) w.local[l] = local + size_t{l} * desc_.stack_bytes;
     }
   }
 }

@@ -39,6 +39,31 @@
 
 namespace kestrel::model::interp {
 
+// Zero-filled memory whose pages cost nothing until a thread touches them:
+// the private local windows of a warp (a launch without LOCAL_BACKING), which
+// the descriptor may size up to the whole 16 MiB window per thread, i.e.
+// 512 MiB for a warp of 32 lanes, of which a kernel touches a few pages.
+class ZeroPages {
+ public:
+  ZeroPages() = default;
+  ~ZeroPages();
+  ZeroPages(ZeroPages&& other) noexcept;
+  ZeroPages& operator=(ZeroPages&& other) noexcept;
+  ZeroPages(const ZeroPages&) = delete;
+  ZeroPages& operator=(const ZeroPages&) = delete;
+
+  // `bytes` zero bytes (zero again when they were used before); nullptr for
+  // 0 bytes.  Throws kestrel::Error(KESTREL_ERROR_OUT_OF_MEMORY) when the
+  // host cannot reserve them.
+  uint8_t* zeroed(size_t bytes);
+
+ private:
+  void release();
+  uint8_t* data_ = nullptr;
+  size_t bytes_ = 0;
+  bool mapped_ = false;  // data_ from mmap (large), else new[] (small)
+};
+
 // 128-bit products for MULH on RV64 (a GCC/Clang extension).
 __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
@@ -166,12 +191,12 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     std::vector<uint64_t> wake_cycle;  // SM cycle at which a sleeping lane wakes
     std::vector<uint64_t> instret;
     std::vector<uint8_t*> local;  // host address of each lane's local window
-    std::vector<uint8_t> private_local;
+    ZeroPages private_local;      // the local windows without LOCAL_BACKING
   };
 
   struct Block {
     bool active = false;
-    uint32_t index = 0;
+    uint64_t index = 0;
     Dim3 id;
     uint32_t live = 0;  // threads not exited
     uint32_t arrived = 0;
@@ -275,7 +300,8 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   bool fits(const Sm& sm) const;
   void dispatch_one(uint32_t sm_id);
   void initial_dispatch();
-  void place(uint32_t sm_id, uint32_t block_index, const std::vector<uint32_t>& slots);
+  // block_index is linear (x fastest) over up to 2^31 x 2^16 x 2^16 blocks.
+  void place(uint32_t sm_id, uint64_t block_index, const std::vector<uint32_t>& slots);
   void complete_block(uint32_t sm_id, Block & b);
   void finish();
 

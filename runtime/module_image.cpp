@@ -172,8 +172,16 @@ class Parser {
     }
     const Section& names = sections_[shstrndx_];
     if (names.type != SHT_STRTAB) invalid("e_shstrndx does not name a string table");
-    const Bytes name_table(file_.data() + names.offset, names.size);
+    const Bytes name_table = contents(names, "the section name table");
     for (Section& s : sections_) s.name = name_table.string(s.name_offset, "section name");
+  }
+
+  // The bytes a section holds in the file.  read_sections checked the range
+  // of every section with contents; SHT_NULL and SHT_NOBITS have none (their
+  // sh_offset and sh_size say nothing about the file).
+  Bytes contents(const Section& section, const std::string& what) const {
+    if (section.type == SHT_NULL || section.type == SHT_NOBITS) invalid(what + " has no contents");
+    return Bytes(file_.data() + section.offset, section.size);
   }
 
   // Kestrel has no C extension: every executable section holds whole 32-bit
@@ -279,9 +287,9 @@ class Parser {
   std::string symbol_name(const Section& table, uint64_t index) const {
     if (index == 0) return "(no symbol)";
     const uint32_t name_offset = file_.u32(table.offset + index * layout_.sym_size, "st_name");
-    const Section& strings = sections_[table.link];
-    if (name_offset == 0) return "symbol " + std::to_string(index);
-    return "'" + Bytes(file_.data() + strings.offset, strings.size).string(name_offset, "symbol name") + "'";
+    if (name_offset == 0 || table.link >= sections_.size()) return "symbol " + std::to_string(index);
+    const Bytes strings = contents(sections_[table.link], "the string table of " + table.name);
+    return "'" + strings.string(name_offset, "symbol name") + "'";
   }
 
   // Whether symbol `index` of `table`, which a kept relocation described by
@@ -466,7 +474,7 @@ class Parser {
       invalid("symbol table " + table->name + " links to no string table");
     if (table->size % layout_.sym_size != 0) invalid("symbol table " + table->name + " has a partial entry");
     const Section& strings = sections_[table->link];
-    const Bytes names(file_.data() + strings.offset, strings.size);
+    const Bytes names = contents(strings, "string table " + strings.name);
 
     for (uint64_t at = table->offset; at < table->offset + table->size; at += layout_.sym_size) {
       uint32_t name_offset = file_.u32(at, "st_name");
@@ -577,8 +585,7 @@ class Parser {
         invalid(KESTREL_KERNELS_SECTION " is not inside a loadable segment");
       table = Bytes(out_.bytes.data() + section->addr, section->size);
     } else {
-      if (section->type == SHT_NOBITS) invalid(KESTREL_KERNELS_SECTION " has no contents");
-      table = Bytes(file_.data() + section->offset, section->size);
+      table = contents(*section, KESTREL_KERNELS_SECTION);
     }
     const unsigned w = layout_.word;
     const uint64_t record = 16 + 3 * w;

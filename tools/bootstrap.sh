@@ -11,6 +11,8 @@ packages=(
   # device toolchain: clang/lld for riscv32/64, picolibc (device libc/libm),
   # libgcc for soft-float double and RV32 64-bit arithmetic
   clang lld llvm picolibc-riscv64-unknown-elf gcc-riscv64-unknown-elf
+  # libFuzzer's runtime for the fuzz targets (tests/fuzz)
+  libclang-rt-14-dev
   # ELF and DWARF reading
   libelf-dev libdw-dev
   # RTL simulation, synthesis and FPGA flow

@@ -1,5 +1,7 @@
 // The model behind kestrel::Transport: the register map of host_regs.h, a
 // launch driven only through registers, the fault record and counters.
+#include <sys/resource.h>
+
 #include "harness.hpp"
 #include "kestrel/error.hpp"
 #include "kestrel/model/model_transport.hpp"
@@ -263,6 +265,82 @@ TEST(ModelTransport, WatchdogRegisterBudgetsCycles) {
   ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_FAULT);
   EXPECT_EQ(t->read_reg(KESTREL_REG_FAULT_KIND), KESTREL_FAULT_TIMEOUT);
   EXPECT_EQ(counter(*t, KESTREL_CNT_CYCLES), 1u << 20);
+}
+
+// Without LOCAL_BACKING the model keeps each thread's local window itself.
+// The descriptor may size it up to the whole window (16 MiB a thread, 128 MiB
+// for a warp of 8 lanes): only the pages a kernel touches may cost host
+// memory, and each block still starts with zeroed windows.  (Found by
+// tests/fuzz, fuzz_model_transport: a launch of the largest stack zero-filled
+// gigabytes per block and ran out of memory.)
+TEST(ModelTransport, PrivateLocalWindowsCostOnlyTouchedPages) {
+  auto t = make();
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_CTAID_X);
+  a.csrr(t1, KESTREL_CSR_NTID_X);
+  a.mul(t0, t0, t1);
+  a.csrr(t1, KESTREL_CSR_TID_X);
+  a.add(t0, t0, t1);  // global thread index
+  a.lw(t2, sp, -4);   // the top word of the window: zero for every block
+  a.add(t2, t2, t0);
+  a.sw(t2, sp, -4);
+  a.li(t4, 1 << 24);
+  a.sub(t4, sp, t4);  // the window's first byte
+  a.lw(t5, t4, 0);
+  a.add(t5, t5, t2);
+  a.sw(t5, t4, 0);
+  a.lw(t5, t4, 0);
+  a.lw(t6, sp, -4);
+  a.add(t5, t5, t6);  // 2 * index when both windows started zeroed
+  a.slli(t3, t0, 2);
+  a.add(t3, t3, a0);
+  a.sw(t5, t3, 0);
+  a.ret();
+  load(*t, a);
+  set_launch(*t, 12, 16);
+  t->write_reg(KESTREL_REG_STACK_BYTES, 1u << 24);
+  t->write_reg(KESTREL_REG_LOCAL_BACKING, 0);
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  t->wait_idle();
+  ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  for (uint32_t i = 0; i < 12 * 16; ++i) {
+    uint32_t v = 0;
+    t->read_mem(kData + 4 * i, &v, 4);
+    EXPECT_EQ(v, 2 * i) << "thread " << i;
+  }
+  // ru_maxrss is in KiB: the launch's peak grows by far less than one warp's
+  // 128 MiB of windows.
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 32 * 1024);
+}
+
+// A grid of 2^17 x 2^15 blocks (CUDA allows x up to 2^31 - 1, y and z up to
+// 65535): the block index and grid.x * grid.y take 64 bits.  (Found by
+// tests/fuzz, fuzz_model_transport: the 32-bit product wrapped to 0 and the
+// model divided by it at the first block, SIGFPE.)
+TEST(ModelTransport, GridOfMoreThan2To32Blocks) {
+  auto t = make();
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_CTAID_Z);
+  a.csrr(t1, KESTREL_CSR_CTAID_Y);
+  a.add(t0, t0, t1);
+  a.addi(t0, t0, 7);
+  a.sw(t0, a0, 0);  // 7 while the blocks of z = 0, y = 0 run
+  a.ret();
+  load(*t, a);
+  set_launch(*t, 1u << 17, 8);
+  t->write_reg(KESTREL_REG_GRID_Y, 1u << 15);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  EXPECT_TRUE(t->advance(1000));
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_RUNNING);
+  uint32_t v = 0;
+  t->read_mem(kData, &v, 4);
+  EXPECT_EQ(v, 7u);
+  t->write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_ABORT);
+  EXPECT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_IDLE);
 }
 
 TEST(ModelTransport, AbortAndUnmap) {

@@ -568,6 +568,18 @@ TEST(StaticModuleImageTest, AcceptsOnlyTheStaticFormOfEtExec) {
   EXPECT_NE(parse_error(bytes, 64).find("ELF class"), std::string::npos);
 }
 
+// A section of type SHT_NULL has no contents whatever its sh_offset and
+// sh_size say: the descriptor table read from one would be read from outside
+// the file.  (Found by tests/fuzz, fuzz_module_image: UBSan's pointer
+// overflow in read_kernels.)
+TEST(StaticModuleImageTest, RejectsADescriptorTableWithoutContents) {
+  std::vector<uint8_t> bytes = static_fixture();
+  poke_section_header(bytes, ".kestrel.kernels", offsetof(Elf32_Shdr, sh_type), SHT_NULL);
+  poke_section_header(bytes, ".kestrel.kernels", offsetof(Elf32_Shdr, sh_flags), 0);
+  poke_section_header(bytes, ".kestrel.kernels", offsetof(Elf32_Shdr, sh_offset), 0xFFFF0000u);
+  EXPECT_NE(parse_error(bytes, 32).find(".kestrel.kernels has no contents"), std::string::npos);
+}
+
 TEST(StaticModuleImageTest, RandomCorruptionNeverCrashes) {
   const std::vector<uint8_t> good = static_fixture();
   std::mt19937 random(4321);
