@@ -102,7 +102,7 @@ __global__ void largest_params(float* out, Coefficients c, double scale, char ta
   c.w[t] += 1.0f;
   out[t] = c.w[t] + c.w[(t + 1) % 900] * static_cast<float>(scale);
   if (t != 0) return;
-  out += 128;
+  out += blockDim.x;  // the scalars follow one result per thread
   KESTREL_W10(b0, 0), KESTREL_W10(b1, 10), KESTREL_W10(b2, 20), KESTREL_W10(b3, 30), KESTREL_W10(b4, 40);
   KESTREL_W10(b5, 50), KESTREL_W10(b6, 60), KESTREL_W10(b7, 70), KESTREL_W10(b8, 80), KESTREL_W10(b9, 90);
   KESTREL_W10(c0, 100);
