@@ -525,10 +525,13 @@ class Parser {
     if (!any_section) cut = start;
     for (Segment& s : segments_) {
       if (s.vaddr + s.memsz <= start || s.vaddr >= end) continue;
-      const bool zero_fill_only = s.vaddr + s.filesz <= cut || s.filesz == 0;
+      const bool zero_fill_only = s.vaddr + s.filesz <= start || s.filesz == 0;
       if (!zero_fill_only || s.vaddr + s.memsz > end)
-        invalid("a loadable segment overlaps the static shared window at " + hex(start) + " or its guard");
-      s.memsz = s.vaddr < cut ? cut - s.vaddr : 0;
+        invalid("a loadable segment overlaps the static shared window at " + hex(start));
+      // File bytes are kept wherever they lie (bytes in the guard are refused
+      // later); only the zero fill past the last section goes.
+      const uint64_t keep = std::max(cut, s.filesz != 0 ? s.vaddr + s.filesz : 0);
+      s.memsz = s.vaddr < keep ? keep - s.vaddr : 0;
     }
     segments_.erase(
         std::remove_if(segments_.begin(), segments_.end(), [](const Segment& s) { return s.memsz == 0; }),

@@ -374,7 +374,7 @@ TEST(StaticModuleImageTest, RejectsASharedWindowWithoutItsGuard) {
       symbol_value(bytes, "__kestrel_shared_start") - KESTREL_SHARED_GUARD + KESTREL_PAGE_SIZE;
   poke<uint32_t>(bytes, symbol_entry(bytes, "__kestrel_shared_start") + 4, start);
   poke<uint32_t>(bytes, symbol_entry(bytes, "__kestrel_shared_end") + 4, start + size);
-  EXPECT_NE(parse_error(bytes, 32).find("guard"), std::string::npos) << parse_error(bytes, 32);
+  EXPECT_NE(parse_error(bytes, 32).find("shared window"), std::string::npos) << parse_error(bytes, 32);
 }
 
 TEST(StaticModuleImageTest, RelocatesExactlyTheWordsHoldingModuleAddresses) {
@@ -577,7 +577,8 @@ TEST(StaticModuleImageTest, RejectsADescriptorTableWithoutContents) {
   poke_section_header(bytes, ".kestrel.kernels", offsetof(Elf32_Shdr, sh_type), SHT_NULL);
   poke_section_header(bytes, ".kestrel.kernels", offsetof(Elf32_Shdr, sh_flags), 0);
   poke_section_header(bytes, ".kestrel.kernels", offsetof(Elf32_Shdr, sh_offset), 0xFFFF0000u);
-  EXPECT_NE(parse_error(bytes, 32).find(".kestrel.kernels has no contents"), std::string::npos);
+  EXPECT_NE(parse_error(bytes, 32).find(".kestrel.kernels has no contents"), std::string::npos)
+      << parse_error(bytes, 32);
 }
 
 TEST(StaticModuleImageTest, RandomCorruptionNeverCrashes) {
