@@ -13,11 +13,20 @@ set -euo pipefail
 rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 flatten="-flatten"
 mode="flattened"
-if [ "${1:-}" = "--hierarchy" ]; then
-  flatten=""
-  mode="hierarchy"
+stop=""
+while [ "${1:-}" = "--hierarchy" ] || [ "${1:-}" = "--coarse" ]; do
+  if [ "$1" = "--hierarchy" ]; then
+    flatten=""
+    mode="hierarchy"
+  else
+    # Elaboration, processes (latches are reported here), FSM and memory
+    # inference and the coarse-grain optimizations; no mapping to gates, the
+    # step that takes most of a large design's time.
+    stop=" -run begin:fine"
+    mode="$mode, coarse"
+  fi
   shift
-fi
+done
 top="$1"
 shift
 chparams=""
@@ -30,7 +39,7 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 script="read_verilog -defer -sv -DSYNTHESIS -I$rtl_dir/include ${files[*]}; "
 if [ -n "$chparams" ]; then script+="chparam$chparams $top; "; fi
-script+="synth -top $top $flatten; stat -top $top"
+script+="synth -top $top $flatten$stop; stat -top $top"
 if ! yosys -p "$script" >"$log" 2>&1; then
   grep -E "ERROR|rror:" "$log" | head -20
   echo "synth: $top FAILED"
