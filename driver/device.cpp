@@ -109,6 +109,10 @@ Device::Device(std::unique_ptr<Transport> transport) : transport_(std::move(tran
   info_.mem_base = transport_->read_reg(KESTREL_REG_MEM_BASE);
   info_.mem_bytes = uint64_t{transport_->read_reg(KESTREL_REG_MEM_SIZE_KB)} * 1024u;
   info_.clock_khz = transport_->read_reg(KESTREL_REG_CLOCK_KHZ);
+  const uint32_t config2 = transport_->read_reg(KESTREL_REG_CONFIG2);
+  info_.sched_policy = config2 & 0xFu;
+  info_.fpu_stages = (config2 >> 4) & 0xFu;
+  info_.icache_lines = 1u << ((config2 >> 8) & 0xFu);
 
   auto reject = [&](const std::string& why) { throw Error(KESTREL_ERROR_NO_DEVICE, who + why); };
   if (info_.xlen != 32 && info_.xlen != 64) reject("CONFIG0 reports xlen " + std::to_string(info_.xlen));

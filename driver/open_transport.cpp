@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "kestrel/driver/run_config.hpp"
 #include "kestrel/error.hpp"
 #include "kestrel/transport.hpp"
 
@@ -35,6 +36,8 @@ std::string built_backends() {
 std::string default_backend() {
   const char* from_env = std::getenv("KESTREL_BACKEND");
   if (from_env != nullptr && *from_env != '\0') return from_env;
+  if (std::string configured = driver::run_config_from_environment().backend; !configured.empty())
+    return configured;
 #ifdef KESTREL_HAVE_RTLSIM
   return "rtlsim";
 #else

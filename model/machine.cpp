@@ -138,16 +138,10 @@ bool Machine<X>::run_for(uint64_t rounds) {
       Sm& sm = sms_[s];
       const uint32_t slots = config_.warps_per_sm;
       bool issued = false;
-      for (uint32_t k = 0; k < slots; ++k) {
-        const uint32_t slot = (sm.next_warp + k) % slots;
-        Warp& w = sm.warps[slot];
-        if (!w.resident) continue;
-        if (w.sleeping != 0) wake_sleepers(w, sm.cycles);
-        if (!has_eligible(w)) continue;
-        sm.next_warp = (slot + 1) % slots;
+      const uint32_t slot = choose_warp(sm);
+      if (slot < slots) {
         run_warp(s, slot, config_.warp_slice, nullptr);
         issued = true;
-        break;
       }
       // An SM whose only runnable threads sleep lets its clock run to the
       // first wake-up, as the idle hardware would.
@@ -167,6 +161,30 @@ bool Machine<X>::run_for(uint64_t rounds) {
     }
   }
   return state_ == LaunchState::kRunning;
+}
+
+template <class X>
+uint32_t Machine<X>::choose_warp(Sm& sm) {
+  const uint32_t slots = config_.warps_per_sm;
+  const bool greedy = config_.sched_policy == KESTREL_SCHED_GTO;
+  uint32_t chosen = slots;
+  for (uint32_t k = 0; k < slots; ++k) {
+    const uint32_t slot = (sm.next_warp + k) % slots;
+    Warp& w = sm.warps[slot];
+    if (!w.resident) continue;
+    if (w.sleeping != 0) wake_sleepers(w, sm.cycles);
+    if (!has_eligible(w)) continue;
+    // Round-robin takes the first from next_warp on; greedy-then-oldest
+    // starts at the warp it ran last and otherwise wants the oldest.
+    if (!greedy) {
+      chosen = slot;
+      break;
+    }
+    if (k == 0) return slot;
+    if (chosen == slots || w.resident_since < sm.warps[chosen].resident_since) chosen = slot;
+  }
+  if (chosen < slots) sm.next_warp = greedy ? chosen : (chosen + 1) % slots;
+  return chosen;
 }
 
 template <class X>
@@ -331,6 +349,7 @@ void Machine<X>::place(uint32_t sm_id, uint64_t block_index, const std::vector<u
   for (uint32_t wi = 0; wi < slots.size(); ++wi) {
     Warp& w = sm.warps[slots[wi]];
     w.resident = true;
+    w.resident_since = sm.dispatches++;
     w.block = bi;
     w.warp_in_block = wi;
     const uint32_t first_thread = wi * lanes_;
@@ -521,6 +540,8 @@ void check_config(const Config& c) {
   if (c.max_threads_per_block < 1 || c.max_threads_per_block > 0xFFFF)
     fail("max_threads_per_block must be 1..65535");
   if (c.warp_slice < 1) fail("warp_slice must be at least 1");
+  if (c.sched_policy != KESTREL_SCHED_LRR && c.sched_policy != KESTREL_SCHED_GTO)
+    fail("sched_policy " + std::to_string(c.sched_policy) + " is not LRR (0) or GTO (1)");
   if (c.barrier_watchdog < 1) fail("barrier_watchdog must be at least 1");
   if (c.mem_line_bytes < 8 || (c.mem_line_bytes & (c.mem_line_bytes - 1)) != 0) {
     fail("mem_line_bytes must be a power of two >= 8");

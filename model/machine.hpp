@@ -167,10 +167,11 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
 
   struct Warp {
     bool resident = false;
-    uint32_t block = 0;          // index into Sm::blocks
-    uint32_t warp_in_block = 0;  // the warpid CSR
-    uint32_t live = 0;           // lanes that have not exited
-    uint32_t waiting = 0;        // lanes waiting at a barrier
+    uint64_t resident_since = 0;  // dispatch order (greedy-then-oldest)
+    uint32_t block = 0;           // index into Sm::blocks
+    uint32_t warp_in_block = 0;   // the warpid CSR
+    uint32_t live = 0;            // lanes that have not exited
+    uint32_t waiting = 0;         // lanes waiting at a barrier
     // Warp-synchronous waits (docs/isa.md section 6.1): lanes parked at a
     // collective whose membermask has not converged (PC still at it), and
     // lanes past a kx.syncwarp waiting for their mask (a subset of held).
@@ -214,6 +215,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     uint32_t free_slots = 0;
     uint64_t cycles = 0;
     uint32_t next_warp = 0;
+    uint64_t dispatches = 0;  // warps made resident so far (their ages)
   };
 
   struct Reservation {
@@ -649,6 +651,9 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   bool exec_fp(uint32_t sm_id, Warp & w, const Inst& in, uint64_t pc, uint32_t mask);
 
   // ---- the hot loop ---------------------------------------------------------
+  // The slot whose warp runs the SM's next slice under Config::sched_policy,
+  // or warps_per_sm when no resident warp can issue.
+  uint32_t choose_warp(Sm & sm);
   void run_warp(uint32_t sm_id, uint32_t slot, uint32_t limit, Retire * rec);
   void record_writes(uint32_t slot, Warp & w, const Inst& in, uint32_t mask, Retire* rec);
   bool execute(uint32_t sm_id, uint32_t slot, Warp & w, Block & blk, const Inst& in, uint32_t gi, uint64_t pc,

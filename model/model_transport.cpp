@@ -15,6 +15,9 @@ namespace kestrel::model {
 namespace {
 
 constexpr uint32_t kVersion = (0u << 16) | 1u;
+// kestrel_sm's defaults (FpuStages, ICacheLines = 16).
+constexpr uint32_t kReportedFpuStages = 3;
+constexpr uint32_t kReportedICacheLinesLog2 = 4;
 
 // The model backend takes no backend options (BackendConfig::options).
 void check_options(const BackendConfig& c) {
@@ -50,6 +53,10 @@ class ModelTransport final : public Transport {
         return static_cast<uint32_t>(c.mem_bytes / 1024);
       case KESTREL_REG_CLOCK_KHZ:
         return c.clock_khz;
+      case KESTREL_REG_CONFIG2:
+        // The policy the model follows; the FPU depth and I-cache size of the
+        // SM it stands for (it models neither).
+        return c.sched_policy | (kReportedFpuStages << 4) | (kReportedICacheLinesLog2 << 8);
       case KESTREL_REG_CONTROL:
         return 0;
       case KESTREL_REG_STATUS:
@@ -194,6 +201,7 @@ Config model_config(const BackendConfig& c) {
   m.mem_bytes = c.mem_bytes;
   m.shared_bytes_per_sm = c.shared_bytes_per_sm;
   m.max_threads_per_block = c.max_threads_per_block;
+  m.sched_policy = c.sched_policy;
   return m;
 }
 

@@ -13,6 +13,7 @@
 
 #include "device_context.hpp"
 #include "kestrel/driver/device.hpp"
+#include "kestrel/driver/run_config.hpp"
 #include "kestrel/error.hpp"
 #include "kestrel/kestrel.h"
 #include "kestrel/runtime/open_device.hpp"
@@ -138,8 +139,14 @@ void destroy_module(kestrel_module* module) {
   delete module;
 }
 
-kestrel::BackendConfig backend_config(const kestrel_device_config* config, const std::string& backend) {
-  kestrel::BackendConfig result;
+// The configuration of the environment (KESTREL_CONFIG, KESTREL_CONFIG_FILE)
+// with the fields `config` sets over it.
+kestrel::BackendConfig backend_config(const kestrel_device_config* config, const std::string& backend,
+                                      const kestrel::driver::RunConfig& run) {
+  kestrel::BackendConfig result = run.device;
+  result.options.clear();
+  if (const auto it = run.backend_options.find(backend); it != run.backend_options.end())
+    result.options = it->second;
   if (config == nullptr) return result;
   if (config->xlen != 0) {
     if (config->xlen != 32 && config->xlen != 64)
@@ -176,10 +183,10 @@ kestrel::BackendConfig backend_config(const kestrel_device_config* config, const
 }
 
 kestrel_status finish_open(std::unique_ptr<kestrel::Transport> transport, const std::string& backend,
-                           kestrel_device_t** out) {
+                           const kestrel::driver::RunConfig& run, kestrel_device_t** out) {
   return guarded(nullptr, [&] {
     auto device = std::make_unique<kestrel_device>();
-    device->context = std::make_unique<DeviceContext>(std::move(transport), backend);
+    device->context = std::make_unique<DeviceContext>(std::move(transport), backend, run);
     devices().add(device.get());
     *out = device.release();
   });
@@ -250,7 +257,11 @@ kestrel_status open_device(std::unique_ptr<Transport> transport, kestrel_device_
     return KESTREL_ERROR_INVALID_VALUE;
   }
   const std::string name = transport->name();
-  return finish_open(std::move(transport), name, device);
+  kestrel::driver::RunConfig run;
+  const kestrel_status configured =
+      guarded(nullptr, [&] { run = kestrel::driver::run_config_from_environment(); });
+  if (configured != KESTREL_SUCCESS) return configured;
+  return finish_open(std::move(transport), name, run, device);
 }
 
 DeviceContext& context_of(kestrel_device_t* device) { return *checked(device)->context; }
@@ -298,12 +309,26 @@ kestrel_status kestrel_device_open(const char* backend, const kestrel_device_con
   *device = nullptr;
   std::unique_ptr<kestrel::Transport> transport;
   std::string name;
+  kestrel::driver::RunConfig run;
   const kestrel_status opened = guarded(nullptr, [&] {
-    name = backend != nullptr && *backend != '\0' ? std::string(backend) : kestrel::default_backend();
-    transport = kestrel::open_transport(name, backend_config(config, name));
+    run = kestrel::driver::run_config_from_environment();
+    // The config's own settings win over the environment's, its backend too.
+    std::string own_backend;
+    if (config != nullptr && config->settings != nullptr) {
+      kestrel::driver::RunConfig own;
+      kestrel::driver::parse_run_config(config->settings, "kestrel_device_config.settings", own);
+      kestrel::driver::parse_run_config(config->settings, "kestrel_device_config.settings", run);
+      own_backend = own.backend;
+    }
+    if (backend != nullptr && *backend != '\0') {
+      name = backend;
+    } else {
+      name = own_backend.empty() ? kestrel::default_backend() : own_backend;
+    }
+    transport = kestrel::open_transport(name, backend_config(config, name, run));
   });
   if (opened != KESTREL_SUCCESS) return opened;
-  return finish_open(std::move(transport), name, device);
+  return finish_open(std::move(transport), name, run, device);
 }
 
 kestrel_status kestrel_device_close(kestrel_device_t* device) {
@@ -605,6 +630,14 @@ kestrel_status kestrel_get_counters(kestrel_device_t* device, kestrel_counters* 
     require_out(counters, "counters");
     const kestrel::driver::CounterValues values = d->context->counters();
     for (size_t i = 0; i < values.size(); ++i) counters->value[i] = values[i];
+  });
+}
+
+kestrel_status kestrel_get_launch_stats(kestrel_device_t* device, kestrel_launch_stats* stats) {
+  return guarded(device, [&] {
+    kestrel_device* d = checked(device);
+    require_out(stats, "stats");
+    *stats = kestrel::runtime::launch_stats(d->context->last_launch(), d->context->props());
   });
 }
 

@@ -1,6 +1,7 @@
 #include "device_context.hpp"
 
 #include <cxxabi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -128,7 +129,8 @@ std::vector<uint8_t> marshal_params(const KernelInfo& kernel, unsigned xlen, voi
   return buffer;
 }
 
-DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::string& backend)
+DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::string& backend,
+                             const driver::RunConfig& run)
     : device_(std::move(transport)), pages_(device_.info().mem_base, device_.info().mem_bytes, kPage) {
   const driver::DeviceInfo& info = device_.info();
   const std::string backend_name = backend.empty() ? device_.backend_name() : backend;
@@ -137,7 +139,12 @@ DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::st
             "kestrel-" + backend_name + " rv" + std::to_string(info.xlen) + " " +
                 std::to_string(info.num_sms) + "x" + std::to_string(info.warps_per_sm) + "x" +
                 std::to_string(info.lanes_per_warp));
-  watchdog_units_ = watchdog_from_environment();
+  watchdog_units_ = watchdog_from_environment(run);
+  if (run.stack_bytes) stack_bytes_ = *run.stack_bytes;
+  const char* stats_env = std::getenv("KESTREL_STATS");
+  const std::string stats_path = stats_env != nullptr && *stats_env != '\0' ? stats_env : run.stats_path;
+  if (!stats_path.empty()) stats_ = StatsFile::open(stats_path);
+  progress_seconds_ = progress_from_environment(run);
   props_.xlen = info.xlen;
   props_.num_sms = info.num_sms;
   props_.warps_per_sm = info.warps_per_sm;
@@ -158,6 +165,9 @@ DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::st
   props_.clock_khz = info.clock_khz;
   props_.global_mem_bytes = info.mem_bytes;
   props_.copy_engines = device_.overlaps_copies() ? 1 : 0;
+  props_.sched_policy = info.sched_policy;
+  props_.fpu_stages = info.fpu_stages;
+  props_.icache_lines = info.icache_lines;
   param_buffer_ = allocate_region(kMaxParamBytes, kMaxParamBytes, RegionKind::params, KESTREL_PAGE_READ);
 }
 
@@ -502,20 +512,37 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   regs.watchdog = watchdog_units_;
   last_fault_ = kestrel_fault_info{};
   device_.launch(regs);
+  LaunchRecord record;
+  record.sequence = ++launches_;
+  record.kernel = kernel.name;
+  record.grid = grid;
+  record.block = block;
+  record.dynamic_shared_bytes = plan.dynamic_shared_bytes();
+  record.stack_bytes = thread_stack;
   in_flight_ =
-      InFlight{kernel.name, module.base, module.image.bytes.size(), module.printf_slot != 0, watchdog_units_};
+      InFlight{kernel.name,     module.base, module.image.bytes.size(),       module.printf_slot != 0,
+               watchdog_units_, record,      std::chrono::steady_clock::now()};
 }
 
 void DeviceContext::retire_launch() {
   if (!in_flight_) return;
   const InFlight launch = *in_flight_;
   in_flight_.reset();
-  const driver::RunState state = device_.wait();
+  const driver::RunState state = wait_for(launch);
+  LaunchRecord stats = launch.record;
+  stats.host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.started).count();
+  stats.counters = device_.read_counters();
   // The output printed before a fault comes first, as on CUDA.
   if (launch.uses_printf) drain_printf(state == driver::RunState::fault);
-  if (state != driver::RunState::fault) return;
+  if (state != driver::RunState::fault) {
+    record_launch(stats);
+    return;
+  }
 
   const driver::FaultRecord record = device_.read_fault();
+  stats.fault_kind = record.kind;
+  record_launch(stats);
   kestrel_fault_info fault{};
   fault.kind = record.kind;
   fault.pc = record.pc;
@@ -539,6 +566,45 @@ void DeviceContext::retire_launch() {
     message += " (module offset " + hex(record.pc - launch.module_base) + ")";
   copy_text(fault.message, sizeof fault.message, message);
   pending_fault_ = fault;
+}
+
+driver::RunState DeviceContext::wait_for(const InFlight& launch) {
+  if (progress_seconds_ <= 0) return device_.wait();
+  // Slices short enough that a line comes close to its time on rtlsim.
+  constexpr uint64_t kSliceCycles = 16384;
+  const auto period = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(progress_seconds_));
+  auto next = launch.started + period;
+  const kestrel_dim3& grid = launch.record.grid;
+  const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+  while (device_.advance(kSliceCycles)) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) continue;
+    next = now + period;
+    const driver::CounterValues c = device_.read_counters();
+    const double seconds = std::chrono::duration<double>(now - launch.started).count();
+    const uint64_t cycles = c[KESTREL_CNT_CYCLES];
+    std::fprintf(
+        stderr,
+        "kestrel: %s '%s' after %.1f s: %" PRIu64 " cycles, blocks %" PRIu64 "/%" PRIu64
+        ", IPC %.3f, %.0f cycles/s\n",
+        props_.name, demangle(launch.kernel_name).c_str(), seconds, cycles, c[KESTREL_CNT_BLOCKS], blocks,
+        cycles == 0 ? 0.0 : static_cast<double>(c[KESTREL_CNT_WARP_INSTRS]) / static_cast<double>(cycles),
+        seconds > 0 ? static_cast<double>(cycles) / seconds : 0.0);
+    std::fflush(stderr);
+  }
+  return device_.wait();
+}
+
+void DeviceContext::record_launch(const LaunchRecord& record) {
+  last_launch_ = record;
+  if (stats_) stats_->append(launch_json(record, props_));
+}
+
+const LaunchRecord& DeviceContext::last_launch() {
+  retire_launch();
+  if (!last_launch_) throw Error(KESTREL_ERROR_NOT_FOUND, "no launch on this device yet");
+  return *last_launch_;
 }
 
 bool DeviceContext::advance(uint64_t cycles) {
@@ -711,11 +777,26 @@ void DeviceContext::set_watchdog_units(uint64_t units) {
   watchdog_units_ = static_cast<uint32_t>(units);
 }
 
+// KESTREL_PROGRESS=N: a heartbeat every N seconds, 0 none; unset, the
+// progress setting of KESTREL_CONFIG, else every 5 s when stderr is a
+// terminal (someone watches) and none otherwise (logs stay quiet).
+double DeviceContext::progress_from_environment(const driver::RunConfig& run) {
+  constexpr double kTerminalPeriod = 5;
+  const char* text = std::getenv("KESTREL_PROGRESS");
+  if (text == nullptr || *text == '\0') {
+    if (run.progress_seconds) return *run.progress_seconds;
+    return isatty(STDERR_FILENO) != 0 ? kTerminalPeriod : 0;
+  }
+  driver::RunConfig parsed;
+  driver::parse_run_config(std::string("progress=") + text, "KESTREL_PROGRESS", parsed);
+  return *parsed.progress_seconds;
+}
+
 // KESTREL_WATCHDOG_MCYCLES gives every device of the process, CUDA programs
 // included, its watchdog without a code change.
-uint32_t DeviceContext::watchdog_from_environment() {
+uint32_t DeviceContext::watchdog_from_environment(const driver::RunConfig& run) {
   const char* text = std::getenv("KESTREL_WATCHDOG_MCYCLES");
-  if (text == nullptr || *text == '\0') return kDefaultWatchdogMcycles;
+  if (text == nullptr || *text == '\0') return run.watchdog_mcycles.value_or(kDefaultWatchdogMcycles);
   char* end = nullptr;
   errno = 0;
   const unsigned long long units = std::strtoull(text, &end, 10);

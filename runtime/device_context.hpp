@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -13,8 +14,10 @@
 #include <vector>
 
 #include "kestrel/driver/device.hpp"
+#include "kestrel/driver/run_config.hpp"
 #include "kestrel/kestrel.h"
 #include "kestrel/runtime/module_image.hpp"
+#include "launch_stats.hpp"
 #include "page_allocator.hpp"
 
 namespace kestrel::runtime {
@@ -64,7 +67,11 @@ struct LoadedModule {
 
 class DeviceContext {
  public:
-  DeviceContext(std::unique_ptr<Transport> transport, const std::string& backend);
+  // `run`: the settings of KESTREL_CONFIG and the open call that are the
+  // runtime's (watchdog, stack size, statistics file); the backend took its
+  // own when it was opened.
+  DeviceContext(std::unique_ptr<Transport> transport, const std::string& backend,
+                const driver::RunConfig& run = {});
   ~DeviceContext();
   DeviceContext(const DeviceContext&) = delete;
   DeviceContext& operator=(const DeviceContext&) = delete;
@@ -99,6 +106,11 @@ class DeviceContext {
   bool advance(uint64_t cycles);
   const kestrel_fault_info& last_fault() const { return last_fault_; }
   driver::CounterValues counters();
+  // The record of the latest launch (waits for it); KESTREL_ERROR_NOT_FOUND
+  // before the first.
+  const LaunchRecord& last_launch();
+  // The KESTREL_STATS file this device writes, or "" for none.
+  std::string stats_path() const { return stats_ ? stats_->path() : std::string(); }
 
   uint32_t stack_bytes() const { return stack_bytes_; }
   void set_stack_bytes(uint64_t bytes);
@@ -107,7 +119,11 @@ class DeviceContext {
   // The launch watchdog's default: 16 x 2^20 cycles, under ten minutes of
   // rtlsim and seconds of the model (docs/runtime.md).
   static constexpr uint32_t kDefaultWatchdogMcycles = 16;
-  static uint32_t watchdog_from_environment();
+  // KESTREL_WATCHDOG_MCYCLES, else the watchdog_mcycles setting of `run`
+  // (KESTREL_CONFIG), else the default.
+  static uint32_t watchdog_from_environment(const driver::RunConfig& run);
+  // The heartbeat period in seconds (KESTREL_PROGRESS, docs/runtime.md).
+  static double progress_from_environment(const driver::RunConfig& run);
   uint64_t printf_fifo_bytes() const { return printf_fifo_bytes_; }
   // The device heap's size (guide B.18.1): settable until the first launch
   // of a module that uses the heap creates it.
@@ -148,6 +164,9 @@ class DeviceContext {
   // Waits for the launch in flight; a fault becomes pending_fault_.
   void retire_launch();
 
+  // Keeps `record` as the latest launch's and writes it to the statistics file.
+  void record_launch(const LaunchRecord& record);
+
   driver::Device device_;
   kestrel_device_props props_{};
   PageAllocator pages_;
@@ -172,9 +191,18 @@ class DeviceContext {
     uint64_t module_bytes;
     bool uses_printf;
     uint32_t watchdog_units;
+    LaunchRecord record;  // counters, fault and time filled in at retirement
+    std::chrono::steady_clock::time_point started;
   };
+  // Waits for `launch` to end, printing a heartbeat line to stderr every
+  // progress_seconds_ (KESTREL_PROGRESS) while it runs.
+  driver::RunState wait_for(const InFlight& launch);
   std::optional<InFlight> in_flight_;
   std::optional<kestrel_fault_info> pending_fault_;
+  uint64_t launches_ = 0;
+  std::optional<LaunchRecord> last_launch_;
+  std::shared_ptr<StatsFile> stats_;  // null without KESTREL_STATS
+  double progress_seconds_ = 0;       // heartbeat period, 0 = none
   kestrel_fault_info last_fault_{};
 };
 

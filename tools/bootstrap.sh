@@ -15,6 +15,8 @@ packages=(
   libclang-rt-14-dev
   # ELF and DWARF reading
   libelf-dev libdw-dev
+  # JSON (the statistics file, kestrel-stats)
+  nlohmann-json3-dev
   # RTL simulation, synthesis and FPGA flow
   verilator yosys nextpnr-ice40 fpga-icestorm libsystemc-dev
   # FPGA board link

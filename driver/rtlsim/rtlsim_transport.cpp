@@ -9,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "Vgpu_default.h"
-#include "Vgpu_rv32.h"
-#include "Vgpu_small.h"
 #include "kestrel/error.hpp"
+#include "kestrel/host_regs.h"
 #include "rtlsim_harness.hpp"
+#include "rtlsim_presets.hpp"
 
 namespace kestrel::rtlsim {
 namespace {
@@ -36,6 +35,7 @@ constexpr Known kKnown[] = {
     {"lockstep_inject_atomic", "KESTREL_LOCKSTEP_INJECT_ATOMIC"},
     {"trace", "KESTREL_TRACE"},
     {"trace_window", "KESTREL_TRACE_WINDOW"},
+    {"preset", "KESTREL_RTLSIM_PRESET"},
 };
 
 void check_options(const BackendConfig& config) {
@@ -169,21 +169,60 @@ void check_config(const BackendConfig& config) {
 
 }  // namespace detail
 
+namespace {
+
+std::string describe(const detail::Preset& p) {
+  return std::string(p.name) + " (rv" + std::to_string(p.xlen) + " " + std::to_string(p.num_sms) + "x" +
+         std::to_string(p.warps_per_sm) + "x" + std::to_string(p.lanes_per_warp) + " " +
+         sched_policy_name(p.sched_policy) + ")";
+}
+
+std::string built_presets() {
+  std::string list;
+  for (const detail::Preset& p : detail::presets()) list += (list.empty() ? "" : ", ") + describe(p);
+  return list;
+}
+
+}  // namespace
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const detail::Preset& p : detail::presets()) names.push_back(describe(p));
+  return names;
+}
+
 std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config) {
   detail::check_config(config);
   const Options options = detail::options_from(config);
-  const auto geometry = [&](unsigned xlen, unsigned lanes, unsigned warps, unsigned sms) {
-    return config.xlen == xlen && config.lanes_per_warp == lanes && config.warps_per_sm == warps &&
-           config.num_sms == sms;
-  };
-  if (geometry(64, 32, 8, 2)) return std::make_unique<Harness<Vgpu_default>>(config, options);
-  if (geometry(32, 32, 8, 2)) return std::make_unique<Harness<Vgpu_rv32>>(config, options);
-  if (geometry(32, 4, 4, 1)) return std::make_unique<Harness<Vgpu_small>>(config, options);
-  throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: no RTL build for xlen " + std::to_string(config.xlen) +
-                                               ", " + std::to_string(config.lanes_per_warp) + " lanes, " +
-                                               std::to_string(config.warps_per_sm) + " warps, " +
-                                               std::to_string(config.num_sms) +
-                                               " SMs (built: RV64/32/8/2, RV32/32/8/2, RV32/4/4/1)");
+  const std::string wanted = text_of(config, "preset");
+  for (const detail::Preset& p : detail::presets()) {
+    if (!wanted.empty()) {
+      if (wanted != p.name) continue;
+      // The preset's geometry replaces the requested one.
+      BackendConfig chosen = config;
+      chosen.xlen = p.xlen;
+      chosen.lanes_per_warp = p.lanes_per_warp;
+      chosen.warps_per_sm = p.warps_per_sm;
+      chosen.num_sms = p.num_sms;
+      chosen.sched_policy = p.sched_policy;
+      return p.make(chosen, options);
+    }
+    if (config.xlen == p.xlen && config.lanes_per_warp == p.lanes_per_warp &&
+        config.warps_per_sm == p.warps_per_sm && config.num_sms == p.num_sms &&
+        config.sched_policy == p.sched_policy)
+      return p.make(config, options);
+  }
+  if (!wanted.empty()) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "rtlsim: no preset named '" + wanted + "' in this build (built: " + built_presets() + ")");
+  }
+  throw Error(KESTREL_ERROR_INVALID_VALUE,
+              "rtlsim: no RTL build for rv" + std::to_string(config.xlen) + " " +
+                  std::to_string(config.num_sms) + "x" + std::to_string(config.warps_per_sm) + "x" +
+                  std::to_string(config.lanes_per_warp) + " " + sched_policy_name(config.sched_policy) +
+                  " (SMs x warps x lanes; built: " + built_presets() +
+                  "; build another with -DKESTREL_RTLSIM_PRESETS=name:Xlen=..,NumSms=..,Warps=..,Lanes=..,"
+                  "SchedPolicy=.., docs/configuration.md)");
 }
 
 }  // namespace kestrel::rtlsim

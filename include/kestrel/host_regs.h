@@ -14,6 +14,7 @@
 #define KESTREL_REG_MEM_BASE       0x010u /* device DRAM base (KESTREL_GLOBAL_BASE) */
 #define KESTREL_REG_MEM_SIZE_KB    0x014u /* device DRAM size in KiB */
 #define KESTREL_REG_CLOCK_KHZ      0x018u /* core clock */
+#define KESTREL_REG_CONFIG2        0x01Cu /* warp scheduler policy[3:0] (enum kestrel_sched_policy), FPU stages[7:4], log2 I-cache lines per SM[11:8] */
 
 #define KESTREL_ID_VALUE           0x4C54534Bu /* "KSTL" */
 
@@ -77,6 +78,12 @@
 #define KESTREL_REG_COUNTERS       0x200u
 
 #ifndef __ASSEMBLER__
+
+/* Warp scheduler policies (kestrel_warp_sched; CONFIG2[3:0]). Values 2-15 are free for new policies. */
+enum kestrel_sched_policy {
+  KESTREL_SCHED_LRR = 0, /* loose round-robin: the next ready warp after the last one issued */
+  KESTREL_SCHED_GTO = 1 /* greedy-then-oldest: the last warp while it is ready, else the oldest ready */
+};
 
 enum kestrel_counter {
   KESTREL_CNT_CYCLES = 0, /* core clock cycles (model: issue slots) */

@@ -29,8 +29,10 @@ typedef struct kestrel_dim3 {
 } kestrel_dim3;
 
 /* Requested backend configuration; a NULL config means the defaults of
- * kestrel::BackendConfig (xlen 64, 2 SMs, 8 warps/SM, 32 lanes, 256 MiB), and
- * so does a zero field (or a NULL trace_path) of a given config. */
+ * kestrel::BackendConfig (xlen 64, 2 SMs, 8 warps/SM, 32 lanes, 256 MiB) as
+ * the environment's KESTREL_CONFIG / KESTREL_CONFIG_FILE change them
+ * (docs/configuration.md), and so does a zero field (or a NULL trace_path) of
+ * a given config. */
 typedef struct kestrel_device_config {
   uint32_t xlen;
   uint32_t num_sms;
@@ -38,11 +40,14 @@ typedef struct kestrel_device_config {
   uint32_t lanes_per_warp;
   uint64_t mem_bytes;
   const char* trace_path; /* NULL for none */
+  /* NULL, or settings in KESTREL_CONFIG's syntax ("scheduler=gto,rtlsim.mem_latency=100";
+   * docs/configuration.md), applied over the environment's and under the fields above */
+  const char* settings;
 } kestrel_device_config;
 
 typedef struct kestrel_device_props {
-  char name[64];           /* backend and configuration, e.g. "kestrel-model rv64 2x8x32" */
-  char backend[16];        /* "model", "rtlsim", "fpga" */
+  char name[64];    /* backend and configuration, e.g. "kestrel-model rv64 2x8x32" */
+  char backend[16]; /* "model", "rtlsim", "fpga" */
   uint32_t xlen;
   uint32_t num_sms;
   uint32_t warps_per_sm;
@@ -55,18 +60,21 @@ typedef struct kestrel_device_props {
   uint32_t clock_khz;
   uint64_t global_mem_bytes;
   uint32_t copy_engines; /* 1: *_concurrent copies overlap a running kernel; 0: they wait */
+  uint32_t sched_policy; /* enum kestrel_sched_policy: the SMs' warp scheduler (CONFIG2) */
+  uint32_t fpu_stages;   /* FMA pipeline depth of an SM (CONFIG2) */
+  uint32_t icache_lines; /* instruction cache lines (64 bytes) per SM (CONFIG2) */
 } kestrel_device_props;
 
 typedef struct kestrel_fault_info {
-  int32_t kind;            /* enum kestrel_fault_kind */
+  int32_t kind; /* enum kestrel_fault_kind */
   uint64_t pc;
   uint64_t address;
   kestrel_dim3 block;
   kestrel_dim3 thread;
   uint32_t sm;
   uint32_t warp;
-  uint32_t info;           /* trap code or assert line */
-  char message[512];       /* human-readable, e.g. "illegal address 0x... at pc ... block (1,0,0) thread (5,0,0)" */
+  uint32_t info;     /* trap code or assert line */
+  char message[512]; /* human-readable, e.g. "illegal address 0x... at pc ... block (1,0,0) thread (5,0,0)" */
 } kestrel_fault_info;
 
 typedef struct kestrel_counters {
@@ -86,11 +94,12 @@ const char* kestrel_device_last_error(kestrel_device_t* device);
 
 /* Per-device limits, as cudaDeviceSetLimit.  Each applies to later launches. */
 typedef enum kestrel_limit {
-  KESTREL_LIMIT_STACK_BYTES = 0,   /* per-thread local memory/stack; default 1024, multiple of 16 */
+  KESTREL_LIMIT_STACK_BYTES = 0,      /* per-thread local memory/stack; default 1024, multiple of 16 */
   KESTREL_LIMIT_WATCHDOG_MCYCLES = 1, /* launch watchdog in units of 2^20 cycles; default 16, 0 = none */
-  KESTREL_LIMIT_PRINTF_FIFO_BYTES = 2, /* device printf buffer (cudaLimitPrintfFifoSize); default 1 MiB, >= 4096 */
-  KESTREL_LIMIT_HEAP_BYTES = 3,    /* device malloc heap (cudaLimitMallocHeapSize); default 8 MiB; fixed once
-                                      a launch has used the heap, until the device is closed */
+  KESTREL_LIMIT_PRINTF_FIFO_BYTES =
+      2,                        /* device printf buffer (cudaLimitPrintfFifoSize); default 1 MiB, >= 4096 */
+  KESTREL_LIMIT_HEAP_BYTES = 3, /* device malloc heap (cudaLimitMallocHeapSize); default 8 MiB; fixed once
+                                   a launch has used the heap, until the device is closed */
   KESTREL_LIMIT_MAX_ENUM = 0x7FFFFFFF /* makes every int a valid value, so bad input is an error, not UB */
 } kestrel_limit;
 kestrel_status kestrel_device_set_limit(kestrel_device_t* device, kestrel_limit limit, uint64_t value);
@@ -112,9 +121,11 @@ kestrel_status kestrel_device_set_output(kestrel_device_t* device, kestrel_outpu
  * KESTREL_ERROR_INVALID_HANDLE. */
 kestrel_status kestrel_malloc(kestrel_device_t* device, size_t bytes, kestrel_devptr_t* ptr);
 kestrel_status kestrel_free(kestrel_device_t* device, kestrel_devptr_t ptr);
-kestrel_status kestrel_memcpy_htod(kestrel_device_t* device, kestrel_devptr_t dst, const void* src, size_t bytes);
+kestrel_status kestrel_memcpy_htod(kestrel_device_t* device, kestrel_devptr_t dst, const void* src,
+                                   size_t bytes);
 kestrel_status kestrel_memcpy_dtoh(kestrel_device_t* device, void* dst, kestrel_devptr_t src, size_t bytes);
-kestrel_status kestrel_memcpy_dtod(kestrel_device_t* device, kestrel_devptr_t dst, kestrel_devptr_t src, size_t bytes);
+kestrel_status kestrel_memcpy_dtod(kestrel_device_t* device, kestrel_devptr_t dst, kestrel_devptr_t src,
+                                   size_t bytes);
 kestrel_status kestrel_memset(kestrel_device_t* device, kestrel_devptr_t dst, int value, size_t bytes);
 /* The copy engine (CUDA guide 3.2.5.5): the same copies and fill, with the
  * same checks, that do not wait for the launch in flight.  The kernel keeps
@@ -140,14 +151,16 @@ kestrel_status kestrel_module_load_data(kestrel_device_t* device, const void* im
                                         kestrel_module_t** module);
 kestrel_status kestrel_module_unload(kestrel_module_t* module);
 /* name: the mangled name, or the plain function name when exactly one kernel has it. */
-kestrel_status kestrel_module_get_kernel(kestrel_module_t* module, const char* name, kestrel_kernel_t** kernel);
+kestrel_status kestrel_module_get_kernel(kestrel_module_t* module, const char* name,
+                                         kestrel_kernel_t** kernel);
 /* Address and size of a __device__/__constant__ variable by (mangled or plain) name. */
 kestrel_status kestrel_module_get_global(kestrel_module_t* module, const char* name, kestrel_devptr_t* ptr,
                                          size_t* bytes);
 
 kestrel_status kestrel_kernel_num_params(kestrel_kernel_t* kernel, uint32_t* count);
 /* Layout of parameter `index` in the device parameter buffer (module_format.h). */
-kestrel_status kestrel_kernel_get_param(kestrel_kernel_t* kernel, uint32_t index, struct kestrel_param_desc* param);
+kestrel_status kestrel_kernel_get_param(kestrel_kernel_t* kernel, uint32_t index,
+                                        struct kestrel_param_desc* param);
 /* The kernel's mangled name; the text lives as long as the module. */
 kestrel_status kestrel_kernel_get_name(kestrel_kernel_t* kernel, const char** name);
 
@@ -174,6 +187,30 @@ kestrel_status kestrel_synchronize(kestrel_device_t* device);
 kestrel_status kestrel_get_fault(kestrel_device_t* device, kestrel_fault_info* fault);
 /* Counters of the latest launch (waits for it to end). */
 kestrel_status kestrel_get_counters(kestrel_device_t* device, kestrel_counters* counters);
+/* Statistics of the latest launch (waits for it to end): what ran, its
+ * counters, and figures derived from them (docs/runtime.md, "Statistics").
+ * Shares are fractions of SM-cycles (stalls) or of warp-instructions
+ * (diverged); a figure whose denominator is 0 is 0.  KESTREL_STATS=file (or
+ * the stats setting of KESTREL_CONFIG) writes the same for every launch as
+ * JSON Lines.  KESTREL_ERROR_NOT_FOUND before the device's first launch. */
+typedef struct kestrel_launch_stats {
+  uint64_t sequence; /* the device's launches so far, this one included */
+  char kernel[256];  /* demangled name, truncated to fit */
+  kestrel_dim3 grid;
+  kestrel_dim3 block;
+  uint32_t dynamic_shared_bytes;
+  int32_t fault_kind; /* KESTREL_FAULT_NONE when it ran to completion */
+  kestrel_counters counters;
+  double host_seconds; /* wall time of the launch on the host (a simulation's run time) */
+  double ipc;          /* warp-instructions per cycle, all SMs */
+  double ipc_per_sm;
+  double lane_utilization; /* thread-instructions / (warp-instructions x warp size) */
+  double diverged_share;   /* warp-instructions issued with a partial mask */
+  double stall_scoreboard_share, stall_memory_share, stall_barrier_share, stall_idle_share;
+  double bank_passes_per_shared_access; /* 1 without bank conflicts */
+  double cycles_per_host_second;        /* simulated cycles per second of host time */
+} kestrel_launch_stats;
+kestrel_status kestrel_get_launch_stats(kestrel_device_t* device, kestrel_launch_stats* stats);
 /* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */
 const char* kestrel_counter_name(int counter);
 /* "illegal address", ...; NULL for an unknown kind. */

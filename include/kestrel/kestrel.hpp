@@ -94,6 +94,12 @@ class Device {
     detail::check(kestrel_get_counters(handle_, &counters), handle_);
     return counters;
   }
+  // The latest launch's statistics: counters and derived figures.
+  kestrel_launch_stats launch_stats() const {
+    kestrel_launch_stats stats{};
+    detail::check(kestrel_get_launch_stats(handle_, &stats), handle_);
+    return stats;
+  }
   void set_limit(kestrel_limit limit, uint64_t value) const {
     detail::check(kestrel_device_set_limit(handle_, limit, value), handle_);
   }

@@ -24,6 +24,7 @@ struct BackendConfig {
   uint64_t mem_bytes = 256ull << 20;
   uint32_t shared_bytes_per_sm = 64 * 1024;
   uint32_t max_threads_per_block = 1024;
+  unsigned sched_policy = 0;  // enum kestrel_sched_policy (host_regs.h): KESTREL_SCHED_LRR
   // Options of the one backend opened, by name: the backend checks them and
   // refuses a name it does not know (kestrel::Error
   // KESTREL_ERROR_INVALID_VALUE naming the ones it knows).  An option given
@@ -32,6 +33,13 @@ struct BackendConfig {
   // kestrel/rtlsim/rtlsim_transport.hpp; the model backend takes none.
   std::map<std::string, std::string> options;
 };
+
+// "lrr", "gto", or "policy N" for BackendConfig::sched_policy.
+inline std::string sched_policy_name(unsigned policy) {
+  if (policy == 0) return "lrr";
+  if (policy == 1) return "gto";
+  return "policy " + std::to_string(policy);
+}
 
 class Transport {
  public:

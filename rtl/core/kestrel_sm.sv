@@ -51,7 +51,7 @@ module kestrel_sm #(
   parameter int unsigned Lanes = 32,
   parameter int unsigned Warps = 8,
   parameter int unsigned SharedBytes = 64 * 1024,
-  parameter kestrel_pkg::sched_policy_e SchedPolicy = kestrel_pkg::SchedLooseRoundRobin,
+  parameter int unsigned SchedPolicy = 32'(kestrel_pkg::SchedLooseRoundRobin),  // kestrel_pkg::sched_policy_e
   // Barrier watchdog: block retires while threads wait (docs/isa.md section 6).
   parameter int unsigned BarrierWatchdogLog2 = kestrel_pkg::BarrierWatchdogLog2,
   // Instruction cache lines (64 bytes each, direct mapped), a power of two.

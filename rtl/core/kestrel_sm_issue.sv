@@ -23,7 +23,7 @@ module kestrel_sm_issue #(
   parameter int unsigned Xlen = 64,
   parameter int unsigned Lanes = 32,
   parameter int unsigned Warps = 8,
-  parameter kestrel_pkg::sched_policy_e SchedPolicy = kestrel_pkg::SchedLooseRoundRobin,
+  parameter int unsigned SchedPolicy = 32'(kestrel_pkg::SchedLooseRoundRobin),  // kestrel_pkg::sched_policy_e
   parameter int unsigned FpuStages = 3,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
 ) (

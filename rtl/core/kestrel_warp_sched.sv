@@ -6,7 +6,7 @@
 // `launch_i` marks a warp as (re)started: it becomes the youngest.
 module kestrel_warp_sched #(
   parameter int unsigned Warps = 8,
-  parameter kestrel_pkg::sched_policy_e Policy = kestrel_pkg::SchedLooseRoundRobin,
+  parameter int unsigned Policy = 32'(kestrel_pkg::SchedLooseRoundRobin),  // kestrel_pkg::sched_policy_e
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
 ) (
   input  logic             clk_i,
@@ -37,6 +37,14 @@ module kestrel_warp_sched #(
   );
   assign unused_rr_grant = ^rr_grant;
 
+`ifndef SYNTHESIS
+  // A new policy (kestrel_pkg::sched_policy_e leaves 2-15 free) is added here.
+  if (Policy != 32'(kestrel_pkg::SchedLooseRoundRobin) && Policy != 32'(kestrel_pkg::SchedGreedyThenOldest))
+  begin : gen_policy_check
+    $error("kestrel_warp_sched: Policy %0d is not a kestrel_pkg::sched_policy_e this unit implements", Policy);
+  end
+`endif
+
   always_comb begin
     for (int unsigned i = 0; i < Warps; i++) begin
       oldest[i] = ready_i[i];
@@ -46,7 +54,7 @@ module kestrel_warp_sched #(
     end
     valid_o = rr_valid;  // some warp is ready, under either policy
     warp_o = rr_index;
-    if (Policy == kestrel_pkg::SchedGreedyThenOldest) begin
+    if (Policy == 32'(kestrel_pkg::SchedGreedyThenOldest)) begin
       if (last_valid_q && ready_i[last_q]) begin
         warp_o = last_q;
       end else begin

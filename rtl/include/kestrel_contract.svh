@@ -159,6 +159,7 @@
   localparam logic [11:0] RegMemBase = 12'h010;  // device DRAM base (KESTREL_GLOBAL_BASE)
   localparam logic [11:0] RegMemSizeKb = 12'h014;  // device DRAM size in KiB
   localparam logic [11:0] RegClockKhz = 12'h018;  // core clock
+  localparam logic [11:0] RegConfig2 = 12'h01C;  // warp scheduler policy[3:0] (enum kestrel_sched_policy), FPU stages[7:4], log2 I-cache lines per SM[11:8]
 
   localparam logic [31:0] IdValue = 32'h4C54_534B;  // "KSTL"
 
@@ -286,6 +287,13 @@
     MemFetch = 2'd2,  // instruction fetch: page needs X
     MemLocal = 2'd3  // local-memory backing, read or write: no page check
   } mem_kind_e;
+
+  // Warp scheduler policies (kestrel_warp_sched; CONFIG2[3:0]). Values 2-15 are free for new
+  // policies.
+  typedef enum logic [3:0] {
+    SchedLooseRoundRobin = 4'd0,  // loose round-robin: the next ready warp after the last one issued
+    SchedGreedyThenOldest = 4'd1  // greedy-then-oldest: the last warp while it is ready, else the oldest ready
+  } sched_policy_e;
 
   typedef enum logic [4:0] {
     CntCycles = 5'd0,  // core clock cycles (model: issue slots)

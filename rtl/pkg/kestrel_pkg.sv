@@ -54,12 +54,6 @@ package kestrel_pkg;
 
   localparam int unsigned LineOffW = $clog2(LineBytes);
 
-  // Warp scheduler policies (kestrel_warp_sched).
-  typedef enum logic [0:0] {
-    SchedLooseRoundRobin = 1'b0,  // next ready warp after the last one issued
-    SchedGreedyThenOldest = 1'b1  // keep the last warp while it is ready, else the oldest ready
-  } sched_policy_e;
-
   // SIMT rules of docs/isa.md section 6.
   localparam int unsigned FairnessPeriod = 32;
   localparam int unsigned BarrierWatchdogLog2 = 24;

@@ -22,6 +22,13 @@ module kestrel_gpu #(
   parameter int unsigned MemBytes = 256 * 1024 * 1024,
   parameter int unsigned ClockKhz = 100_000,
   parameter int unsigned MemOutstanding = 16,
+  // SM parameters (kestrel_sm), reported in CONFIG2: the warp scheduler
+  // policy (a kestrel_pkg::sched_policy_e value, as an int so that
+  // `verilator -G` and Yosys take it), the I-cache lines and the FMA
+  // pipeline depth
+  parameter int unsigned SchedPolicy = 0,
+  parameter int unsigned ICacheLines = 16,
+  parameter int unsigned FpuStages = 3,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
@@ -106,6 +113,9 @@ module kestrel_gpu #(
       .Lanes(Lanes),
       .Warps(Warps),
       .SharedBytes(SharedBytes),
+      .SchedPolicy(SchedPolicy),
+      .ICacheLines(ICacheLines),
+      .FpuStages(FpuStages),
       .ClockKhz(ClockKhz)
     ) u_sm (
       .clk_i,
@@ -355,7 +365,10 @@ module kestrel_gpu #(
     .NumSms(NumSms),
     .SharedBytes(SharedBytes),
     .MemBytes(MemBytes),
-    .ClockKhz(ClockKhz)
+    .ClockKhz(ClockKhz),
+    .SchedPolicy(SchedPolicy),
+    .ICacheLines(ICacheLines),
+    .FpuStages(FpuStages)
   ) u_regs (
     .clk_i,
     .rst_ni,

@@ -25,6 +25,10 @@ module kestrel_host_regs #(
   parameter int unsigned MemBytes = 256 * 1024 * 1024,  // page-table capacity
   parameter int unsigned ClockKhz = 100_000,
   parameter logic [31:0] Version = 32'h0000_0001,
+  // SM parameters reported in CONFIG2
+  parameter int unsigned SchedPolicy = 0,
+  parameter int unsigned ICacheLines = 16,
+  parameter int unsigned FpuStages = 3,
   localparam int unsigned MaxThreads = (Warps * Lanes < 1024) ? Warps * Lanes : 1024
 ) (
   input  logic                        clk_i,
@@ -218,6 +222,7 @@ module kestrel_host_regs #(
         kestrel_pkg::RegMemBase: rdata = kestrel_pkg::GlobalBase;
         kestrel_pkg::RegMemSizeKb: rdata = (dram_kb_i < 32'(MemBytes / 1024)) ? dram_kb_i : 32'(MemBytes / 1024);
         kestrel_pkg::RegClockKhz: rdata = 32'(ClockKhz);
+        kestrel_pkg::RegConfig2: rdata = {20'd0, 4'($clog2(ICacheLines)), 4'(FpuStages), 4'(SchedPolicy)};
         kestrel_pkg::RegStatus: rdata = {30'd0, status_q};
         kestrel_pkg::RegFaultKind: rdata = fault_visible ? {28'd0, fault_q.kind} : '0;
         kestrel_pkg::RegFaultPcLo: rdata = fault_visible ? fault_q.pc[31:0] : '0;

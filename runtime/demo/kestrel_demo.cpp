@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kestrel/kestrel.hpp"
+#include "kestrel/transport.hpp"
 
 namespace {
 
@@ -76,46 +77,40 @@ std::string demangled(const std::string& name) {
   return result;
 }
 
-double percent(uint64_t part, uint64_t whole) {
-  return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
-}
-
 void print_counters(const kestrel::Device& device, const kestrel_device_props& props) {
-  const kestrel_counters counters = device.counters();
-  const auto value = [&](int counter) { return counters.value[counter]; };
+  const kestrel_launch_stats stats = device.launch_stats();
+  const auto value = [&](int counter) { return stats.counters.value[counter]; };
   std::printf("\nperformance counters (%s)\n", props.backend);
   for (int i = 0; i < KESTREL_CNT_COUNT; ++i) {
     const char* name = kestrel_counter_name(i);
     if (name != nullptr) std::printf("  %-18s %12" PRIu64 "\n", name, value(i));
   }
-  const uint64_t cycles = value(KESTREL_CNT_CYCLES);
-  const uint64_t warp_instrs = value(KESTREL_CNT_WARP_INSTRS);
-  const double thread_instrs = static_cast<double>(value(KESTREL_CNT_THREAD_INSTRS));
   std::printf("\nderived\n");
-  if (cycles > 0) {
-    const double ipc = static_cast<double>(warp_instrs) / static_cast<double>(cycles);
-    std::printf("  %-34s %8.3f\n", "IPC (warp-instructions per cycle)", ipc);
-    std::printf("  %-34s %8.3f\n", "IPC per SM", ipc / props.num_sms);
-    // Stall counters count SM-cycles (each SM adds one per stalled cycle).
-    const uint64_t sm_cycles = cycles * props.num_sms;
-    std::printf("  stall cycles by reason (share of %" PRIu64 " SM-cycles)\n", sm_cycles);
+  if (value(KESTREL_CNT_CYCLES) > 0) {
+    std::printf("  %-34s %8.3f\n", "IPC (warp-instructions per cycle)", stats.ipc);
+    std::printf("  %-34s %8.3f\n", "IPC per SM", stats.ipc_per_sm);
+    std::printf("  stall cycles by reason (share of %" PRIu64 " SM-cycles)\n",
+                value(KESTREL_CNT_CYCLES) * props.num_sms);
     const struct {
       const char* reason;
       int counter;
-    } stalls[] = {{"scoreboard (operand not ready)", KESTREL_CNT_STALL_SCOREBOARD},
-                  {"memory (load/store unit busy)", KESTREL_CNT_STALL_MEMORY},
-                  {"barrier", KESTREL_CNT_STALL_BARRIER},
-                  {"idle (no warp ready)", KESTREL_CNT_STALL_IDLE}};
+      double share;
+    } stalls[] = {
+        {"scoreboard (operand not ready)", KESTREL_CNT_STALL_SCOREBOARD, stats.stall_scoreboard_share},
+        {"memory (load/store unit busy)", KESTREL_CNT_STALL_MEMORY, stats.stall_memory_share},
+        {"barrier", KESTREL_CNT_STALL_BARRIER, stats.stall_barrier_share},
+        {"idle (no warp ready)", KESTREL_CNT_STALL_IDLE, stats.stall_idle_share}};
     for (const auto& stall : stalls)
       std::printf("    %-32s %12" PRIu64 " %7.1f%%\n", stall.reason, value(stall.counter),
-                  percent(value(stall.counter), sm_cycles));
+                  100.0 * stall.share);
   }
-  if (warp_instrs > 0) {
-    std::printf("  %-34s %7.1f%%\n", "lane utilization",
-                100.0 * thread_instrs / (static_cast<double>(warp_instrs) * props.warp_size));
-    std::printf("  %-34s %7.1f%%\n", "diverged issues",
-                percent(value(KESTREL_CNT_DIVERGED_ISSUES), warp_instrs));
+  if (value(KESTREL_CNT_WARP_INSTRS) > 0) {
+    std::printf("  %-34s %7.1f%%\n", "lane utilization", 100.0 * stats.lane_utilization);
+    std::printf("  %-34s %7.1f%%\n", "diverged issues", 100.0 * stats.diverged_share);
   }
+  if (stats.host_seconds > 0)
+    std::printf("  %-34s %8.3f s (%.0f cycles/s)\n", "simulation time", stats.host_seconds,
+                stats.cycles_per_host_second);
 }
 
 // The CPU's answer and the device's, element by element; returns the number
@@ -169,6 +164,8 @@ int run(const Options& options) {
               props.num_sms, props.warps_per_sm, props.warp_size, props.max_threads_per_block);
   std::printf("  memory         %" PRIu64 " MiB DRAM, %u KiB shared per block, clock %u kHz\n",
               props.global_mem_bytes >> 20, props.shared_mem_per_block / 1024, props.clock_khz);
+  std::printf("  SM             %s warp scheduler, %u-stage FMA pipeline, %u-line I-cache\n",
+              kestrel::sched_policy_name(props.sched_policy).c_str(), props.fpu_stages, props.icache_lines);
   const std::string module_path =
       options.module_path.empty() ? built_module(props.xlen) : options.module_path;
   if (module_path.empty()) {

@@ -95,6 +95,44 @@ TEST(Rtlsim, IdentifiesLikeTheModel) {
     EXPECT_EQ(rtl->read_reg(reg), model->read_reg(reg)) << "register " << reg;
   }
   EXPECT_EQ(rtl->read_reg(KESTREL_REG_CONFIG1), (64u * 1024 / 256) | (16u << 16));
+  // CONFIG2: the SM parameters the GPU top passes down (kestrel_sm's
+  // defaults here), as the model reports them.
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_CONFIG2), KESTREL_SCHED_LRR | (3u << 4) | (4u << 8));
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_CONFIG2), model->read_reg(KESTREL_REG_CONFIG2));
+}
+
+// The presets: matched by geometry and scheduler policy or picked by name;
+// a request no preset matches is refused with the built ones listed and how
+// to build another.
+TEST(Rtlsim, ChoosesPresetsAndListsThemWhenNoneMatches) {
+  const std::vector<std::string> names = kestrel::rtlsim::preset_names();
+  ASSERT_GE(names.size(), 3u);
+  EXPECT_EQ(names[0], "default (rv64 2x8x32 lrr)");
+  EXPECT_EQ(names[2], "small (rv32 1x4x4 lrr)");
+  kestrel::BackendConfig gto = small_config();
+  gto.sched_policy = KESTREL_SCHED_GTO;
+  try {
+    kestrel::rtlsim::make_rtlsim_transport(gto);
+    FAIL() << "a GTO request opened an LRR preset";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_INVALID_VALUE);
+    const std::string text = e.what();
+    EXPECT_NE(text.find("no RTL build for rv32 1x4x4 gto"), std::string::npos) << text;
+    EXPECT_NE(text.find("small (rv32 1x4x4 lrr)"), std::string::npos) << text;
+    EXPECT_NE(text.find("-DKESTREL_RTLSIM_PRESETS="), std::string::npos) << text;
+  }
+  kestrel::BackendConfig by_name;  // the default geometry, replaced by the preset's
+  by_name.mem_bytes = 1u << 20;
+  by_name.options["preset"] = "small";
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(by_name);
+  EXPECT_EQ(rtl->read_reg(KESTREL_REG_CONFIG0), 32u | (4u << 8) | (4u << 16) | (1u << 24));
+  by_name.options["preset"] = "tiny";
+  try {
+    kestrel::rtlsim::make_rtlsim_transport(by_name);
+    FAIL() << "an unknown preset name was accepted";
+  } catch (const kestrel::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no preset named 'tiny'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Rtlsim, BadAccessesThrow) {

@@ -30,8 +30,10 @@ constexpr uint32_t kDataPages = 16;
 
 class TestGpu {
  public:
-  explicit TestGpu(unsigned xlen = 64, unsigned lanes = 32, unsigned sms = 1, unsigned warps = 8) {
+  explicit TestGpu(unsigned xlen = 64, unsigned lanes = 32, unsigned sms = 1, unsigned warps = 8,
+                   unsigned sched_policy = KESTREL_SCHED_LRR) {
     Config c;
+    c.sched_policy = sched_policy;
     c.xlen = xlen;
     c.lanes_per_warp = lanes;
     c.num_sms = sms;

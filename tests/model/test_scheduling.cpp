@@ -219,5 +219,34 @@ TEST(Scheduling, AutomaticRunIsDeterministic) {
   EXPECT_EQ(first, second);
 }
 
+// The SM's warp policy (Config::sched_policy, CONFIG2): four warps each take
+// eight rounds of atomic tickets and log their warp number under each
+// ticket.  Greedy-then-oldest runs the oldest warp while it can issue, so
+// the log is warp 0's 32 tickets, then warp 1's, ...; loose round-robin
+// turns to the next warp after every slice, so the warps' tickets interleave.
+TEST(Scheduling, PolicyOrdersTheWarpsSlices) {
+  Assembler a(64);
+  a.li(t1, 1);
+  a.li(t5, 8);                     // rounds
+  a.csrr(t4, KESTREL_CSR_WARPID);  // the warp's number in its block
+  a.bind("round");
+  a.amo(0x00, 4, t2, a0, t1);  // t2 = ticket (amoadd.w)
+  a.slli(t3, t2, 2);
+  a.add(t3, t3, a0);
+  a.sw(t4, t3, 4);
+  a.addi(t5, t5, -1);
+  a.bne(t5, zero, "round");
+  a.kx_exit();
+  for (const unsigned policy : {KESTREL_SCHED_GTO, KESTREL_SCHED_LRR}) {
+    TestGpu g(64, 4, 1, 4, policy);
+    g.load(a);
+    ASSERT_EQ(g.run({1, 1, 1}, {16, 1, 1}), LaunchState::kDone);
+    ASSERT_EQ(g.data<uint32_t>(0), 4u * 4 * 8);
+    bool in_turns = true;
+    for (uint32_t i = 0; i < 4 * 4 * 8; ++i) in_turns = in_turns && g.data<uint32_t>(4 + 4 * i) == i / 32;
+    EXPECT_EQ(in_turns, policy == KESTREL_SCHED_GTO) << "policy " << policy;
+  }
+}
+
 }  // namespace
 }  // namespace kestrel::model::test

@@ -1,6 +1,7 @@
 // CUDA kernels compiled by kestrel-cc (kernels/runtime_kernels.cu) through the
 // runtime on every kernel-running backend, for RV64 and RV32.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <numeric>
 #include <string>
@@ -181,5 +182,47 @@ INSTANTIATE_TEST_SUITE_P(Backends, CudaKernels,
                          [](const ::testing::TestParamInfo<Target>& param) {
                            return std::get<0>(param.param) + "_RV" + std::to_string(std::get<1>(param.param));
                          });
+
+}  // namespace
+
+namespace {
+
+// KESTREL_PROGRESS (docs/runtime.md, "Statistics"): while a launch runs,
+// a heartbeat line on stderr every period, naming the device and kernel with
+// the cycles, blocks done and IPC so far; none with KESTREL_PROGRESS=0.  On
+// the functional model (a spinning kernel of a fraction of a second).
+TEST(Progress, HeartbeatLinesWhileALaunchRuns) {
+  struct Restore {
+    ~Restore() { unsetenv("KESTREL_PROGRESS"); }
+  } restore;
+  const auto run_spinner = [](const char* period, double* seconds) {
+    setenv("KESTREL_PROGRESS", period, 1);
+    kestrel::Device device = kestrel::Device::open("model");
+    kestrel::Module module = kestrel::Module::load(device, KESTREL_TEST_CUDA_MODULE64);
+    kestrel::DeviceBuffer<int> state(device, 4);
+    state.upload(std::vector<int>(4, 0));
+    ::testing::internal::CaptureStderr();
+    module.kernel("wait_for_host").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, state, 1ll << 21);
+    device.synchronize();
+    *seconds = device.launch_stats().host_seconds;
+    return ::testing::internal::GetCapturedStderr();
+  };
+  double seconds = 0;
+  const std::string lines = run_spinner("0.01", &seconds);
+  if (seconds > 0.05) {
+    EXPECT_NE(
+        lines.find("kestrel: kestrel-model rv64 2x8x32 'wait_for_host(int volatile*, long long)' after "),
+        std::string::npos)
+        << lines;
+    EXPECT_NE(lines.find(" cycles, blocks 0/1, IPC "), std::string::npos) << lines;
+  }
+  EXPECT_EQ(run_spinner("0", &seconds), "");
+  setenv("KESTREL_PROGRESS", "soon", 1);
+  kestrel_device_t* device = nullptr;
+  EXPECT_EQ(kestrel_device_open("model", nullptr, &device), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(kestrel_device_last_error(nullptr)).find("KESTREL_PROGRESS: 'progress=soon'"),
+            std::string::npos)
+      << kestrel_device_last_error(nullptr);
+}
 
 }  // namespace

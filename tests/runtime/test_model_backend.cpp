@@ -110,6 +110,44 @@ TEST_P(RuntimeBackend, KernelWritesReachGlobals) {
   EXPECT_EQ(module_.read_global<int>("counter"), 2);
 }
 
+// kestrel_get_launch_stats (docs/runtime.md, "Statistics"): the latest
+// launch's configuration, counters, fault and derived figures.
+TEST_P(RuntimeBackend, LaunchStatsDescribeTheLatestLaunch) {
+  try {
+    device_.launch_stats();
+    FAIL() << "statistics before the first launch";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_NOT_FOUND);
+  }
+  kestrel::DeviceBuffer<int> out(device_, 128);
+  fill(out, 0, 100, 64);
+  kestrel_launch_stats stats = device_.launch_stats();
+  EXPECT_EQ(stats.sequence, 1u);
+  EXPECT_EQ(std::string(stats.kernel).rfind("fill_index(", 0), 0u) << stats.kernel;
+  EXPECT_EQ(stats.grid.x, 2u);
+  EXPECT_EQ(stats.block.x, 64u);
+  EXPECT_EQ(stats.fault_kind, KESTREL_FAULT_NONE);
+  const kestrel_counters counters = device_.counters();
+  for (int i = 0; i < KESTREL_CNT_COUNT; ++i) EXPECT_EQ(stats.counters.value[i], counters.value[i]) << i;
+  const double cycles = static_cast<double>(counters.value[KESTREL_CNT_CYCLES]);
+  const double warp_instrs = static_cast<double>(counters.value[KESTREL_CNT_WARP_INSTRS]);
+  ASSERT_GT(cycles, 0.0);
+  EXPECT_DOUBLE_EQ(stats.ipc, warp_instrs / cycles);
+  EXPECT_DOUBLE_EQ(stats.ipc_per_sm, warp_instrs / cycles / device_.props().num_sms);
+  EXPECT_DOUBLE_EQ(stats.lane_utilization, static_cast<double>(counters.value[KESTREL_CNT_THREAD_INSTRS]) /
+                                               (warp_instrs * device_.props().warp_size));
+  EXPECT_GT(stats.lane_utilization, 0.0);
+  EXPECT_LE(stats.lane_utilization, 1.0);
+  EXPECT_GT(stats.host_seconds, 0.0);
+
+  module_.kernel("test::poke").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, kestrel_devptr_t{0});
+  EXPECT_THROW(device_.synchronize(), kestrel::Error);
+  stats = device_.launch_stats();
+  EXPECT_EQ(stats.sequence, 2u);
+  EXPECT_EQ(stats.fault_kind, KESTREL_FAULT_ILLEGAL_ADDRESS);
+  EXPECT_EQ(stats.grid.x, 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, RuntimeBackend,
                          ::testing::Combine(::testing::ValuesIn(kestrel::features::test_backends()),
                                             ::testing::Values(64u, 32u)),

@@ -413,6 +413,58 @@ TEST(Watchdog, EnvironmentSetsTheDefault) {
   }
 }
 
+// KESTREL_CONFIG configures every device opened with the defaults (a NULL
+// config, as the CUDA layer opens them): geometry, policy, watchdog, stack;
+// a config's settings and fields win over it; a bad setting refuses the
+// device with the setting named (docs/configuration.md).
+TEST(Configuration, EnvironmentAndSettingsConfigureTheDevice) {
+  struct Restore {
+    ~Restore() { unsetenv("KESTREL_CONFIG"); }
+  } restore;
+  setenv("KESTREL_CONFIG", "sms=3,warps=4,lanes=8,scheduler=gto,watchdog_mcycles=5,stack_bytes=512", 1);
+  kestrel_device_t* device = nullptr;
+  ASSERT_EQ(kestrel_device_open("model", nullptr, &device), KESTREL_SUCCESS)
+      << kestrel_device_last_error(nullptr);
+  kestrel_device_props props{};
+  ASSERT_EQ(kestrel_device_get_props(device, &props), KESTREL_SUCCESS);
+  EXPECT_STREQ(props.name, "kestrel-model rv64 3x4x8");
+  EXPECT_EQ(props.sched_policy, unsigned{KESTREL_SCHED_GTO});
+  EXPECT_EQ(props.fpu_stages, 3u);
+  EXPECT_EQ(props.icache_lines, 16u);
+  uint64_t value = 0;
+  EXPECT_EQ(kestrel_device_get_limit(device, KESTREL_LIMIT_WATCHDOG_MCYCLES, &value), KESTREL_SUCCESS);
+  EXPECT_EQ(value, 5u);
+  EXPECT_EQ(kestrel_device_get_limit(device, KESTREL_LIMIT_STACK_BYTES, &value), KESTREL_SUCCESS);
+  EXPECT_EQ(value, 512u);
+  EXPECT_EQ(kestrel_device_close(device), KESTREL_SUCCESS);
+
+  kestrel_device_config config{};
+  config.num_sms = 1;
+  config.settings = "warps=2,scheduler=lrr";
+  ASSERT_EQ(kestrel_device_open("model", &config, &device), KESTREL_SUCCESS)
+      << kestrel_device_last_error(nullptr);
+  ASSERT_EQ(kestrel_device_get_props(device, &props), KESTREL_SUCCESS);
+  EXPECT_STREQ(props.name, "kestrel-model rv64 1x2x8") << "fields, then settings, then the environment";
+  EXPECT_EQ(props.sched_policy, unsigned{KESTREL_SCHED_LRR});
+  EXPECT_EQ(kestrel_device_close(device), KESTREL_SUCCESS);
+
+  config = kestrel_device_config{};
+  config.settings = "rtlsim.mem_latency=7";  // another backend's option: not the model's business
+  ASSERT_EQ(kestrel_device_open("model", &config, &device), KESTREL_SUCCESS)
+      << kestrel_device_last_error(nullptr);
+  EXPECT_EQ(kestrel_device_close(device), KESTREL_SUCCESS);
+  config.settings = "model.mem_latency=7";
+  EXPECT_EQ(kestrel_device_open("model", &config, &device), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(kestrel_device_last_error(nullptr)).find("'mem_latency'"), std::string::npos)
+      << kestrel_device_last_error(nullptr);
+
+  setenv("KESTREL_CONFIG", "sms=4,warpz=2", 1);
+  EXPECT_EQ(kestrel_device_open("model", nullptr, &device), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_NE(std::string(kestrel_device_last_error(nullptr)).find("KESTREL_CONFIG: 'warpz=2': unknown key"),
+            std::string::npos)
+      << kestrel_device_last_error(nullptr);
+}
+
 TEST_F(LaunchTest, StackLimitSizesTheLocalBacking) {
   uint64_t value = 0;
   ASSERT_EQ(kestrel_device_get_limit(device_, KESTREL_LIMIT_STACK_BYTES, &value), KESTREL_SUCCESS);

@@ -87,6 +87,8 @@ TEST_F(HostRegs, IdentificationAndConfiguration) {
   EXPECT_EQ(read(KESTREL_REG_VERSION), 1u);
   EXPECT_EQ(read(KESTREL_REG_CONFIG0), 32u | (4u << 8) | (4u << 16) | (1u << 24));
   EXPECT_EQ(read(KESTREL_REG_CONFIG1), (8192u / 256) | (16u << 16)) << "max threads = warps x lanes";
+  EXPECT_EQ(read(KESTREL_REG_CONFIG2), KESTREL_SCHED_GTO | (2u << 4) | (5u << 8))
+      << "policy GTO, 2 FPU stages, 2^5 I-cache lines";
   EXPECT_EQ(read(KESTREL_REG_MEM_BASE), KESTREL_GLOBAL_BASE);
   EXPECT_EQ(read(KESTREL_REG_MEM_SIZE_KB), 1024u);
   b->dram_kb_i = 512;  // a smaller DRAM strap
@@ -99,7 +101,7 @@ TEST_F(HostRegs, IdentificationAndConfiguration) {
   write(KESTREL_REG_ID, 0);  // read-only
   EXPECT_EQ(read(KESTREL_REG_ID), KESTREL_ID_VALUE);
   EXPECT_EQ(read(0x3FC), 0u) << "reserved";
-  EXPECT_EQ(read(0x01C), 0u) << "reserved";
+  EXPECT_EQ(read(0x03C), 0u) << "reserved";
 }
 
 TEST_F(HostRegs, DescriptorReadsBackAndFormsLaunch) {

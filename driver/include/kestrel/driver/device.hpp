@@ -15,8 +15,9 @@
 
 namespace kestrel {
 
-// The backend open_transport("") picks: $KESTREL_BACKEND when set, else
-// "rtlsim" when it was built, else "model".
+// The backend open_transport("") picks: $KESTREL_BACKEND when set, else the
+// backend setting of KESTREL_CONFIG / KESTREL_CONFIG_FILE, else "rtlsim" when
+// it was built, else "model".
 std::string default_backend();
 
 }  // namespace kestrel
@@ -35,6 +36,10 @@ struct DeviceInfo {
   uint64_t mem_base = 0;
   uint64_t mem_bytes = 0;
   uint32_t clock_khz = 0;
+  // CONFIG2: the SM parameters
+  unsigned sched_policy = 0;  // enum kestrel_sched_policy
+  unsigned fpu_stages = 0;
+  unsigned icache_lines = 0;
 };
 
 // The launch descriptor registers (KESTREL_REG_ENTRY_LO .. WATCHDOG).

@@ -28,8 +28,14 @@ struct Config {
   uint64_t mem_bytes = 256ull << 20;  // device DRAM, whole pages, at KESTREL_GLOBAL_BASE
   uint32_t shared_bytes_per_sm = 64 * 1024;
   uint32_t max_threads_per_block = 1024;
-  // Warp-instructions a warp issues before the SM turns to its next warp.
+  // Warp-instructions a warp issues before the SM chooses again.
   uint32_t warp_slice = 16;
+  // How the SM chooses (enum kestrel_sched_policy, CONFIG2): loose
+  // round-robin turns to the next resident warp that can issue; greedy-then-
+  // oldest keeps the warp it ran while that can issue, else takes the warp
+  // resident longest.  Only the order of warps' slices follows it: the model
+  // has no pipeline, so the cycle count is not the RTL's under either policy.
+  unsigned sched_policy = 0;
   // Warp-instructions a block may issue while some of its threads wait at a
   // barrier before the watchdog reports BARRIER_DEADLOCK (docs/isa.md sec. 6).
   uint64_t barrier_watchdog = 1ull << 24;

@@ -12,5 +12,5 @@ module kestrel_warp_sched_gto_tb #(
   output logic             valid_o,
   output logic [WarpW-1:0] warp_o
 );
-  kestrel_warp_sched #(.Warps(Warps), .Policy(kestrel_pkg::SchedGreedyThenOldest)) u_sched (.*);
+  kestrel_warp_sched #(.Warps(Warps), .Policy(32'(kestrel_pkg::SchedGreedyThenOldest))) u_sched (.*);
 endmodule

@@ -39,21 +39,31 @@
 //                    KESTREL_ERROR_NOT_SUPPORTED.
 //   trace_window     KESTREL_TRACE_WINDOW=a:b     trace only cycles a <= c < b,
 //                    counted from the backend's reset; either side may be empty.
+//   preset           KESTREL_RTLSIM_PRESET=name   the preset by name; its
+//                    geometry and policy replace the requested ones.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "kestrel/transport.hpp"
 
 namespace kestrel::rtlsim {
 
 // Builds the Verilated GPU of the preset matching `config` (xlen, lanes,
-// warps per SM, SMs): RV64/32/8/2 (default), RV32/32/8/2 and RV32/4/4/1.
+// warps per SM, SMs, scheduler policy) or named by the `preset` option: the
+// build's presets are default (RV64 2x8x32), rv32 (RV32 2x8x32) and small
+// (RV32 1x4x4), all loose round-robin, and those of KESTREL_RTLSIM_PRESETS
+// (docs/configuration.md).
 // Throws kestrel::Error(KESTREL_ERROR_INVALID_VALUE) for another geometry, a
 // DRAM size that is not whole pages up to 256 MiB, shared memory other than
 // 64 KiB per SM, an unknown backend option or a malformed option value, and
 // KESTREL_ERROR_NOT_SUPPORTED for a trace request in a build without tracing.
 std::unique_ptr<kestrel::Transport> make_rtlsim_transport(const kestrel::BackendConfig& config);
+
+// The presets of this build, each as "name (rv64 2x8x32 lrr)".
+std::vector<std::string> preset_names();
 
 // Whether this build writes FST waveforms (-DKESTREL_RTLSIM_TRACE=ON).
 bool trace_built();

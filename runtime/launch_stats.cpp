@@ -1,0 +1,124 @@
+// Per-launch statistics and the KESTREL_STATS file (launch_stats.hpp).
+#include "launch_stats.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "device_context.hpp"
+#include "kestrel/error.hpp"
+#include "kestrel/transport.hpp"
+
+namespace kestrel::runtime {
+namespace {
+
+double ratio(uint64_t part, uint64_t whole) {
+  return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
+}
+
+}  // namespace
+
+kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_device_props& props) {
+  kestrel_launch_stats s{};
+  s.sequence = record.sequence;
+  const std::string name = demangle(record.kernel);
+  const size_t length = std::min(name.size(), sizeof s.kernel - 1);
+  std::memcpy(s.kernel, name.data(), length);
+  s.grid = record.grid;
+  s.block = record.block;
+  s.dynamic_shared_bytes = record.dynamic_shared_bytes;
+  s.fault_kind = record.fault_kind;
+  for (size_t i = 0; i < record.counters.size(); ++i) s.counters.value[i] = record.counters[i];
+  s.host_seconds = record.host_seconds;
+  const auto& c = record.counters;
+  const uint64_t cycles = c[KESTREL_CNT_CYCLES];
+  const uint64_t warp_instrs = c[KESTREL_CNT_WARP_INSTRS];
+  // Stall counters count SM-cycles: each SM adds one per cycle it stalls.
+  const uint64_t sm_cycles = cycles * props.num_sms;
+  s.ipc = ratio(warp_instrs, cycles);
+  s.ipc_per_sm = ratio(warp_instrs, sm_cycles);
+  s.lane_utilization = ratio(c[KESTREL_CNT_THREAD_INSTRS], warp_instrs * props.warp_size);
+  s.diverged_share = ratio(c[KESTREL_CNT_DIVERGED_ISSUES], warp_instrs);
+  s.stall_scoreboard_share = ratio(c[KESTREL_CNT_STALL_SCOREBOARD], sm_cycles);
+  s.stall_memory_share = ratio(c[KESTREL_CNT_STALL_MEMORY], sm_cycles);
+  s.stall_barrier_share = ratio(c[KESTREL_CNT_STALL_BARRIER], sm_cycles);
+  s.stall_idle_share = ratio(c[KESTREL_CNT_STALL_IDLE], sm_cycles);
+  s.bank_passes_per_shared_access = ratio(c[KESTREL_CNT_SHARED_PASSES], c[KESTREL_CNT_SHARED_ACCESSES]);
+  s.cycles_per_host_second =
+      record.host_seconds > 0 ? static_cast<double>(cycles) / record.host_seconds : 0.0;
+  return s;
+}
+
+std::string launch_json(const LaunchRecord& record, const kestrel_device_props& props) {
+  const kestrel_launch_stats s = launch_stats(record, props);
+  nlohmann::ordered_json counters = nlohmann::ordered_json::object();
+  for (int i = 0; i < KESTREL_CNT_COUNT; ++i) {
+    if (const char* name = kestrel_counter_name(i); name != nullptr) counters[name] = record.counters[i];
+  }
+  const char* fault = kestrel_fault_kind_name(record.fault_kind);
+  nlohmann::ordered_json json = {
+      {"launch", record.sequence},
+      {"kernel", demangle(record.kernel)},
+      {"mangled", record.kernel},
+      {"grid", {record.grid.x, record.grid.y, record.grid.z}},
+      {"block", {record.block.x, record.block.y, record.block.z}},
+      {"dynamic_shared_bytes", record.dynamic_shared_bytes},
+      {"stack_bytes", record.stack_bytes},
+      {"fault", record.fault_kind == KESTREL_FAULT_NONE || fault == nullptr ? nlohmann::ordered_json(nullptr)
+                                                                            : nlohmann::ordered_json(fault)},
+      {"device",
+       {{"name", props.name},
+        {"backend", props.backend},
+        {"xlen", props.xlen},
+        {"sms", props.num_sms},
+        {"warps_per_sm", props.warps_per_sm},
+        {"lanes_per_warp", props.warp_size},
+        {"scheduler", sched_policy_name(props.sched_policy)},
+        {"clock_khz", props.clock_khz}}},
+      {"host_seconds", record.host_seconds},
+      {"counters", counters},
+      {"derived",
+       {{"ipc", s.ipc},
+        {"ipc_per_sm", s.ipc_per_sm},
+        {"lane_utilization", s.lane_utilization},
+        {"diverged_share", s.diverged_share},
+        {"stall_shares",
+         {{"scoreboard", s.stall_scoreboard_share},
+          {"memory", s.stall_memory_share},
+          {"barrier", s.stall_barrier_share},
+          {"idle", s.stall_idle_share}}},
+        {"bank_passes_per_shared_access", s.bank_passes_per_shared_access},
+        {"cycles_per_host_second", s.cycles_per_host_second}}},
+  };
+  return json.dump();
+}
+
+std::shared_ptr<StatsFile> StatsFile::open(const std::string& path) {
+  // The files this process writes, so that its devices share each one and
+  // only the first truncates it (a process's statistics, as a profiler's).
+  static std::mutex registry_mutex;
+  static std::map<std::string, std::weak_ptr<StatsFile>> registry;
+  static std::map<std::string, bool> started;
+  const std::lock_guard<std::mutex> lock(registry_mutex);
+  if (auto existing = registry[path].lock()) return existing;
+  const bool first = !started[path];
+  std::ofstream file(path, first ? std::ios::trunc : std::ios::app);
+  if (!file) throw Error(KESTREL_ERROR_INVALID_VALUE, "KESTREL_STATS: cannot write '" + path + "'");
+  started[path] = true;
+  std::shared_ptr<StatsFile> created(new StatsFile(path));
+  registry[path] = created;
+  return created;
+}
+
+void StatsFile::append(const std::string& line) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  std::ofstream file(path_, std::ios::app);
+  file << line << '\n';
+  file.flush();
+  if (!file) std::fprintf(stderr, "kestrel: KESTREL_STATS: writing '%s' failed\n", path_.c_str());
+}
+
+}  // namespace kestrel::runtime

@@ -1,0 +1,51 @@
+// Per-launch statistics (docs/runtime.md, "Statistics"): the record the
+// runtime keeps of each retired launch, the figures derived from its
+// counters, and the JSON Lines file KESTREL_STATS names, one record per
+// launch from any program, CUDA ones included.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "kestrel/driver/device.hpp"
+#include "kestrel/kestrel.h"
+
+namespace kestrel::runtime {
+
+struct LaunchRecord {
+  uint64_t sequence = 0;  // the device's launches so far, this one included
+  std::string kernel;     // mangled name
+  kestrel_dim3 grid{};
+  kestrel_dim3 block{};
+  uint32_t dynamic_shared_bytes = 0;
+  uint32_t stack_bytes = 0;
+  int32_t fault_kind = KESTREL_FAULT_NONE;
+  driver::CounterValues counters{};
+  double host_seconds = 0;  // wall time from the launch to its retirement
+};
+
+// The record and its derived figures in the C API's form.
+kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_device_props& props);
+
+// One JSON object (a line of the statistics file): the launch, the device's
+// configuration, every counter by name and the derived figures.
+std::string launch_json(const LaunchRecord& record, const kestrel_device_props& props);
+
+// The statistics file of one path, shared by every device of the process
+// that writes to it: the first to open it in the process starts it afresh,
+// the others append, and each record is one line written whole.
+class StatsFile {
+ public:
+  static std::shared_ptr<StatsFile> open(const std::string& path);
+  void append(const std::string& line);
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit StatsFile(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+  std::mutex mutex_;
+};
+
+}  // namespace kestrel::runtime
