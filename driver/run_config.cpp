@@ -17,6 +17,7 @@ namespace {
 
 constexpr const char* kKeys =
     "backend, xlen, sms, warps, lanes, mem_mib, scheduler, watchdog_mcycles, stack_bytes, stats, progress, "
+    "itrace, "
     "<backend>.<option>";
 
 std::string trim(const std::string& text) {
@@ -105,6 +106,9 @@ void apply(const Setting& s, RunConfig& config) {
     config.stack_bytes = static_cast<uint32_t>(bytes);
   } else if (key == "progress") {
     config.progress_seconds = s.seconds();
+  } else if (key == "itrace") {
+    if (s.value().empty()) s.fail("empty file name");
+    config.itrace_path = s.value();
   } else if (key == "stats") {
     if (s.value().empty()) s.fail("empty file name");
     config.stats_path = s.value();
@@ -150,6 +154,8 @@ RunConfig run_config_from_environment() {
   }
   if (const char* text = std::getenv("KESTREL_CONFIG"); text != nullptr && *text != '\0')
     parse_run_config(text, "KESTREL_CONFIG", config);
+  if (const char* path = std::getenv("KESTREL_ITRACE"); path != nullptr && *path != '\0')
+    config.itrace_path = path;
   return config;
 }
 

@@ -23,6 +23,7 @@ class Engine {
   virtual void start(const LaunchDesc& desc, Dispatch dispatch) = 0;
   virtual void run() = 0;
   virtual bool run_for(uint64_t rounds) = 0;
+  virtual void set_retire_observer(RetireObserver observer) = 0;
   virtual void abort() = 0;
   virtual LaunchState state() const = 0;
   virtual const Fault& fault() const = 0;

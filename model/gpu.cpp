@@ -15,6 +15,7 @@ uint32_t Gpu::page_perms(uint64_t addr) const { return engine_->page_perms(addr)
 void Gpu::start(const LaunchDesc& desc, Dispatch dispatch) { engine_->start(desc, dispatch); }
 void Gpu::run() { engine_->run(); }
 bool Gpu::run_for(uint64_t rounds) { return engine_->run_for(rounds); }
+void Gpu::set_retire_observer(RetireObserver observer) { engine_->set_retire_observer(std::move(observer)); }
 void Gpu::abort() { engine_->abort(); }
 LaunchState Gpu::state() const { return engine_->state(); }
 const Fault& Gpu::fault() const { return engine_->fault(); }

@@ -140,7 +140,11 @@ bool Machine<X>::run_for(uint64_t rounds) {
       bool issued = false;
       const uint32_t slot = choose_warp(sm);
       if (slot < slots) {
-        run_warp(s, slot, config_.warp_slice, nullptr);
+        if (retire_observer_) {
+          run_observed_slice(s, slot);
+        } else {
+          run_warp(s, slot, config_.warp_slice, nullptr);
+        }
         issued = true;
       }
       // An SM whose only runnable threads sleep lets its clock run to the
@@ -161,6 +165,20 @@ bool Machine<X>::run_for(uint64_t rounds) {
     }
   }
   return state_ == LaunchState::kRunning;
+}
+
+// The same slice as run_warp(s, slot, warp_slice), one instruction at a time
+// so that the observer sees each.
+template <class X>
+void Machine<X>::run_observed_slice(uint32_t sm_id, uint32_t slot) {
+  for (uint32_t i = 0; i < config_.warp_slice && state_ == LaunchState::kRunning; ++i) {
+    Retire retire;
+    retire.sm = sm_id;
+    retire.warp_slot = slot;
+    run_warp(sm_id, slot, 1, &retire);
+    if (!retire.issued) return;
+    retire_observer_(retire, sms_[sm_id].cycles);
+  }
 }
 
 template <class X>

@@ -273,6 +273,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   void run() override { run_for(UINT64_MAX); }
 
   bool run_for(uint64_t rounds) override;
+  void set_retire_observer(RetireObserver observer) override { retire_observer_ = std::move(observer); }
   void abort() override;
   void place_block(uint32_t block_index, uint32_t sm_id, const std::vector<uint32_t>& slots) override;
   Retire step(uint32_t sm_id, uint32_t slot, const AtomicOracle* oracle) override;
@@ -654,6 +655,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   // The slot whose warp runs the SM's next slice under Config::sched_policy,
   // or warps_per_sm when no resident warp can issue.
   uint32_t choose_warp(Sm & sm);
+  void run_observed_slice(uint32_t sm_id, uint32_t slot);
   void run_warp(uint32_t sm_id, uint32_t slot, uint32_t limit, Retire * rec);
   void record_writes(uint32_t slot, Warp & w, const Inst& in, uint32_t mask, Retire* rec);
   bool execute(uint32_t sm_id, uint32_t slot, Warp & w, Block & blk, const Inst& in, uint32_t gi, uint64_t pc,
@@ -694,6 +696,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   std::vector<Sm> sms_;
   LaunchDesc desc_;
   Dispatch dispatch_ = Dispatch::kAutomatic;
+  RetireObserver retire_observer_;  // the instruction trace, when set
   LaunchState state_ = LaunchState::kIdle;
   Fault fault_;
   Counters counters_{};

@@ -4,12 +4,14 @@
 #include "kestrel/model/model_transport.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "kestrel/error.hpp"
 #include "kestrel/host_regs.h"
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/model/host_registers.hpp"
+#include "kestrel/model/itrace.hpp"
 
 namespace kestrel::model {
 namespace {
@@ -19,11 +21,14 @@ constexpr uint32_t kVersion = (0u << 16) | 1u;
 constexpr uint32_t kReportedFpuStages = 3;
 constexpr uint32_t kReportedICacheLinesLog2 = 4;
 
-// The model backend takes no backend options (BackendConfig::options).
+// The model backend's one option (BackendConfig::options): itrace=file,
+// the instruction trace (kestrel/model/itrace.hpp).
 void check_options(const BackendConfig& c) {
-  if (c.options.empty()) return;
-  throw Error(KESTREL_ERROR_INVALID_VALUE, "model: unknown backend option '" + c.options.begin()->first +
-                                               "' (the model backend takes none)");
+  for (const auto& [name, value] : c.options) {
+    if (name == "itrace") continue;
+    throw Error(KESTREL_ERROR_INVALID_VALUE,
+                "model: unknown backend option '" + name + "' (the model backend knows: itrace)");
+  }
 }
 
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
@@ -31,7 +36,16 @@ uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
 class ModelTransport final : public Transport {
  public:
-  explicit ModelTransport(const BackendConfig& config) : gpu_(model_config(config)) {}
+  explicit ModelTransport(const BackendConfig& config) : gpu_(model_config(config)) {
+    if (const auto it = config.options.find("itrace"); it != config.options.end() && !it->second.empty()) {
+      trace_ = std::make_unique<InstructionTrace>(it->second, config.xlen);
+      gpu_.set_retire_observer([this](const Retire& r, uint64_t cycle) {
+        uint32_t word = 0;
+        gpu_.read_mem(r.pc, &word, sizeof word);
+        trace_->retire(cycle, r.sm, r.warp_slot, r.pc, r.mask, word, r.writes);
+      });
+    }
+  }
 
   std::string name() const override { return "model"; }
 
@@ -128,6 +142,7 @@ class ModelTransport final : public Transport {
   }
 
   void start() {
+    if (trace_) trace_->launch(regs_.launch());
     gpu_.start(regs_.launch());
     started_ = true;
     aborted_ = false;
@@ -185,6 +200,7 @@ class ModelTransport final : public Transport {
   }
 
   Gpu gpu_;
+  std::unique_ptr<InstructionTrace> trace_;  // KESTREL_ITRACE, when asked for
   HostRegisters regs_;
   bool started_ = false;
   bool aborted_ = false;

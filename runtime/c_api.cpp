@@ -147,6 +147,8 @@ kestrel::BackendConfig backend_config(const kestrel_device_config* config, const
   result.options.clear();
   if (const auto it = run.backend_options.find(backend); it != run.backend_options.end())
     result.options = it->second;
+  // Every simulated backend writes the instruction trace (the model, rtlsim).
+  if (!run.itrace_path.empty()) result.options["itrace"] = run.itrace_path;
   if (config == nullptr) return result;
   if (config->xlen != 0) {
     if (config->xlen != 32 && config->xlen != 64)

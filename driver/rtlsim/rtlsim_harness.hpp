@@ -40,6 +40,7 @@
 #include "kestrel/host_regs.h"
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/model/host_registers.hpp"
+#include "kestrel/model/itrace.hpp"
 #include "kestrel/transport.hpp"
 #include "kestrel_contract.hpp"
 
@@ -92,6 +93,7 @@ struct Options {
   uint64_t max_cycles = 0;          // KESTREL_RTLSIM_MAX_CYCLES; 0: the watchdog's budget and a margin
   bool lockstep = false;            // option "lockstep" or KESTREL_LOCKSTEP=1
   std::string trace_path;           // option "trace" or KESTREL_TRACE
+  std::string itrace_path;          // option "itrace": the instruction trace (kestrel/model/itrace.hpp)
   uint64_t trace_start = 0;         // first cycle dumped
   uint64_t trace_end = UINT64_MAX;  // first cycle no longer dumped
   // Test hook (KESTREL_LOCKSTEP_INJECT=n), passed to the lock-step observer
@@ -138,6 +140,8 @@ class Harness final : public Transport {
       }
     }
 #endif
+    if (!options_.itrace_path.empty())
+      itrace_ = std::make_unique<model::InstructionTrace>(options_.itrace_path, config.xlen);
     if (options_.lockstep) {
       tap::ObserverArgs args;
       args.config = config;
@@ -201,10 +205,8 @@ class Harness final : public Transport {
       validate_launch();
       launch_cycles_ = 0;
     }
-    if (observer_) {
-      if (observed_ && (start || abort)) finish_observed(abort);
-      mirror_reg(offset, value);
-    }
+    if (observer_ && observed_ && (start || abort)) finish_observed(abort);
+    if (observer_ || itrace_) mirror_reg(offset, value);
     model_->reg_req_valid_i = 1;
     model_->reg_req_i = reg_request(true, offset, value);
     wait_request_taken();
@@ -212,6 +214,7 @@ class Harness final : public Transport {
       observer_->launch_start(regs_.launch(), tap::Dram{dram_.data(), dram_.size()});
       observed_ = true;
     }
+    if (itrace_ && start && !abort) itrace_->launch(regs_.launch());
   }
 
   void write_mem(uint64_t addr, const void* src, size_t bytes) override {
@@ -351,8 +354,9 @@ class Harness final : public Transport {
   // Called between settle() and rise(): the taps show this cycle's dispatch and
   // retires, which take effect at the coming edge.
   void sample_taps() {
-    if (!observed_ || !observer_->ok()) return;
-    if (model_->disp_valid_o) {
+    const bool observing = observed_ && observer_->ok();
+    if (!observing && !itrace_) return;
+    if (observing && model_->disp_valid_o) {
       tap::Dispatch d;
       d.block_index = static_cast<uint32_t>(port_bits(model_->disp_linear_o, 0, 64));
       d.sm = static_cast<uint32_t>(port_bits(model_->disp_sm_o, 0, 8));
@@ -364,7 +368,7 @@ class Harness final : public Transport {
     const unsigned lanes = config_.lanes_per_warp;
     const unsigned xlen = config_.xlen;
     const unsigned warp_bits = config_.warps_per_sm > 1 ? ceil_log2(config_.warps_per_sm) : 1;
-    for (uint32_t sm = 0; sm < config_.num_sms && observer_->ok(); ++sm) {
+    for (uint32_t sm = 0; sm < config_.num_sms && (!observing || observer_->ok()); ++sm) {
       if (port_bits(model_->retire_valid_o, sm, 1) == 0) continue;
       tap::Retire r;
       r.sm = sm;
@@ -379,8 +383,23 @@ class Harness final : public Transport {
         for (unsigned lane = 0; lane < lanes; ++lane)
           r.rd_data[lane] = port_bits(model_->retire_rd_data_o, (sm * lanes + lane) * xlen, xlen);
       }
-      observer_->retire(r);
+      if (observing) observer_->retire(r);
+      if (itrace_) trace_retire(r);
     }
+  }
+
+  // The instruction trace's line for one retire record: the instruction word
+  // from DRAM (code is read-only while a kernel runs), the write per lane.
+  void trace_retire(const tap::Retire& r) {
+    uint32_t word = 0;
+    if (r.pc >= KESTREL_GLOBAL_BASE && r.pc - KESTREL_GLOBAL_BASE + sizeof word <= dram_.size())
+      std::memcpy(&word, dram_.data() + (r.pc - KESTREL_GLOBAL_BASE), sizeof word);
+    std::vector<model::RegWrite> writes;
+    if (r.rd_we) {
+      for (uint32_t lane = 0; lane < config_.lanes_per_warp; ++lane)
+        if ((r.mask >> lane) & 1u) writes.push_back({r.warp_slot, lane, r.rd_fp, r.rd, r.rd_data[lane]});
+    }
+    itrace_->retire(launch_cycles_, r.sm, r.warp_slot, r.pc, r.mask, word, writes);
   }
 
   static unsigned ceil_log2(unsigned v) {
@@ -450,7 +469,7 @@ class Harness final : public Transport {
   }
 
   void rise() {
-    if (observer_) sample_taps();
+    if (observer_ || itrace_) sample_taps();
     sample_memory();
     model_->clk_i = 1;
     model_->eval();
@@ -528,9 +547,10 @@ class Harness final : public Transport {
 #ifdef KESTREL_RTLSIM_TRACE
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
-  std::unique_ptr<tap::Observer> observer_;  // null unless asked for (Options::lockstep)
-  bool observed_ = false;                    // the observer follows the launch in progress
-  model::HostRegisters regs_;                // what the host wrote (mirror_reg)
+  std::unique_ptr<tap::Observer> observer_;          // null unless asked for (Options::lockstep)
+  std::unique_ptr<model::InstructionTrace> itrace_;  // null unless asked for (Options::itrace_path)
+  bool observed_ = false;                            // the observer follows the launch in progress
+  model::HostRegisters regs_;                        // what the host wrote (mirror_reg)
   std::vector<uint8_t> dram_;
   std::deque<Pending> queue_;
   uint64_t now_ = 0;

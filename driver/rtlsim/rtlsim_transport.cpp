@@ -36,6 +36,7 @@ constexpr Known kKnown[] = {
     {"trace", "KESTREL_TRACE"},
     {"trace_window", "KESTREL_TRACE_WINDOW"},
     {"preset", "KESTREL_RTLSIM_PRESET"},
+    {"itrace", "KESTREL_ITRACE"},
 };
 
 void check_options(const BackendConfig& config) {
@@ -144,6 +145,7 @@ Options options_from(const BackendConfig& config) {
   options.inject = number(config, "lockstep_inject", 0, 0);
   options.inject_atomic = number(config, "lockstep_inject_atomic", 0, 0);
   options.trace_path = text_of(config, "trace");
+  options.itrace_path = text_of(config, "itrace");
   const std::string window = text_of(config, "trace_window");
   if (!window.empty()) parse_window(window, options);
   if (!options.trace_path.empty() && !trace_built()) {

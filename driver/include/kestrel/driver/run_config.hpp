@@ -11,7 +11,8 @@
 // Keys: backend, xlen, sms, warps, lanes, mem_mib, scheduler (lrr, gto or a
 // policy number), watchdog_mcycles, stack_bytes, stats (a JSON file of
 // per-launch statistics), progress (seconds between heartbeat lines on
-// stderr during a launch, 0 = none), and <backend>.<option> for an option of one
+// stderr during a launch, 0 = none), itrace (the instruction trace file;
+// KESTREL_ITRACE wins), and <backend>.<option> for an option of one
 // backend (rtlsim.mem_latency=100), given to that backend only when it is
 // the one opened.  Every value is checked here; a bad one is a
 // kestrel::Error(KESTREL_ERROR_INVALID_VALUE) naming the setting and where it
@@ -34,6 +35,7 @@ struct RunConfig {
   std::optional<uint32_t> watchdog_mcycles;
   std::optional<uint32_t> stack_bytes;
   std::string stats_path;                  // "" when not set
+  std::string itrace_path;                 // the instruction trace (KESTREL_ITRACE wins), "" when not set
   std::optional<double> progress_seconds;  // heartbeat period, 0 = none
   // Which fields were set, for layering one configuration over another.
   bool has_xlen = false, has_sms = false, has_warps = false, has_lanes = false, has_mem = false,

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -148,6 +149,11 @@ struct Retire {
 
 using Counters = std::array<uint64_t, KESTREL_CNT_COUNT>;
 
+// Called with every warp-instruction an automatic launch issues (its record
+// and the SM's cycle count after it), for the instruction trace; an empty
+// function (the default) costs nothing.
+using RetireObserver = std::function<void(const Retire& retire, uint64_t sm_cycle)>;
+
 class Engine;
 
 class Gpu {
@@ -182,6 +188,9 @@ class Gpu {
   // returns whether it still runs.  Between two calls the host may read and
   // write DRAM: this is how the driver overlaps copies with a kernel.
   bool run_for(uint64_t rounds);
+  // Sees every warp-instruction of later automatic launches (the
+  // instruction trace); an empty function stops it.
+  void set_retire_observer(RetireObserver observer);
   void abort();
   LaunchState state() const;
   const Fault& fault() const;

@@ -39,6 +39,9 @@
 //                    KESTREL_ERROR_NOT_SUPPORTED.
 //   trace_window     KESTREL_TRACE_WINDOW=a:b     trace only cycles a <= c < b,
 //                    counted from the backend's reset; either side may be empty.
+//   itrace           KESTREL_ITRACE=file          the instruction trace: one line
+//                    per retired warp-instruction, disassembled, with its
+//                    writes (kestrel/model/itrace.hpp); any build.
 //   preset           KESTREL_RTLSIM_PRESET=name   the preset by name; its
 //                    geometry and policy replace the requested ones.
 #pragma once
