@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "api_common.hpp"
+#include "kestrel/cuda/cuda_profiler_api.h"
 #include "kestrel/error.hpp"
 
 using namespace kestrel::cudart;
@@ -317,6 +318,23 @@ cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
       default:
         throw CudaError(cudaErrorUnsupportedLimit);
     }
+  });
+}
+
+// ---- Profiler window (cuda_profiler_api.h) -----------------------------------------------
+
+cudaError_t cudaProfilerStart(void) {
+  return api([] { current_device().set_profiling(true); });
+}
+
+cudaError_t cudaProfilerStop(void) {
+  return api([] { current_device().set_profiling(false); });
+}
+
+cudaError_t kestrelProfilerActive(int* active) {
+  return api([&] {
+    require(active != nullptr, cudaErrorInvalidValue);
+    *active = current_device().profiling() ? 1 : 0;
   });
 }
 

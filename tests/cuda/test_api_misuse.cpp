@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_profiler_api.h"
 #include "cuda_runtime.h"
 #include "misuse_kernels.h"
 
@@ -244,6 +245,33 @@ TEST(Memory, CopyDirectionsAreCheckedAgainstDevicePointers) {
 // device pointer refuses the other device's (it touched the wrong device's
 // memory, or crashed as a host pointer under cudaMemcpyDefault).  Device
 // address ranges still overlap, so unifiedAddressing stays 0.
+// cudaProfilerStart/Stop open and close the current device's profiling
+// window (the stats window); each is idempotent, and a reset closes it.
+TEST(Devices, ProfilerWindowPerDevice) {
+  if (kestrelSetDeviceCount(2) != cudaSuccess)
+    GTEST_SKIP() << "the devices exist already (run alone, as ctest does)";
+  int active = -1;
+  EXPECT_EQ(kestrelProfilerActive(nullptr), cudaErrorInvalidValue);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+  EXPECT_EQ(cudaProfilerStop(), cudaSuccess);  // stopping a closed window does nothing
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 1);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);  // the other device's window is its own
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStop(), cudaSuccess);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+}
+
 TEST(Devices, PointersOfAnotherDeviceAreRefused) {
   if (kestrelSetDeviceCount(2) != cudaSuccess)
     GTEST_SKIP() << "the devices exist already (run alone, as ctest does)";
