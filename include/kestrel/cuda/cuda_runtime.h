@@ -5,6 +5,11 @@
  * symbols and kernels as themselves rather than as void pointers. */
 #ifndef KESTREL_CUDA_RUNTIME_H
 #define KESTREL_CUDA_RUNTIME_H
+/* CUDA's own include guard: NVIDIA's helper_cuda.h offers findCudaDevice,
+ * gpuDeviceInit and the like only where it is defined. */
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
 
 #if defined(__CUDA__)
 #include "kestrel_cuda.h"

@@ -5,6 +5,10 @@
  * code instead of crashing on bad input. */
 #ifndef KESTREL_CUDA_RUNTIME_API_H
 #define KESTREL_CUDA_RUNTIME_API_H
+/* CUDA's own include guard, which code written for CUDA may test. */
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
 
 #include <stddef.h>
 

@@ -5,6 +5,11 @@
  * what Kestrel implements. */
 #ifndef KESTREL_DRIVER_TYPES_H
 #define KESTREL_DRIVER_TYPES_H
+/* CUDA's own include guard: code written for CUDA (NVIDIA's helper_cuda.h)
+ * tests it to tell whether the runtime's types are there. */
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
 
 #include <stddef.h>
 
@@ -120,6 +125,15 @@ enum cudaDeviceAttr KESTREL_CUDA_ENUM_BASE {
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+
+/* Who may use a device (cudaDevAttrComputeMode).  Kestrel's devices are
+ * always in the default mode: any host thread may make one current. */
+enum cudaComputeMode KESTREL_CUDA_ENUM_BASE {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 
 /* Flags (guide 3.2.4 and 3.2.5). */

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include "sample_helpers.h"
+
 #define EXPECT(condition)                                                      \
   do {                                                                         \
     if (!(condition)) {                                                        \
@@ -27,6 +29,11 @@ __global__ void shared_hungry(float* out) {
 int main() {
   int count = 0;
   EXPECT(cudaGetDeviceCount(&count) == cudaSuccess && count >= 1);
+  // The helpers NVIDIA's samples rely on find Kestrel's runtime through CUDA's include guards.
+  EXPECT(sample_find_device() == 0);
+  int mode = -1;
+  SAMPLE_CHECK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0));
+  EXPECT(mode == cudaComputeModeDefault);
   for (int dev = 0; dev < count; ++dev) {
     cudaDeviceProp prop;
     EXPECT(cudaGetDeviceProperties(&prop, dev) == cudaSuccess);
