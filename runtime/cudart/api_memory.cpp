@@ -150,6 +150,11 @@ void symbol_copy(const char* api, bool to_symbol, void* host_or_device, const vo
 // ---- Page-locked host memory ------------------------------------------------------
 
 std::mutex g_host_mutex;
+// Ranges page-locked by cudaHostRegister, under g_host_mutex.
+std::map<void*, size_t>& host_registrations() {
+  static std::map<void*, size_t> ranges;
+  return ranges;
+}
 std::map<void*, size_t>& host_allocations() {
   static std::map<void*, size_t> allocations;
   return allocations;
@@ -241,6 +246,52 @@ cudaError_t cudaFreeHost(void* ptr) {
     std::lock_guard<std::mutex> lock(g_host_mutex);
     require(host_allocations().erase(ptr) != 0, cudaErrorInvalidValue);
     std::free(ptr);
+  });
+}
+
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  return api([&] {
+    require(ptr != nullptr && size != 0, cudaErrorInvalidValue);
+    const unsigned known = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |
+                           cudaHostRegisterReadOnly;
+    require((flags & ~known) == 0, cudaErrorInvalidValue);
+    if ((flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) != 0)
+      reject(cudaErrorNotSupported,
+             "cudaHostRegister: no Kestrel device can reach host memory, so it cannot be mapped "
+             "(canMapHostMemory is 0); register it without cudaHostRegisterMapped/IoMemory and copy it");
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
+    require(size <= UINTPTR_MAX - begin, cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_host_mutex);
+    // Page-locked already: a registered range or cudaHostAlloc's memory.
+    const auto overlaps = [&](const std::map<void*, size_t>& ranges) {
+      for (const auto& [base, bytes] : ranges) {
+        const uintptr_t start = reinterpret_cast<uintptr_t>(base);
+        if (begin < start + bytes && start < begin + size) return true;
+      }
+      return false;
+    };
+    require(!overlaps(host_registrations()) && !overlaps(host_allocations()),
+            cudaErrorHostMemoryAlreadyRegistered);
+    // The simulators copy from any host memory; pinning is bookkeeping.
+    host_registrations()[ptr] = size;
+  });
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+  return api([&] {
+    require(ptr != nullptr, cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_host_mutex);
+    require(host_registrations().erase(ptr) != 0, cudaErrorHostMemoryNotRegistered);
+  });
+}
+
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  return api([&] {
+    require(pDevice != nullptr && pHost != nullptr && flags == 0, cudaErrorInvalidValue);
+    *pDevice = nullptr;
+    reject(cudaErrorNotSupported,
+           "cudaHostGetDevicePointer: no Kestrel device can reach host memory, so host memory has no device "
+           "address (canMapHostMemory is 0); copy it to device memory instead");
   });
 }
 

@@ -147,6 +147,13 @@ class DeviceState {
   // --capture-range=cudaProfilerApi (docs/cuda-runtime.md, "Profiler window").
   void set_profiling(bool open) { profiling_ = open; }
   bool profiling() const { return profiling_.load(); }
+  // cudaSetDeviceFlags and cudaDeviceSetCacheConfig: recorded, kept across
+  // reset; Kestrel's waits block whatever the policy, and its SMs have no L1
+  // cache to prefer (docs/cuda-runtime.md, "Devices").
+  void set_flags(unsigned flags) { flags_ = flags; }
+  unsigned flags() const { return flags_.load(); }
+  void set_cache_config(cudaFuncCache config) { cache_config_ = config; }
+  cudaFuncCache cache_config() const { return cache_config_.load(); }
 
   CUstream_st* default_stream() { return default_stream_.get(); }
   std::mutex& mutex() { return mutex_; }
@@ -215,6 +222,8 @@ class DeviceState {
 
   std::atomic<cudaError_t> sticky_{cudaSuccess};
   std::atomic<bool> profiling_{false};
+  std::atomic<unsigned> flags_{0};
+  std::atomic<cudaFuncCache> cache_config_{cudaFuncCachePreferNone};
   cudaError_t async_error_ = cudaSuccess;  // under mutex_
   std::map<FatBinary*, std::unique_ptr<runtime::LoadedModule>> modules_;
   uint64_t device_cycles_ = 0;

@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -93,6 +94,104 @@ TEST(Devices, PropertiesAndAttributes) {
   EXPECT_EQ(cudaDriverGetVersion(nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(cudaRuntimeGetVersion(&version), cudaSuccess);
   EXPECT_EQ(version, CUDART_VERSION);
+}
+
+// CUDA 12's fields agree with their attributes and say truthfully what a
+// Kestrel device lacks; device flags and cache preferences are recorded.
+TEST(Devices, Cuda12PropertiesFlagsAndCacheConfig) {
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  const struct {
+    cudaDeviceAttr attr;
+    int expected;
+  } agree[] = {
+      {cudaDevAttrComputeMode, prop.computeMode},
+      {cudaDevAttrHostRegisterSupported, prop.hostRegisterSupported},
+      {cudaDevAttrMaxSharedMemoryPerBlockOptin, static_cast<int>(prop.sharedMemPerBlockOptin)},
+      {cudaDevAttrCooperativeLaunch, prop.cooperativeLaunch},
+      {cudaDevAttrPciDomainId, prop.pciDomainID},
+      {cudaDevAttrStreamPrioritiesSupported, prop.streamPrioritiesSupported},
+      {cudaDevAttrComputePreemptionSupported, prop.computePreemptionSupported},
+      {cudaDevAttrMultiGpuBoardGroupID, prop.multiGpuBoardGroupID},
+      {cudaDevAttrClusterLaunch, prop.clusterLaunch},
+      {cudaDevAttrMemoryPoolsSupported, prop.memoryPoolsSupported},
+  };
+  for (const auto& a : agree) {
+    int value = -1;
+    ASSERT_EQ(cudaDeviceGetAttribute(&value, a.attr, 0), cudaSuccess) << a.attr;
+    EXPECT_EQ(value, a.expected) << a.attr;
+  }
+  EXPECT_EQ(prop.computeMode, cudaComputeModeDefault);
+  EXPECT_EQ(prop.hostRegisterSupported, 1);
+  EXPECT_EQ(prop.canMapHostMemory, 0);
+  EXPECT_EQ(prop.maxTexture1D, 0);  // no texture unit
+  EXPECT_EQ(prop.clusterLaunch, 0);
+  EXPECT_EQ(prop.reservedSharedMemPerBlock, 0u);
+  EXPECT_GE(CUDART_VERSION, 12000);
+
+  unsigned flags = 99;
+  EXPECT_EQ(cudaGetDeviceFlags(nullptr), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+  EXPECT_EQ(flags, 0u);
+  EXPECT_EQ(cudaSetDeviceFlags(0x20), cudaErrorInvalidValue);  // no such flag
+  EXPECT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceScheduleYield), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+  EXPECT_EQ(flags, unsigned{cudaDeviceScheduleBlockingSync | cudaDeviceMapHost});
+
+  cudaFuncCache cache = cudaFuncCachePreferEqual;
+  ASSERT_EQ(cudaDeviceGetCacheConfig(&cache), cudaSuccess);
+  EXPECT_EQ(cache, cudaFuncCachePreferNone);
+  EXPECT_EQ(cudaDeviceSetCacheConfig(static_cast<cudaFuncCache>(7)), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetCacheConfig(&cache), cudaSuccess);
+  EXPECT_EQ(cache, cudaFuncCachePreferShared);
+  EXPECT_EQ(cudaDeviceGetCacheConfig(nullptr), cudaErrorInvalidValue);
+
+  // No peer access: reported, and enabling it is refused.
+  int can = -1;
+  EXPECT_EQ(cudaDeviceCanAccessPeer(nullptr, 0, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceCanAccessPeer(&can, 0, 99), cudaErrorInvalidDevice);
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 0, 0), cudaSuccess);
+  EXPECT_EQ(can, 0);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(99, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(0, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(0), cudaErrorPeerAccessNotEnabled);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorPeerAccessUnsupported), "cudaErrorPeerAccessUnsupported");
+}
+
+// Registering host memory is bookkeeping, checked as CUDA checks it; mapping
+// it for the device is refused with a clear error.
+TEST(Memory, HostRegisterAndMapping) {
+  std::vector<char> buffer(8192);
+  EXPECT_EQ(cudaHostRegister(nullptr, 16, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostRegister(buffer.data(), 0, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostRegister(buffer.data(), buffer.size(), 0x100), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostRegister(buffer.data(), buffer.size(), cudaHostRegisterMapped), cudaErrorNotSupported);
+  ASSERT_EQ(cudaHostRegister(buffer.data(), buffer.size(), cudaHostRegisterPortable), cudaSuccess);
+  EXPECT_EQ(cudaHostRegister(buffer.data() + 4096, 16, 0), cudaErrorHostMemoryAlreadyRegistered);
+  // Registered memory takes part in copies like any host memory.
+  int* device = device_ints(4);
+  const int values[4] = {1, 2, 3, 4};
+  std::memcpy(buffer.data(), values, sizeof values);
+  ASSERT_EQ(cudaMemcpy(device, buffer.data(), sizeof values, cudaMemcpyHostToDevice), cudaSuccess);
+  int back[4] = {};
+  ASSERT_EQ(cudaMemcpy(back, device, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[3], 4);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(buffer.data() + 1), cudaErrorHostMemoryNotRegistered);
+  EXPECT_EQ(cudaHostUnregister(buffer.data()), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(buffer.data()), cudaErrorHostMemoryNotRegistered);
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, 64), cudaSuccess);
+  EXPECT_EQ(cudaHostRegister(pinned, 64, 0), cudaErrorHostMemoryAlreadyRegistered);
+  int anything = 0;
+  void* mapped = &anything;
+  EXPECT_EQ(cudaHostGetDevicePointer(nullptr, pinned, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostGetDevicePointer(&mapped, pinned, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostGetDevicePointer(&mapped, pinned, 0), cudaErrorNotSupported);
+  EXPECT_EQ(mapped, nullptr);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
 }
 
 TEST(Devices, Limits) {
@@ -613,6 +712,44 @@ TEST(Launches, ResetInvalidatesStreamsEventsAndAllocations) {
   EXPECT_EQ(cudaStreamQuery(stream), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaEventQuery(event), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaFree(data), cudaErrorInvalidValue);
+}
+
+// cudaFuncSetAttribute bounds the dynamic shared memory of a kernel's
+// launches and records the carve-out; clusters are refused.
+TEST(Launches, FunctionAttributes) {
+  cudaFuncAttributes attributes;
+  ASSERT_EQ(cudaFuncGetAttributes(&attributes, add_one_kernel()), cudaSuccess);
+  EXPECT_EQ(attributes.preferredShmemCarveout, cudaSharedmemCarveoutDefault);
+  const int room = attributes.maxDynamicSharedSizeBytes;
+  ASSERT_GT(room, 2048);
+  EXPECT_EQ(
+      cudaFuncSetAttribute(static_cast<const void*>(nullptr), cudaFuncAttributeMaxDynamicSharedMemorySize, 1),
+      cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, room + 1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, -1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributePreferredSharedMemoryCarveout, 101),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeRequiredClusterWidth, 2),
+            cudaErrorNotSupported);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), static_cast<cudaFuncAttribute>(3), 0),
+            cudaErrorInvalidValue);
+  ASSERT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, 1024),
+            cudaSuccess);
+  ASSERT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributePreferredSharedMemoryCarveout, 50),
+            cudaSuccess);
+  ASSERT_EQ(cudaFuncGetAttributes(&attributes, add_one_kernel()), cudaSuccess);
+  EXPECT_EQ(attributes.maxDynamicSharedSizeBytes, 1024);
+  EXPECT_EQ(attributes.preferredShmemCarveout, 50);
+  int* data = device_ints(64);
+  EXPECT_EQ(launch_add_one(data, 64, dim3(1), dim3(64), 2048, 0),
+            cudaErrorInvalidValue);  // more than allowed
+  EXPECT_EQ(launch_add_one(data, 64, dim3(1), dim3(64), 1024, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaFuncSetCacheConfig(add_one_kernel(), cudaFuncCachePreferL1), cudaSuccess);
+  EXPECT_EQ(cudaFuncSetCacheConfig(add_one_kernel(), static_cast<cudaFuncCache>(9)), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
 }
 
 TEST(Occupancy, BadArguments) {

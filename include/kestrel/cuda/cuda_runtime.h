@@ -81,6 +81,14 @@ static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr,
   return ::cudaFuncGetAttributes(attr, (const void*)entry);
 }
 template <class T>
+static inline cudaError_t cudaFuncSetAttribute(T* entry, enum cudaFuncAttribute attr, int value) {
+  return ::cudaFuncSetAttribute((const void*)entry, attr, value);
+}
+template <class T>
+static inline cudaError_t cudaFuncSetCacheConfig(T* func, enum cudaFuncCache cacheConfig) {
+  return ::cudaFuncSetCacheConfig((const void*)func, cacheConfig);
+}
+template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,
                                                                          size_t dynamicSMemSize) {
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize,
