@@ -60,6 +60,10 @@
 /* Occupancy hints only: Kestrel has no register file to partition. */
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+/* A const kernel parameter whose address may be taken (CUDA 11.7, compute
+ * capability 7.0).  A Kestrel kernel's parameters are read-only copies in its
+ * launch's parameter buffer, so every const parameter already is one. */
+#define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 
