@@ -48,6 +48,7 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   // Pinned memory is bookkeeping on the simulators, so registering it works;
   // mapping it into the device does not (canMapHostMemory 0).
   prop->hostRegisterSupported = 1;
+  prop->memoryPoolsSupported = 1;  // the default pool of cudaMallocAsync (no IPC handle types)
   // The fields CUDA 12 adds stay 0 (memset above) where Kestrel lacks the
   // unit or the feature: textures and surfaces, L1/L2 caches and their
   // persistence windows, ECC, managed and pageable memory access, compute

@@ -194,6 +194,59 @@ TEST(Memory, HostRegisterAndMapping) {
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
 }
 
+// Stream-ordered allocation: memory from cudaMallocAsync works in its
+// stream's order, cudaFreeAsync returns it there, and the default pool
+// reports what is allocated from it.
+TEST(Memory, StreamOrderedAllocation) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  EXPECT_EQ(cudaMallocAsync(nullptr, 16, stream), cudaErrorInvalidValue);
+  int* bad = nullptr;
+  EXPECT_EQ(cudaMallocAsync(&bad, 16, reinterpret_cast<cudaStream_t>(&bad)), cudaErrorInvalidResourceHandle);
+  cudaMemPool_t pool = nullptr;
+  EXPECT_EQ(cudaDeviceGetDefaultMemPool(nullptr, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceGetDefaultMemPool(&pool, 99), cudaErrorInvalidDevice);
+  ASSERT_EQ(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+  uint64_t threshold = UINT64_MAX, used = 1;
+  ASSERT_EQ(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold), cudaSuccess);
+  threshold = 0;
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold), cudaSuccess);
+  EXPECT_EQ(threshold, UINT64_MAX);
+  EXPECT_EQ(
+      cudaMemPoolGetAttribute(reinterpret_cast<cudaMemPool_t>(&used), cudaMemPoolAttrUsedMemCurrent, &used),
+      cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
+  EXPECT_EQ(used, 0u);
+  cudaGetLastError();  // launch_add_one reports the last error
+
+  int* data = nullptr;
+  ASSERT_EQ(cudaMallocAsync(&data, 64 * sizeof(int), stream), cudaSuccess);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
+  EXPECT_EQ(used, 64 * sizeof(int));
+  std::vector<int> host(64, 41);
+  ASSERT_EQ(cudaMemcpyAsync(data, host.data(), 64 * sizeof(int), cudaMemcpyHostToDevice, stream),
+            cudaSuccess);
+  ASSERT_EQ(launch_add_one(data, 64, dim3(1), dim3(64), 0, stream), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(host.data(), data, 64 * sizeof(int), cudaMemcpyDeviceToHost, stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaFreeAsync(data, stream), cudaSuccess);
+  EXPECT_EQ(cudaFreeAsync(data, stream), cudaErrorInvalidValue);  // freed already
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(host[0], 42);
+  EXPECT_EQ(host[63], 42);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
+  EXPECT_EQ(used, 0u);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &used), cudaSuccess);
+  EXPECT_EQ(used, 64 * sizeof(int));
+  // The range went back to the device: a copy into it is refused.
+  EXPECT_EQ(cudaMemcpy(data, host.data(), sizeof(int), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  // cudaFree takes stream-ordered memory too.
+  ASSERT_EQ(cudaMallocAsync(&data, 16, stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
 TEST(Devices, Limits) {
   size_t value = 0;
   EXPECT_EQ(cudaDeviceGetLimit(nullptr, cudaLimitStackSize), cudaErrorInvalidValue);

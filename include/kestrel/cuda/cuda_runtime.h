@@ -34,6 +34,10 @@ static inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags
   return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
 }
 template <class T>
+static inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
+  return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
+}
+template <class T>
 static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
   return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
 }

@@ -71,6 +71,17 @@ cudaError_t kestrelSetDeviceCount(int count);
 /* ---- Memory (guide 3.2.2, 3.2.4) --------------------------------------------- */
 cudaError_t cudaMalloc(void** devPtr, size_t size);
 cudaError_t cudaFree(void* devPtr);
+/* Stream-ordered allocation (CUDA 11.2) from the device's default pool:
+ * cudaMallocAsync allocates at once (the host waits as for cudaMalloc), so
+ * the memory is usable in the stream's order and before; cudaFreeAsync
+ * returns it when the stream reaches the free.  The pool keeps no memory
+ * back: a freed range goes back to the device at once, whatever the release
+ * threshold (docs/cuda-runtime.md, "Memory"). */
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
 cudaError_t cudaMallocHost(void** ptr, size_t size);
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
