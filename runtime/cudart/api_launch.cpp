@@ -8,9 +8,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "api_common.hpp"
+#include "kestrel/error.hpp"
 
 using namespace kestrel::cudart;
 
@@ -101,10 +103,21 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
     require(max_dynamic < 0 || sharedMem <= static_cast<size_t>(max_dynamic), cudaErrorInvalidValue);
     // The one check of the launch; it also copies the arguments, which live
     // in the caller's frame only until this call returns.
-    auto plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
-        kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
-                                      kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
-                                      kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
+    std::shared_ptr<const kestrel::runtime::LaunchPlan> plan;
+    try {
+      plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
+          kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
+                                        kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
+                                        kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
+    } catch (const kestrel::Error& error) {
+      // Programs seldom check a launch's error, and a configuration CUDA
+      // GPUs take (a 512-thread block) can exceed a small Kestrel device:
+      // say why on stderr, as for a wrong pointer.
+      if (error.status() != KESTREL_ERROR_INVALID_CONFIG) throw;
+      reject(cudaErrorInvalidConfiguration, std::string("cudaLaunchKernel: ") + error.what() + " (device " +
+                                                std::to_string(target.device->ordinal()) + ": " +
+                                                target.device->props().name + ")");
+    }
     // The launch starts the kernel; the worker runs it in slices, other
     // streams' copies between them, and finishes it when it ends.
     Operation launch;

@@ -767,6 +767,23 @@ TEST(Launches, ResetInvalidatesStreamsEventsAndAllocations) {
   EXPECT_EQ(cudaFree(data), cudaErrorInvalidValue);
 }
 
+// A refused configuration also says why on stderr: programs seldom check
+// a launch's error, and a block a CUDA GPU takes may not fit this device.
+TEST(Launches, RefusedConfigurationSaysWhy) {
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  int* data = device_ints(64);
+  testing::internal::CaptureStderr();
+  const cudaError_t refused = launch_add_one(data, 64, dim3(1), dim3(prop.maxThreadsPerBlock + 32), 0, 0);
+  const std::string message = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(refused, cudaErrorInvalidConfiguration);
+  EXPECT_NE(message.find("kestrel: cudaLaunchKernel: launch of 'add_one(int*, int)'"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("an SM holds"), std::string::npos) << message;
+  EXPECT_NE(message.find(prop.name), std::string::npos) << message;
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
 // cudaFuncSetAttribute bounds the dynamic shared memory of a kernel's
 // launches and records the carve-out; clusters are refused.
 TEST(Launches, FunctionAttributes) {
