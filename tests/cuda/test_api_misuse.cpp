@@ -191,6 +191,8 @@ TEST(Memory, HostRegisterAndMapping) {
   EXPECT_EQ(cudaHostGetDevicePointer(&mapped, pinned, 1), cudaErrorInvalidValue);
   EXPECT_EQ(cudaHostGetDevicePointer(&mapped, pinned, 0), cudaErrorNotSupported);
   EXPECT_EQ(mapped, nullptr);
+  int* typed = nullptr;  // CUDA's template takes any T**
+  EXPECT_EQ(cudaHostGetDevicePointer(&typed, pinned, 0), cudaErrorNotSupported);
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
 }
 

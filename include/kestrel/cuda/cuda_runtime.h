@@ -34,6 +34,10 @@ static inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags
   return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
 }
 template <class T>
+static inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return ::cudaHostGetDevicePointer((void**)(void*)pDevice, pHost, flags);
+}
+template <class T>
 static inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
   return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
 }
