@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "api_common.hpp"
+#include "kestrel/cuda/cuda_profiler_api.h"
 #include "kestrel/error.hpp"
 
 using namespace kestrel::cudart;
@@ -43,11 +44,29 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   prop->regsPerMultiprocessor = static_cast<int>(p.warps_per_sm * p.warp_size) * kRegistersPerThread;
   prop->sharedMemPerBlockOptin = p.shared_mem_per_block;
   prop->maxBlocksPerMultiProcessor = static_cast<int>(p.warps_per_sm);
+  prop->computeMode = cudaComputeModeDefault;  // any host thread may use the device
+  // Pinned memory is bookkeeping on the simulators, so registering it works;
+  // mapping it into the device does not (canMapHostMemory 0).
+  prop->hostRegisterSupported = 1;
+  prop->memoryPoolsSupported = 1;  // the default pool of cudaMallocAsync (no IPC handle types)
+  // The fields CUDA 12 adds stay 0 (memset above) where Kestrel lacks the
+  // unit or the feature: textures and surfaces, L1/L2 caches and their
+  // persistence windows, ECC, managed and pageable memory access, compute
+  // preemption, cooperative and cluster launches, memory pools, IPC,
+  // GPUDirect, NUMA; docs/cuda-runtime.md ("Devices") lists them.
 }
 
 void properties_of(int ordinal, cudaDeviceProp* prop) {
   fill_properties(opened_device(ordinal).props(), prop);
   prop->pciBusID = ordinal;
+  prop->multiGpuBoardGroupID = ordinal;  // every device is its own board
+}
+
+// Every device ordinal is valid; throws cudaErrorInvalidDevice otherwise.
+DeviceState& device_at(int ordinal) {
+  DeviceState* device = Runtime::get().device(ordinal);
+  require(device != nullptr, cudaErrorInvalidDevice);
+  return *device;
 }
 
 // A limit the backend keeps (stack, printf FIFO, device heap), as the runtime names it.
@@ -239,6 +258,111 @@ cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int dev
       case cudaDevAttrMaxBlocksPerMultiprocessor:
         *value = p.maxBlocksPerMultiProcessor;
         break;
+      case cudaDevAttrSurfaceAlignment:
+        *value = clamp(p.surfaceAlignment);
+        break;
+      case cudaDevAttrTccDriver:
+        *value = p.tccDriver;
+        break;
+      case cudaDevAttrPciDomainId:
+        *value = p.pciDomainID;
+        break;
+      case cudaDevAttrTexturePitchAlignment:
+        *value = clamp(p.texturePitchAlignment);
+        break;
+      case cudaDevAttrStreamPrioritiesSupported:
+        *value = p.streamPrioritiesSupported;
+        break;
+      case cudaDevAttrGlobalL1CacheSupported:
+        *value = p.globalL1CacheSupported;
+        break;
+      case cudaDevAttrLocalL1CacheSupported:
+        *value = p.localL1CacheSupported;
+        break;
+      case cudaDevAttrIsMultiGpuBoard:
+        *value = p.isMultiGpuBoard;
+        break;
+      case cudaDevAttrMultiGpuBoardGroupID:
+        *value = p.multiGpuBoardGroupID;
+        break;
+      case cudaDevAttrHostNativeAtomicSupported:
+        *value = p.hostNativeAtomicSupported;
+        break;
+      case cudaDevAttrSingleToDoublePrecisionPerfRatio:
+        *value = p.singleToDoublePrecisionPerfRatio;
+        break;
+      case cudaDevAttrPageableMemoryAccess:
+        *value = p.pageableMemoryAccess;
+        break;
+      case cudaDevAttrConcurrentManagedAccess:
+        *value = p.concurrentManagedAccess;
+        break;
+      case cudaDevAttrComputePreemptionSupported:
+        *value = p.computePreemptionSupported;
+        break;
+      case cudaDevAttrCanUseHostPointerForRegisteredMem:
+        *value = p.canUseHostPointerForRegisteredMem;
+        break;
+      case cudaDevAttrCooperativeLaunch:
+        *value = p.cooperativeLaunch;
+        break;
+      case cudaDevAttrCooperativeMultiDeviceLaunch:
+        *value = p.cooperativeMultiDeviceLaunch;
+        break;
+      case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+        *value = clamp(p.sharedMemPerBlockOptin);
+        break;
+      case cudaDevAttrHostRegisterSupported:
+        *value = p.hostRegisterSupported;
+        break;
+      case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+        *value = p.pageableMemoryAccessUsesHostPageTables;
+        break;
+      case cudaDevAttrDirectManagedMemAccessFromHost:
+        *value = p.directManagedMemAccessFromHost;
+        break;
+      case cudaDevAttrMaxPersistingL2CacheSize:
+        *value = p.persistingL2CacheMaxSize;
+        break;
+      case cudaDevAttrMaxAccessPolicyWindowSize:
+        *value = p.accessPolicyMaxWindowSize;
+        break;
+      case cudaDevAttrReservedSharedMemoryPerBlock:
+        *value = clamp(p.reservedSharedMemPerBlock);
+        break;
+      case cudaDevAttrSparseCudaArraySupported:
+        *value = p.sparseCudaArraySupported;
+        break;
+      case cudaDevAttrHostRegisterReadOnlySupported:
+        *value = p.hostRegisterReadOnlySupported;
+        break;
+      case cudaDevAttrTimelineSemaphoreInteropSupported:
+        *value = p.timelineSemaphoreInteropSupported;
+        break;
+      case cudaDevAttrMemoryPoolsSupported:
+        *value = p.memoryPoolsSupported;
+        break;
+      case cudaDevAttrGPUDirectRDMASupported:
+        *value = p.gpuDirectRDMASupported;
+        break;
+      case cudaDevAttrGPUDirectRDMAFlushWritesOptions:
+        *value = static_cast<int>(p.gpuDirectRDMAFlushWritesOptions);
+        break;
+      case cudaDevAttrGPUDirectRDMAWritesOrdering:
+        *value = p.gpuDirectRDMAWritesOrdering;
+        break;
+      case cudaDevAttrMemoryPoolSupportedHandleTypes:
+        *value = static_cast<int>(p.memoryPoolSupportedHandleTypes);
+        break;
+      case cudaDevAttrClusterLaunch:
+        *value = p.clusterLaunch;
+        break;
+      case cudaDevAttrDeferredMappingCudaArraySupported:
+        *value = p.deferredMappingCudaArraySupported;
+        break;
+      case cudaDevAttrCanFlushRemoteWrites:
+        *value = 0;  // no remote (peer or host) writes to flush
+        break;
       default:
         throw CudaError(cudaErrorInvalidValue);
     }
@@ -317,6 +441,87 @@ cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
       default:
         throw CudaError(cudaErrorUnsupportedLimit);
     }
+  });
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  return api([&] {
+    const unsigned known =
+        cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax | cudaDeviceSyncMemops;
+    require((flags & ~known) == 0, cudaErrorInvalidValue);
+    // At most one scheduling policy.
+    const unsigned schedule = flags & cudaDeviceScheduleMask;
+    require(schedule == cudaDeviceScheduleAuto || schedule == cudaDeviceScheduleSpin ||
+                schedule == cudaDeviceScheduleYield || schedule == cudaDeviceScheduleBlockingSync,
+            cudaErrorInvalidValue);
+    device_at(current_ordinal()).set_flags(flags);
+  });
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  return api([&] {
+    require(flags != nullptr, cudaErrorInvalidValue);
+    *flags = device_at(current_ordinal()).flags();
+  });
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice) {
+  return api([&] {
+    require(canAccessPeer != nullptr, cudaErrorInvalidValue);
+    device_at(device);
+    device_at(peerDevice);
+    *canAccessPeer = 0;
+  });
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
+  return api([&] {
+    require(flags == 0, cudaErrorInvalidValue);
+    device_at(peerDevice);
+    require(peerDevice != current_ordinal(), cudaErrorInvalidDevice);
+    reject(
+        cudaErrorPeerAccessUnsupported,
+        "cudaDeviceEnablePeerAccess: Kestrel devices have no peer access; each device reaches only its own "
+        "memory (cudaDeviceCanAccessPeer reports 0)");
+  });
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
+  return api([&] {
+    device_at(peerDevice);
+    throw CudaError(cudaErrorPeerAccessNotEnabled);
+  });
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
+  return api([&] {
+    require(cacheConfig >= cudaFuncCachePreferNone && cacheConfig <= cudaFuncCachePreferEqual,
+            cudaErrorInvalidValue);
+    device_at(current_ordinal()).set_cache_config(cacheConfig);
+  });
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* cacheConfig) {
+  return api([&] {
+    require(cacheConfig != nullptr, cudaErrorInvalidValue);
+    *cacheConfig = device_at(current_ordinal()).cache_config();
+  });
+}
+
+// ---- Profiler window (cuda_profiler_api.h) -----------------------------------------------
+
+cudaError_t cudaProfilerStart(void) {
+  return api([] { current_device().set_profiling(true); });
+}
+
+cudaError_t cudaProfilerStop(void) {
+  return api([] { current_device().set_profiling(false); });
+}
+
+cudaError_t kestrelProfilerActive(int* active) {
+  return api([&] {
+    require(active != nullptr, cudaErrorInvalidValue);
+    *active = current_device().profiling() ? 1 : 0;
   });
 }
 

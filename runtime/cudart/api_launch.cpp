@@ -5,10 +5,14 @@
 // device's worker.
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "api_common.hpp"
+#include "kestrel/error.hpp"
 
 using namespace kestrel::cudart;
 
@@ -36,6 +40,25 @@ int blocks_per_sm(const kestrel_device_props& p, int block_threads, uint64_t sha
   uint64_t blocks = p.warps_per_sm / warps;
   if (shared_bytes > 0) blocks = std::min<uint64_t>(blocks, p.shared_mem_per_block / shared_bytes);
   return static_cast<int>(blocks);
+}
+
+// What cudaFuncSetAttribute set for a kernel (by its host stub), for every
+// device: the most dynamic shared memory its launches may ask for (-1: what
+// the SM has) and the carve-out preference, which only cudaFuncGetAttributes
+// reports back.
+struct FunctionSettings {
+  int max_dynamic_shared = -1;
+  int carveout = cudaSharedmemCarveoutDefault;
+};
+std::mutex g_settings_mutex;
+std::map<const void*, FunctionSettings>& function_settings() {
+  static std::map<const void*, FunctionSettings> settings;
+  return settings;
+}
+FunctionSettings settings_of(const void* func) {
+  std::lock_guard<std::mutex> lock(g_settings_mutex);
+  const auto it = function_settings().find(func);
+  return it == function_settings().end() ? FunctionSettings{} : it->second;
 }
 
 struct LaunchConfiguration {
@@ -75,12 +98,26 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
   return api([&] {
     const KernelFunction& function = kernel_of(func);
     const Target target = resolve(stream);
+    // More dynamic shared memory than cudaFuncSetAttribute allowed the kernel.
+    const int max_dynamic = settings_of(func).max_dynamic_shared;
+    require(max_dynamic < 0 || sharedMem <= static_cast<size_t>(max_dynamic), cudaErrorInvalidValue);
     // The one check of the launch; it also copies the arguments, which live
     // in the caller's frame only until this call returns.
-    auto plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
-        kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
-                                      kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
-                                      kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
+    std::shared_ptr<const kestrel::runtime::LaunchPlan> plan;
+    try {
+      plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
+          kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
+                                        kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
+                                        kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
+    } catch (const kestrel::Error& error) {
+      // Programs seldom check a launch's error, and a configuration CUDA
+      // GPUs take (a 512-thread block) can exceed a small Kestrel device:
+      // say why on stderr, as for a wrong pointer.
+      if (error.status() != KESTREL_ERROR_INVALID_CONFIG) throw;
+      reject(cudaErrorInvalidConfiguration, std::string("cudaLaunchKernel: ") + error.what() + " (device " +
+                                                std::to_string(target.device->ordinal()) + ": " +
+                                                target.device->props().name + ")");
+    }
     // The launch starts the kernel; the worker runs it in slices, other
     // streams' copies between them, and finishes it when it ends.
     Operation launch;
@@ -112,7 +149,54 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* f
     attr->numRegs = kRegistersPerThread;
     attr->ptxVersion = 70;
     attr->binaryVersion = 70;
-    attr->maxDynamicSharedSizeBytes = static_cast<int>(p.shared_mem_per_block - attr->sharedSizeBytes);
+    const FunctionSettings settings = settings_of(func);
+    attr->maxDynamicSharedSizeBytes = settings.max_dynamic_shared >= 0
+                                          ? settings.max_dynamic_shared
+                                          : static_cast<int>(p.shared_mem_per_block - attr->sharedSizeBytes);
+    attr->preferredShmemCarveout = settings.carveout;
+  });
+}
+
+cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
+  return api([&] {
+    const KernelFunction& function = kernel_of(func);
+    switch (attr) {
+      case cudaFuncAttributeMaxDynamicSharedMemorySize: {
+        const kestrel_device_props& p = current_device().props();
+        const uint64_t room = p.shared_mem_per_block - static_shared_bytes(function);
+        require(value >= 0 && static_cast<uint64_t>(value) <= room, cudaErrorInvalidValue);
+        std::lock_guard<std::mutex> lock(g_settings_mutex);
+        function_settings()[func].max_dynamic_shared = value;
+        return;
+      }
+      case cudaFuncAttributePreferredSharedMemoryCarveout: {
+        require(value >= cudaSharedmemCarveoutDefault && value <= cudaSharedmemCarveoutMaxShared,
+                cudaErrorInvalidValue);
+        std::lock_guard<std::mutex> lock(g_settings_mutex);
+        function_settings()[func].carveout = value;
+        return;
+      }
+      case cudaFuncAttributeClusterDimMustBeSet:
+      case cudaFuncAttributeRequiredClusterWidth:
+      case cudaFuncAttributeRequiredClusterHeight:
+      case cudaFuncAttributeRequiredClusterDepth:
+      case cudaFuncAttributeNonPortableClusterSizeAllowed:
+      case cudaFuncAttributeClusterSchedulingPolicyPreference:
+        reject(cudaErrorNotSupported,
+               "cudaFuncSetAttribute: thread block clusters need compute capability 9.0; Kestrel devices are "
+               "7.0 "
+               "(cudaDevAttrClusterLaunch is 0)");
+      default:
+        throw CudaError(cudaErrorInvalidValue);
+    }
+  });
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig) {
+  return api([&] {
+    kernel_of(func);
+    require(cacheConfig >= cudaFuncCachePreferNone && cacheConfig <= cudaFuncCachePreferEqual,
+            cudaErrorInvalidValue);
   });
 }
 

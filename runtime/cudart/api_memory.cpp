@@ -1,9 +1,11 @@
 // Device and page-locked host memory, copies, fills and module variables
 // (guide 3.2.2, 3.2.4, B.2).
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -150,9 +152,82 @@ void symbol_copy(const char* api, bool to_symbol, void* host_or_device, const vo
 // ---- Page-locked host memory ------------------------------------------------------
 
 std::mutex g_host_mutex;
+// Ranges page-locked by cudaHostRegister, under g_host_mutex.
+std::map<void*, size_t>& host_registrations() {
+  static std::map<void*, size_t> ranges;
+  return ranges;
+}
 std::map<void*, size_t>& host_allocations() {
   static std::map<void*, size_t> allocations;
   return allocations;
+}
+
+// cudaFree and cudaFreeAsync of something that is no live allocation of
+// `device`: another device's allocation gets a message saying so.
+[[noreturn]] void refuse_free(const char* api, DeviceState& device, void* devPtr) {
+  const int owner = other_owner(&device, devPtr);
+  if (owner >= 0)
+    reject(cudaErrorInvalidValue, std::string(api) + ": " + hex_address(devPtr) + " is memory of device " +
+                                      std::to_string(owner) + ", but the current device is " +
+                                      std::to_string(device.ordinal()) + " (cudaSetDevice(" +
+                                      std::to_string(owner) + ") first)");
+  // A pointer into an allocation or a freed one is a plain
+  // cudaErrorInvalidValue, as in CUDA.
+  throw CudaError(cudaErrorInvalidValue);
+}
+
+}  // namespace
+
+// A device's default memory pool (cudaMallocAsync).  It keeps no memory of
+// its own: its bookkeeping is which live allocations came from it, for the
+// usage attributes, and the attributes a program set.  Under g_pool_mutex.
+struct CUmemPoolHandle_st {
+  int ordinal = 0;
+  uint64_t release_threshold = 0;
+  int reuse[3] = {1, 1, 1};  // the three cudaMemPoolReuse* policies, on by default
+  std::map<uint64_t, size_t> live;
+  uint64_t used_high = 0;
+};
+
+namespace {
+
+std::mutex g_pool_mutex;
+std::map<int, std::unique_ptr<CUmemPoolHandle_st>>& pools() {
+  static std::map<int, std::unique_ptr<CUmemPoolHandle_st>> by_ordinal;
+  return by_ordinal;
+}
+CUmemPoolHandle_st& pool_of_locked(int ordinal) {
+  std::unique_ptr<CUmemPoolHandle_st>& pool = pools()[ordinal];
+  if (!pool) {
+    pool = std::make_unique<CUmemPoolHandle_st>();
+    pool->ordinal = ordinal;
+  }
+  return *pool;
+}
+// The pool's bytes in live allocations; forgets those a cudaDeviceReset ended.
+uint64_t pool_used_locked(CUmemPoolHandle_st& pool) {
+  DeviceState* device = Runtime::get().device(pool.ordinal);
+  uint64_t used = 0;
+  std::lock_guard<std::mutex> lock(device->mutex());
+  for (auto it = pool.live.begin(); it != pool.live.end();) {
+    if (device->allocations.count(it->first) == 0) {
+      it = pool.live.erase(it);
+    } else {
+      used += it->second;
+      ++it;
+    }
+  }
+  return used;
+}
+void pool_forget(int ordinal, uint64_t address) {
+  std::lock_guard<std::mutex> lock(g_pool_mutex);
+  const auto it = pools().find(ordinal);
+  if (it != pools().end()) it->second->live.erase(address);
+}
+CUmemPoolHandle_st& live_pool(cudaMemPool_t pool) {
+  for (const auto& [ordinal, candidate] : pools())
+    if (candidate.get() == pool) return *candidate;
+  throw CudaError(cudaErrorInvalidValue);
 }
 
 }  // namespace
@@ -187,19 +262,125 @@ cudaError_t cudaFree(void* devPtr) {
       std::lock_guard<std::mutex> lock(device.mutex());
       live = device.allocations.erase(address) != 0;
     }
-    if (!live) {
-      // Another device's allocation is the likeliest mistake with several
-      // devices; a pointer into an allocation or a freed one stays a plain
-      // cudaErrorInvalidValue, as in CUDA.
-      const int owner = other_owner(&device, devPtr);
-      if (owner >= 0)
-        reject(cudaErrorInvalidValue, "cudaFree: " + hex_address(devPtr) + " is memory of device " +
-                                          std::to_string(owner) + ", but the current device is " +
-                                          std::to_string(device.ordinal()) + " (cudaSetDevice(" +
-                                          std::to_string(owner) + ") first)");
-      throw CudaError(cudaErrorInvalidValue);
-    }
+    if (!live) refuse_free("cudaFree", device, devPtr);
+    pool_forget(device.ordinal(), address);
     check(device.run_sync([address](DeviceState& d) { d.context().release(address); }));
+  });
+}
+
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream) {
+  return api([&] {
+    require(devPtr != nullptr, cudaErrorInvalidValue);
+    *devPtr = nullptr;
+    const Target target = resolve(stream);
+    DeviceState& device = *target.device;
+    if (size == 0) return;
+    // Allocated now, so it exists before the stream reaches this point.
+    kestrel_devptr_t address = 0;
+    check(device.run_sync([&](DeviceState& d) { address = d.context().allocate(size); }));
+    {
+      std::lock_guard<std::mutex> lock(device.mutex());
+      device.allocations[address] = DeviceState::Allocation{size};
+    }
+    {
+      std::lock_guard<std::mutex> lock(g_pool_mutex);
+      CUmemPoolHandle_st& pool = pool_of_locked(device.ordinal());
+      pool.live[address] = size;
+      pool.used_high = std::max(pool.used_high, pool_used_locked(pool));
+    }
+    *devPtr = pointer_to(address);
+  });
+}
+
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream) {
+  return api([&] {
+    const Target target = resolve(stream);
+    DeviceState& device = *target.device;
+    if (devPtr == nullptr) return;
+    const uint64_t address = address_of(devPtr);
+    bool live = false;
+    {
+      std::lock_guard<std::mutex> lock(device.mutex());
+      live = device.allocations.erase(address) != 0;
+    }
+    // Later calls may not name it; work queued before still may use it.
+    if (!live) refuse_free("cudaFreeAsync", device, devPtr);
+    pool_forget(device.ordinal(), address);
+    // Returned when the stream gets there, and never under a kernel of
+    // another stream (the allocator needs the device idle).
+    Operation free;
+    free.stream = target.stream;
+    DeviceState* owner = &device;
+    free.ready = [owner] { return !owner->kernel_in_flight(); };
+    free.run = [address](DeviceState& d) { d.context().release(address); };
+    device.submit(std::move(free));
+  });
+}
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device) {
+  return api([&] {
+    require(memPool != nullptr, cudaErrorInvalidValue);
+    require(Runtime::get().device(device) != nullptr, cudaErrorInvalidDevice);
+    std::lock_guard<std::mutex> lock(g_pool_mutex);
+    *memPool = &pool_of_locked(device);
+  });
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value) {
+  return api([&] {
+    require(value != nullptr, cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_pool_mutex);
+    CUmemPoolHandle_st& pool = live_pool(memPool);
+    switch (attr) {
+      case cudaMemPoolReuseFollowEventDependencies:
+      case cudaMemPoolReuseAllowOpportunistic:
+      case cudaMemPoolReuseAllowInternalDependencies: {
+        const int flag = *static_cast<const int*>(value);
+        require(flag == 0 || flag == 1, cudaErrorInvalidValue);
+        pool.reuse[attr - cudaMemPoolReuseFollowEventDependencies] = flag;
+        return;
+      }
+      case cudaMemPoolAttrReleaseThreshold:
+        pool.release_threshold = *static_cast<const uint64_t*>(value);
+        return;
+      case cudaMemPoolAttrReservedMemHigh:
+      case cudaMemPoolAttrUsedMemHigh:
+        // Only a reset to the current use is allowed.
+        require(*static_cast<const uint64_t*>(value) == 0, cudaErrorInvalidValue);
+        pool.used_high = pool_used_locked(pool);
+        return;
+      default:
+        throw CudaError(cudaErrorInvalidValue);
+    }
+  });
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value) {
+  return api([&] {
+    require(value != nullptr, cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_pool_mutex);
+    CUmemPoolHandle_st& pool = live_pool(memPool);
+    switch (attr) {
+      case cudaMemPoolReuseFollowEventDependencies:
+      case cudaMemPoolReuseAllowOpportunistic:
+      case cudaMemPoolReuseAllowInternalDependencies:
+        *static_cast<int*>(value) = pool.reuse[attr - cudaMemPoolReuseFollowEventDependencies];
+        return;
+      case cudaMemPoolAttrReleaseThreshold:
+        *static_cast<uint64_t*>(value) = pool.release_threshold;
+        return;
+      // The pool reserves exactly what is allocated from it.
+      case cudaMemPoolAttrReservedMemCurrent:
+      case cudaMemPoolAttrUsedMemCurrent:
+        *static_cast<uint64_t*>(value) = pool_used_locked(pool);
+        return;
+      case cudaMemPoolAttrReservedMemHigh:
+      case cudaMemPoolAttrUsedMemHigh:
+        *static_cast<uint64_t*>(value) = pool.used_high;
+        return;
+      default:
+        throw CudaError(cudaErrorInvalidValue);
+    }
   });
 }
 
@@ -241,6 +422,52 @@ cudaError_t cudaFreeHost(void* ptr) {
     std::lock_guard<std::mutex> lock(g_host_mutex);
     require(host_allocations().erase(ptr) != 0, cudaErrorInvalidValue);
     std::free(ptr);
+  });
+}
+
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  return api([&] {
+    require(ptr != nullptr && size != 0, cudaErrorInvalidValue);
+    const unsigned known = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |
+                           cudaHostRegisterReadOnly;
+    require((flags & ~known) == 0, cudaErrorInvalidValue);
+    if ((flags & (cudaHostRegisterMapped | cudaHostRegisterIoMemory)) != 0)
+      reject(cudaErrorNotSupported,
+             "cudaHostRegister: no Kestrel device can reach host memory, so it cannot be mapped "
+             "(canMapHostMemory is 0); register it without cudaHostRegisterMapped/IoMemory and copy it");
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(ptr);
+    require(size <= UINTPTR_MAX - begin, cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_host_mutex);
+    // Page-locked already: a registered range or cudaHostAlloc's memory.
+    const auto overlaps = [&](const std::map<void*, size_t>& ranges) {
+      for (const auto& [base, bytes] : ranges) {
+        const uintptr_t start = reinterpret_cast<uintptr_t>(base);
+        if (begin < start + bytes && start < begin + size) return true;
+      }
+      return false;
+    };
+    require(!overlaps(host_registrations()) && !overlaps(host_allocations()),
+            cudaErrorHostMemoryAlreadyRegistered);
+    // The simulators copy from any host memory; pinning is bookkeeping.
+    host_registrations()[ptr] = size;
+  });
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+  return api([&] {
+    require(ptr != nullptr, cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(g_host_mutex);
+    require(host_registrations().erase(ptr) != 0, cudaErrorHostMemoryNotRegistered);
+  });
+}
+
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  return api([&] {
+    require(pDevice != nullptr && pHost != nullptr && flags == 0, cudaErrorInvalidValue);
+    *pDevice = nullptr;
+    reject(cudaErrorNotSupported,
+           "cudaHostGetDevicePointer: no Kestrel device can reach host memory, so host memory has no device "
+           "address (canMapHostMemory is 0); copy it to device memory instead");
   });
 }
 

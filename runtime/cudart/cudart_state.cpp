@@ -358,6 +358,7 @@ void DeviceState::reset() {
   open_error_ = cudaSuccess;
   async_error_ = cudaSuccess;
   sticky_ = cudaSuccess;
+  profiling_ = false;
 }
 
 bool DeviceState::holds(uint64_t ptr, size_t bytes) const {

@@ -141,6 +141,20 @@ class DeviceState {
   // module, stream and event of this device and clears its errors.
   void reset();
 
+  // The profiling window (cudaProfilerStart/Stop, cuda_profiler_api.h):
+  // open from a start until the next stop or reset.  Statistics may count
+  // only the launches issued while it is open, as nsys does with
+  // --capture-range=cudaProfilerApi (docs/cuda-runtime.md, "Profiler window").
+  void set_profiling(bool open) { profiling_ = open; }
+  bool profiling() const { return profiling_.load(); }
+  // cudaSetDeviceFlags and cudaDeviceSetCacheConfig: recorded, kept across
+  // reset; Kestrel's waits block whatever the policy, and its SMs have no L1
+  // cache to prefer (docs/cuda-runtime.md, "Devices").
+  void set_flags(unsigned flags) { flags_ = flags; }
+  unsigned flags() const { return flags_.load(); }
+  void set_cache_config(cudaFuncCache config) { cache_config_ = config; }
+  cudaFuncCache cache_config() const { return cache_config_.load(); }
+
   CUstream_st* default_stream() { return default_stream_.get(); }
   std::mutex& mutex() { return mutex_; }
   std::condition_variable& changed() { return changed_; }
@@ -207,6 +221,9 @@ class DeviceState {
   std::unique_ptr<CUstream_st> default_stream_;
 
   std::atomic<cudaError_t> sticky_{cudaSuccess};
+  std::atomic<bool> profiling_{false};
+  std::atomic<unsigned> flags_{0};
+  std::atomic<cudaFuncCache> cache_config_{cudaFuncCachePreferNone};
   cudaError_t async_error_ = cudaSuccess;  // under mutex_
   std::map<FatBinary*, std::unique_ptr<runtime::LoadedModule>> modules_;
   uint64_t device_cycles_ = 0;

@@ -8,10 +8,12 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "cuda_profiler_api.h"
 #include "cuda_runtime.h"
 #include "misuse_kernels.h"
 
@@ -92,6 +94,159 @@ TEST(Devices, PropertiesAndAttributes) {
   EXPECT_EQ(cudaDriverGetVersion(nullptr), cudaErrorInvalidValue);
   EXPECT_EQ(cudaRuntimeGetVersion(&version), cudaSuccess);
   EXPECT_EQ(version, CUDART_VERSION);
+}
+
+// CUDA 12's fields agree with their attributes and say truthfully what a
+// Kestrel device lacks; device flags and cache preferences are recorded.
+TEST(Devices, Cuda12PropertiesFlagsAndCacheConfig) {
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  const struct {
+    cudaDeviceAttr attr;
+    int expected;
+  } agree[] = {
+      {cudaDevAttrComputeMode, prop.computeMode},
+      {cudaDevAttrHostRegisterSupported, prop.hostRegisterSupported},
+      {cudaDevAttrMaxSharedMemoryPerBlockOptin, static_cast<int>(prop.sharedMemPerBlockOptin)},
+      {cudaDevAttrCooperativeLaunch, prop.cooperativeLaunch},
+      {cudaDevAttrPciDomainId, prop.pciDomainID},
+      {cudaDevAttrStreamPrioritiesSupported, prop.streamPrioritiesSupported},
+      {cudaDevAttrComputePreemptionSupported, prop.computePreemptionSupported},
+      {cudaDevAttrMultiGpuBoardGroupID, prop.multiGpuBoardGroupID},
+      {cudaDevAttrClusterLaunch, prop.clusterLaunch},
+      {cudaDevAttrMemoryPoolsSupported, prop.memoryPoolsSupported},
+  };
+  for (const auto& a : agree) {
+    int value = -1;
+    ASSERT_EQ(cudaDeviceGetAttribute(&value, a.attr, 0), cudaSuccess) << a.attr;
+    EXPECT_EQ(value, a.expected) << a.attr;
+  }
+  EXPECT_EQ(prop.computeMode, cudaComputeModeDefault);
+  EXPECT_EQ(prop.hostRegisterSupported, 1);
+  EXPECT_EQ(prop.canMapHostMemory, 0);
+  EXPECT_EQ(prop.maxTexture1D, 0);  // no texture unit
+  EXPECT_EQ(prop.clusterLaunch, 0);
+  EXPECT_EQ(prop.reservedSharedMemPerBlock, 0u);
+  EXPECT_GE(CUDART_VERSION, 12000);
+
+  unsigned flags = 99;
+  EXPECT_EQ(cudaGetDeviceFlags(nullptr), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+  EXPECT_EQ(flags, 0u);
+  EXPECT_EQ(cudaSetDeviceFlags(0x20), cudaErrorInvalidValue);  // no such flag
+  EXPECT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceScheduleYield), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost), cudaSuccess);
+  ASSERT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+  EXPECT_EQ(flags, unsigned{cudaDeviceScheduleBlockingSync | cudaDeviceMapHost});
+
+  cudaFuncCache cache = cudaFuncCachePreferEqual;
+  ASSERT_EQ(cudaDeviceGetCacheConfig(&cache), cudaSuccess);
+  EXPECT_EQ(cache, cudaFuncCachePreferNone);
+  EXPECT_EQ(cudaDeviceSetCacheConfig(static_cast<cudaFuncCache>(7)), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetCacheConfig(&cache), cudaSuccess);
+  EXPECT_EQ(cache, cudaFuncCachePreferShared);
+  EXPECT_EQ(cudaDeviceGetCacheConfig(nullptr), cudaErrorInvalidValue);
+
+  // No peer access: reported, and enabling it is refused.
+  int can = -1;
+  EXPECT_EQ(cudaDeviceCanAccessPeer(nullptr, 0, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceCanAccessPeer(&can, 0, 99), cudaErrorInvalidDevice);
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&can, 0, 0), cudaSuccess);
+  EXPECT_EQ(can, 0);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(99, 0), cudaErrorInvalidDevice);
+  EXPECT_EQ(cudaDeviceEnablePeerAccess(0, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceDisablePeerAccess(0), cudaErrorPeerAccessNotEnabled);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorPeerAccessUnsupported), "cudaErrorPeerAccessUnsupported");
+}
+
+// Registering host memory is bookkeeping, checked as CUDA checks it; mapping
+// it for the device is refused with a clear error.
+TEST(Memory, HostRegisterAndMapping) {
+  std::vector<char> buffer(8192);
+  EXPECT_EQ(cudaHostRegister(nullptr, 16, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostRegister(buffer.data(), 0, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostRegister(buffer.data(), buffer.size(), 0x100), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostRegister(buffer.data(), buffer.size(), cudaHostRegisterMapped), cudaErrorNotSupported);
+  ASSERT_EQ(cudaHostRegister(buffer.data(), buffer.size(), cudaHostRegisterPortable), cudaSuccess);
+  EXPECT_EQ(cudaHostRegister(buffer.data() + 4096, 16, 0), cudaErrorHostMemoryAlreadyRegistered);
+  // Registered memory takes part in copies like any host memory.
+  int* device = device_ints(4);
+  const int values[4] = {1, 2, 3, 4};
+  std::memcpy(buffer.data(), values, sizeof values);
+  ASSERT_EQ(cudaMemcpy(device, buffer.data(), sizeof values, cudaMemcpyHostToDevice), cudaSuccess);
+  int back[4] = {};
+  ASSERT_EQ(cudaMemcpy(back, device, sizeof back, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(back[3], 4);
+  EXPECT_EQ(cudaFree(device), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(buffer.data() + 1), cudaErrorHostMemoryNotRegistered);
+  EXPECT_EQ(cudaHostUnregister(buffer.data()), cudaSuccess);
+  EXPECT_EQ(cudaHostUnregister(buffer.data()), cudaErrorHostMemoryNotRegistered);
+  void* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, 64), cudaSuccess);
+  EXPECT_EQ(cudaHostRegister(pinned, 64, 0), cudaErrorHostMemoryAlreadyRegistered);
+  int anything = 0;
+  void* mapped = &anything;
+  EXPECT_EQ(cudaHostGetDevicePointer(nullptr, pinned, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostGetDevicePointer(&mapped, pinned, 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaHostGetDevicePointer(&mapped, pinned, 0), cudaErrorNotSupported);
+  EXPECT_EQ(mapped, nullptr);
+  int* typed = nullptr;  // CUDA's template takes any T**
+  EXPECT_EQ(cudaHostGetDevicePointer(&typed, pinned, 0), cudaErrorNotSupported);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
+// Stream-ordered allocation: memory from cudaMallocAsync works in its
+// stream's order, cudaFreeAsync returns it there, and the default pool
+// reports what is allocated from it.
+TEST(Memory, StreamOrderedAllocation) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  EXPECT_EQ(cudaMallocAsync(nullptr, 16, stream), cudaErrorInvalidValue);
+  int* bad = nullptr;
+  EXPECT_EQ(cudaMallocAsync(&bad, 16, reinterpret_cast<cudaStream_t>(&bad)), cudaErrorInvalidResourceHandle);
+  cudaMemPool_t pool = nullptr;
+  EXPECT_EQ(cudaDeviceGetDefaultMemPool(nullptr, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDeviceGetDefaultMemPool(&pool, 99), cudaErrorInvalidDevice);
+  ASSERT_EQ(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+  uint64_t threshold = UINT64_MAX, used = 1;
+  ASSERT_EQ(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold), cudaSuccess);
+  threshold = 0;
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold), cudaSuccess);
+  EXPECT_EQ(threshold, UINT64_MAX);
+  EXPECT_EQ(
+      cudaMemPoolGetAttribute(reinterpret_cast<cudaMemPool_t>(&used), cudaMemPoolAttrUsedMemCurrent, &used),
+      cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaErrorInvalidValue);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
+  EXPECT_EQ(used, 0u);
+  cudaGetLastError();  // launch_add_one reports the last error
+
+  int* data = nullptr;
+  ASSERT_EQ(cudaMallocAsync(&data, 64 * sizeof(int), stream), cudaSuccess);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
+  EXPECT_EQ(used, 64 * sizeof(int));
+  std::vector<int> host(64, 41);
+  ASSERT_EQ(cudaMemcpyAsync(data, host.data(), 64 * sizeof(int), cudaMemcpyHostToDevice, stream),
+            cudaSuccess);
+  ASSERT_EQ(launch_add_one(data, 64, dim3(1), dim3(64), 0, stream), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(host.data(), data, 64 * sizeof(int), cudaMemcpyDeviceToHost, stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaFreeAsync(data, stream), cudaSuccess);
+  EXPECT_EQ(cudaFreeAsync(data, stream), cudaErrorInvalidValue);  // freed already
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(host[0], 42);
+  EXPECT_EQ(host[63], 42);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used), cudaSuccess);
+  EXPECT_EQ(used, 0u);
+  ASSERT_EQ(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &used), cudaSuccess);
+  EXPECT_EQ(used, 64 * sizeof(int));
+  // The range went back to the device: a copy into it is refused.
+  EXPECT_EQ(cudaMemcpy(data, host.data(), sizeof(int), cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+  // cudaFree takes stream-ordered memory too.
+  ASSERT_EQ(cudaMallocAsync(&data, 16, stream), cudaSuccess);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
 TEST(Devices, Limits) {
@@ -244,6 +399,33 @@ TEST(Memory, CopyDirectionsAreCheckedAgainstDevicePointers) {
 // device pointer refuses the other device's (it touched the wrong device's
 // memory, or crashed as a host pointer under cudaMemcpyDefault).  Device
 // address ranges still overlap, so unifiedAddressing stays 0.
+// cudaProfilerStart/Stop open and close the current device's profiling
+// window (the stats window); each is idempotent, and a reset closes it.
+TEST(Devices, ProfilerWindowPerDevice) {
+  if (kestrelSetDeviceCount(2) != cudaSuccess)
+    GTEST_SKIP() << "the devices exist already (run alone, as ctest does)";
+  int active = -1;
+  EXPECT_EQ(kestrelProfilerActive(nullptr), cudaErrorInvalidValue);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+  EXPECT_EQ(cudaProfilerStop(), cudaSuccess);  // stopping a closed window does nothing
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 1);
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);  // the other device's window is its own
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  EXPECT_EQ(cudaProfilerStop(), cudaSuccess);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+  EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  ASSERT_EQ(kestrelProfilerActive(&active), cudaSuccess);
+  EXPECT_EQ(active, 0);
+}
+
 TEST(Devices, PointersOfAnotherDeviceAreRefused) {
   if (kestrelSetDeviceCount(2) != cudaSuccess)
     GTEST_SKIP() << "the devices exist already (run alone, as ctest does)";
@@ -585,6 +767,61 @@ TEST(Launches, ResetInvalidatesStreamsEventsAndAllocations) {
   EXPECT_EQ(cudaStreamQuery(stream), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaEventQuery(event), cudaErrorInvalidResourceHandle);
   EXPECT_EQ(cudaFree(data), cudaErrorInvalidValue);
+}
+
+// A refused configuration also says why on stderr: programs seldom check
+// a launch's error, and a block a CUDA GPU takes may not fit this device.
+TEST(Launches, RefusedConfigurationSaysWhy) {
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  int* data = device_ints(64);
+  testing::internal::CaptureStderr();
+  const cudaError_t refused = launch_add_one(data, 64, dim3(1), dim3(prop.maxThreadsPerBlock + 32), 0, 0);
+  const std::string message = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(refused, cudaErrorInvalidConfiguration);
+  EXPECT_NE(message.find("kestrel: cudaLaunchKernel: launch of 'add_one(int*, int)'"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("an SM holds"), std::string::npos) << message;
+  EXPECT_NE(message.find(prop.name), std::string::npos) << message;
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
+// cudaFuncSetAttribute bounds the dynamic shared memory of a kernel's
+// launches and records the carve-out; clusters are refused.
+TEST(Launches, FunctionAttributes) {
+  cudaFuncAttributes attributes;
+  ASSERT_EQ(cudaFuncGetAttributes(&attributes, add_one_kernel()), cudaSuccess);
+  EXPECT_EQ(attributes.preferredShmemCarveout, cudaSharedmemCarveoutDefault);
+  const int room = attributes.maxDynamicSharedSizeBytes;
+  ASSERT_GT(room, 2048);
+  EXPECT_EQ(
+      cudaFuncSetAttribute(static_cast<const void*>(nullptr), cudaFuncAttributeMaxDynamicSharedMemorySize, 1),
+      cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, room + 1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, -1),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributePreferredSharedMemoryCarveout, 101),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeRequiredClusterWidth, 2),
+            cudaErrorNotSupported);
+  EXPECT_EQ(cudaFuncSetAttribute(add_one_kernel(), static_cast<cudaFuncAttribute>(3), 0),
+            cudaErrorInvalidValue);
+  ASSERT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributeMaxDynamicSharedMemorySize, 1024),
+            cudaSuccess);
+  ASSERT_EQ(cudaFuncSetAttribute(add_one_kernel(), cudaFuncAttributePreferredSharedMemoryCarveout, 50),
+            cudaSuccess);
+  ASSERT_EQ(cudaFuncGetAttributes(&attributes, add_one_kernel()), cudaSuccess);
+  EXPECT_EQ(attributes.maxDynamicSharedSizeBytes, 1024);
+  EXPECT_EQ(attributes.preferredShmemCarveout, 50);
+  int* data = device_ints(64);
+  EXPECT_EQ(launch_add_one(data, 64, dim3(1), dim3(64), 2048, 0),
+            cudaErrorInvalidValue);  // more than allowed
+  EXPECT_EQ(launch_add_one(data, 64, dim3(1), dim3(64), 1024, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaFuncSetCacheConfig(add_one_kernel(), cudaFuncCachePreferL1), cudaSuccess);
+  EXPECT_EQ(cudaFuncSetCacheConfig(add_one_kernel(), static_cast<cudaFuncCache>(9)), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
 }
 
 TEST(Occupancy, BadArguments) {

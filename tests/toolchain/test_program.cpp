@@ -130,6 +130,35 @@ TEST_F(ProgramTest, HostOnlySourceNeedsNoKernels) {
   EXPECT_TRUE(fs::exists(dir_ / "host.o"));
 }
 
+// Host code in a .cu file and in the headers it includes compiles as on the
+// host: assert() in a host-only inline function of a header (as NVIDIA's
+// helper_image.h has) is the host's in the device pass too, while a kernel and
+// the device side of a __host__ __device__ function get the device assert.
+TEST_F(ProgramTest, HostAssertCompilesInTheDevicePass) {
+  write("helper.h", R"H(
+#pragma once
+#include <assert.h>
+inline int checked_width(int width) { assert(width > 0); return width; }
+template <typename T> inline T checked_get(const T* p) { assert(p != nullptr); return *p; }
+)H");
+  const std::string source = write("app.cu", R"CU(
+#include <cassert>
+#include "helper.h"
+__host__ __device__ int halve(int n) { assert(n % 2 == 0); return n / 2; }
+__global__ void k(int* p) { assert(p != nullptr); p[threadIdx.x] = halve(p[threadIdx.x]); }
+#define NDEBUG
+#include <assert.h>
+__global__ void unchecked(int* p) { assert(p == nullptr); p[0] = 1; }
+int main() {
+  int four = 4;
+  assert(checked_get(&four) == halve(checked_width(four) * 2) && "host assert in host code");
+  k<<<1, 1>>>(nullptr);
+  unchecked<<<1, 1>>>(nullptr);
+}
+)CU");
+  ASSERT_EQ(compile({"-c", "-I", dir_.string(), source, "-o", (dir_ / "app.o").string()}), 0) << log_;
+}
+
 TEST_F(ProgramTest, ErrorsNameTheProblem) {
   const std::string bad =
       write("bad.cu", "__global__ void k(int* p) { p[0] = undefined_name; }\nint main() {}\n");

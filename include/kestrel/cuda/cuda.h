@@ -3,6 +3,6 @@
  * cuModuleLoad); docs/cuda-runtime.md says why. */
 #ifndef KESTREL_CUDA_DRIVER_H
 #define KESTREL_CUDA_DRIVER_H
-#define CUDA_VERSION 11050
+#define CUDA_VERSION 12000
 #include "cuda_runtime.h"
 #endif /* KESTREL_CUDA_DRIVER_H */

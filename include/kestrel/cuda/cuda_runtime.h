@@ -5,6 +5,11 @@
  * symbols and kernels as themselves rather than as void pointers. */
 #ifndef KESTREL_CUDA_RUNTIME_H
 #define KESTREL_CUDA_RUNTIME_H
+/* CUDA's own include guard: NVIDIA's helper_cuda.h offers findCudaDevice,
+ * gpuDeviceInit and the like only where it is defined. */
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
 
 #if defined(__CUDA__)
 #include "kestrel_cuda.h"
@@ -27,6 +32,14 @@ static inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
 template <class T>
 static inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
   return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
+}
+template <class T>
+static inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return ::cudaHostGetDevicePointer((void**)(void*)pDevice, pHost, flags);
+}
+template <class T>
+static inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t stream) {
+  return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
 }
 template <class T>
 static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
@@ -74,6 +87,14 @@ static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blo
 template <class T>
 static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, T* entry) {
   return ::cudaFuncGetAttributes(attr, (const void*)entry);
+}
+template <class T>
+static inline cudaError_t cudaFuncSetAttribute(T* entry, enum cudaFuncAttribute attr, int value) {
+  return ::cudaFuncSetAttribute((const void*)entry, attr, value);
+}
+template <class T>
+static inline cudaError_t cudaFuncSetCacheConfig(T* func, enum cudaFuncCache cacheConfig) {
+  return ::cudaFuncSetCacheConfig((const void*)func, cacheConfig);
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,

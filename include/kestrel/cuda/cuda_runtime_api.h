@@ -5,13 +5,19 @@
  * code instead of crashing on bad input. */
 #ifndef KESTREL_CUDA_RUNTIME_API_H
 #define KESTREL_CUDA_RUNTIME_API_H
+/* CUDA's own include guard, which code written for CUDA may test. */
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
 
 #include <stddef.h>
 
 #include "driver_types.h"
 #include "vector_types.h"
 
-#define CUDART_VERSION 11050
+/* The CUDA runtime API version Kestrel's headers follow: CUDA 12.0's names,
+ * numbers and cudaDeviceProp (a subset of its functions; docs/cuda-runtime.md). */
+#define CUDART_VERSION 12000
 
 /* Default arguments, as CUDA's headers give them to C++ callers. */
 #ifdef __cplusplus
@@ -44,6 +50,16 @@ cudaError_t cudaDeviceReset(void);
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit);
 cudaError_t cudaDriverGetVersion(int* version);
+/* How a host thread waiting for the current device waits (cudaDeviceSchedule*:
+ * Kestrel's waits always block on a condition variable) and cudaDeviceMapHost;
+ * recorded per device and kept across cudaDeviceReset. */
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+/* Kestrel devices have no peer access (guide 3.2.6.4): *canAccessPeer = 0;
+ * enabling it is cudaErrorPeerAccessUnsupported. */
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaRuntimeGetVersion(int* version);
 /* Kestrel: the backend ("model", "rtlsim", "fpga") every device opens with;
  * before the first device is used only.  Default: $KESTREL_BACKEND, else the
@@ -55,10 +71,28 @@ cudaError_t kestrelSetDeviceCount(int count);
 /* ---- Memory (guide 3.2.2, 3.2.4) --------------------------------------------- */
 cudaError_t cudaMalloc(void** devPtr, size_t size);
 cudaError_t cudaFree(void* devPtr);
+/* Stream-ordered allocation (CUDA 11.2) from the device's default pool:
+ * cudaMallocAsync allocates at once (the host waits as for cudaMalloc), so
+ * the memory is usable in the stream's order and before; cudaFreeAsync
+ * returns it when the stream reaches the free.  The pool keeps no memory
+ * back: a freed range goes back to the device at once, whatever the release
+ * threshold (docs/cuda-runtime.md, "Memory"). */
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
 cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
 cudaError_t cudaMallocHost(void** ptr, size_t size);
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
 cudaError_t cudaFreeHost(void* ptr);
+/* Page-locks existing host memory (bookkeeping only on the simulators, as
+ * cudaHostAlloc's memory is); cudaHostRegisterMapped and
+ * cudaHostGetDevicePointer are cudaErrorNotSupported: no Kestrel device can
+ * reach host memory (canMapHostMemory 0). */
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
@@ -106,6 +140,15 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
+/* The dynamic shared memory a kernel's launches may ask for (up to what the
+ * SM has beside its static shared memory), and the carve-out preference,
+ * which Kestrel records (cudaFuncGetAttributes reports it): its SMs have no
+ * L1 cache to trade for shared memory. */
+cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
+/* Accepted and without effect: no L1 cache to prefer over shared memory. */
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* cacheConfig);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                           size_t dynamicSMemSize);
 cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, const void* func,

@@ -5,6 +5,11 @@
  * what Kestrel implements. */
 #ifndef KESTREL_DRIVER_TYPES_H
 #define KESTREL_DRIVER_TYPES_H
+/* CUDA's own include guard: code written for CUDA (NVIDIA's helper_cuda.h)
+ * tests it to tell whether the runtime's types are there. */
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
 
 #include <stddef.h>
 
@@ -44,6 +49,7 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorDeviceUninitialized = 201,
   cudaErrorNoKernelImageForDevice = 209,
   cudaErrorUnsupportedLimit = 215,
+  cudaErrorPeerAccessUnsupported = 217,
   cudaErrorFileNotFound = 301,
   cudaErrorOperatingSystem = 304,
   cudaErrorInvalidResourceHandle = 400,
@@ -53,6 +59,8 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
   cudaErrorAssert = 710,
   cudaErrorHostMemoryAlreadyRegistered = 712,
   cudaErrorHostMemoryNotRegistered = 713,
@@ -104,22 +112,66 @@ enum cudaDeviceAttr KESTREL_CUDA_ENUM_BASE {
   cudaDevAttrIntegrated = 18,
   cudaDevAttrCanMapHostMemory = 19,
   cudaDevAttrComputeMode = 20,
+  cudaDevAttrSurfaceAlignment = 30,
   cudaDevAttrConcurrentKernels = 31,
   cudaDevAttrEccEnabled = 32,
   cudaDevAttrPciBusId = 33,
   cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrTccDriver = 35,
   cudaDevAttrMemoryClockRate = 36,
   cudaDevAttrGlobalMemoryBusWidth = 37,
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrAsyncEngineCount = 40,
   cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrTexturePitchAlignment = 51,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
-  cudaDevAttrMaxBlocksPerMultiprocessor = 106
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrMultiGpuBoardGroupID = 85,
+  cudaDevAttrHostNativeAtomicSupported = 86,
+  cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+  cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrCooperativeMultiDeviceLaunch = 96,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrCanFlushRemoteWrites = 98,
+  cudaDevAttrHostRegisterSupported = 99,
+  cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
+  cudaDevAttrSparseCudaArraySupported = 112,
+  cudaDevAttrHostRegisterReadOnlySupported = 113,
+  cudaDevAttrTimelineSemaphoreInteropSupported = 114,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrGPUDirectRDMASupported = 116,
+  cudaDevAttrGPUDirectRDMAFlushWritesOptions = 117,
+  cudaDevAttrGPUDirectRDMAWritesOrdering = 118,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
+  cudaDevAttrClusterLaunch = 120,
+  cudaDevAttrDeferredMappingCudaArraySupported = 121
+};
+
+/* Who may use a device (cudaDevAttrComputeMode).  Kestrel's devices are
+ * always in the default mode: any host thread may make one current. */
+enum cudaComputeMode KESTREL_CUDA_ENUM_BASE {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 
 /* Flags (guide 3.2.4 and 3.2.5). */
@@ -134,9 +186,65 @@ enum cudaDeviceAttr KESTREL_CUDA_ENUM_BASE {
 #define cudaEventDisableTiming 0x02
 #define cudaEventInterprocess 0x04
 #define cudaOccupancyDefault 0x00
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+/* cudaSetDeviceFlags: how a waiting host thread waits, and permissions. */
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
+#define cudaDeviceScheduleMask 0x07
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceSyncMemops 0x80
+#define cudaDeviceMask 0xff
+
+/* cudaFuncSetAttribute.  Kestrel has no thread block clusters (compute
+ * capability 9.0), so it refuses the cluster attributes. */
+enum cudaFuncAttribute KESTREL_CUDA_ENUM_BASE {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeClusterDimMustBeSet = 10,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+  cudaFuncAttributeMax
+};
+/* The shared memory carve-out: a percentage, or one of these. */
+enum cudaSharedCarveout KESTREL_CUDA_ENUM_BASE {
+  cudaSharedmemCarveoutDefault = -1,
+  cudaSharedmemCarveoutMaxL1 = 0,
+  cudaSharedmemCarveoutMaxShared = 100
+};
+/* cudaFuncSetCacheConfig / cudaDeviceSetCacheConfig. */
+enum cudaFuncCache KESTREL_CUDA_ENUM_BASE {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
 
 typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
+/* A device's memory pool for cudaMallocAsync (each device has its default
+ * one, cudaDeviceGetDefaultMemPool). */
+typedef struct CUmemPoolHandle_st* cudaMemPool_t;
+enum cudaMemPoolAttr KESTREL_CUDA_ENUM_BASE {
+  cudaMemPoolReuseFollowEventDependencies = 1,
+  cudaMemPoolReuseAllowOpportunistic = 2,
+  cudaMemPoolReuseAllowInternalDependencies = 3,
+  cudaMemPoolAttrReleaseThreshold = 4,
+  cudaMemPoolAttrReservedMemCurrent = 5,
+  cudaMemPoolAttrReservedMemHigh = 6,
+  cudaMemPoolAttrUsedMemCurrent = 7,
+  cudaMemPoolAttrUsedMemHigh = 8
+};
 /* The legacy default stream (guide 3.2.5.5) and the per-thread one. */
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
@@ -155,10 +263,18 @@ typedef struct CUevent_st* cudaEvent_t;
 typedef void(CUDART_CB* cudaHostFn_t)(void* userData);
 typedef void(CUDART_CB* cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
 
-/* What cudaGetDeviceProperties fills in (docs/cuda-runtime.md gives each
- * field's Kestrel source). */
+/* A device's 16-byte identifier (cudaDeviceProp::uuid). */
+typedef struct CUuuid_st {
+  char bytes[16];
+} cudaUUID_t;
+
+/* What cudaGetDeviceProperties fills in: CUDA 12's fields, in CUDA 12's
+ * order (docs/cuda-runtime.md gives each field's Kestrel source). */
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
   size_t totalGlobalMem;
   size_t sharedMemPerBlock;
   int regsPerBlock;
@@ -179,16 +295,39 @@ struct cudaDeviceProp {
   int integrated;
   int canMapHostMemory;
   int computeMode;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture1DLinear;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
   int concurrentKernels;
   int ECCEnabled;
   int pciBusID;
   int pciDeviceID;
   int pciDomainID;
+  int tccDriver;
   int asyncEngineCount;
   int unifiedAddressing;
   int memoryClockRate; /* kHz */
   int memoryBusWidth;  /* bits */
   int l2CacheSize;
+  int persistingL2CacheMaxSize;
   int maxThreadsPerMultiProcessor;
   int streamPrioritiesSupported;
   int globalL1CacheSupported;
@@ -198,9 +337,34 @@ struct cudaDeviceProp {
   int managedMemory;
   int isMultiGpuBoard;
   int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;
+  int pageableMemoryAccess;
   int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;
   size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
   int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int reserved[63];
 };
 
 struct cudaFuncAttributes {

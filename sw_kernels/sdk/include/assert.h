@@ -2,10 +2,21 @@
  * assertion stops the launch with an ASSERT fault that carries the file,
  * line and expression (kx.trap code 1, docs/isa.md section 2).  Shadows the C
  * library's <assert.h>; like it, may be included again after changing NDEBUG.
- * The host pass of a whole-program compile gets the C library's own assert(). */
-#if !defined(__riscv)
+ *
+ * Which assert() a compilation gets:
+ *   * a device module (`kestrel-cc -o k.kmod`, picolibc): the macro below,
+ *     which calls the device-only __kestrel_assert_fail;
+ *   * both passes of a whole program (`kestrel-cc -o app`): the host C
+ *     library's own assert(), which calls __assert_fail.  Host code in a .cu
+ *     file and in the headers it includes therefore compiles in the device
+ *     pass exactly as on the host (clang parses it there too); device code
+ *     calling __assert_fail resolves to the __device__ overload that
+ *     kestrel_cuda.h adds, which calls __kestrel_assert_fail.  This is how
+ *     clang's own CUDA headers give assert() to both sides. */
+#if !defined(__riscv) || defined(__KESTREL_WHOLE_PROGRAM__)
 #include_next <assert.h>
-#else
+#endif
+#if defined(__riscv)
 #ifndef KESTREL_ASSERT_H
 #define KESTREL_ASSERT_H
 /* CUDA's message ("file:line: function: block: [x,y,z], thread: [x,y,z]
@@ -29,6 +40,7 @@ static __attribute__((device)) __inline__ __attribute__((always_inline, noreturn
 }
 #endif /* KESTREL_ASSERT_H */
 
+#if !defined(__KESTREL_WHOLE_PROGRAM__)
 #undef assert
 #ifdef NDEBUG
 #define assert(expression) ((void)0)
@@ -36,4 +48,5 @@ static __attribute__((device)) __inline__ __attribute__((always_inline, noreturn
 #define assert(expression) \
   ((expression) ? (void)0 : __kestrel_assert_fail(#expression, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif
+#endif /* !__KESTREL_WHOLE_PROGRAM__ */
 #endif /* __riscv */

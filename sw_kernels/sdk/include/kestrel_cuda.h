@@ -60,6 +60,10 @@
 /* Occupancy hints only: Kestrel has no register file to partition. */
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+/* A const kernel parameter whose address may be taken (CUDA 11.7, compute
+ * capability 7.0).  A Kestrel kernel's parameters are read-only copies in its
+ * launch's parameter buffer, so every const parameter already is one. */
+#define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 
@@ -209,12 +213,25 @@ static __device__ __forceinline__ __attribute__((noreturn)) void __trap() {
  * device printf; only the device pass emits it. */
 #include "kestrel_printf.h"
 #include <assert.h> /* the SDK's assert.h: assert() stops the launch with ASSERT */
-#if !KESTREL_DEVICE_PASS
-/* In the host pass assert() is glibc's, which calls __assert_fail; this
- * device overload makes that call valid inside kernels.  The host pass never
- * compiles device code, and the device pass uses the SDK's assert.h. */
-static __device__ __forceinline__ void __assert_fail(const char*, const char*, unsigned int, const char*) {
+#if KESTREL_HOST_HEADERS
+/* In both passes of a whole program assert() is the host C library's, which
+ * calls its host function __assert_fail (sw_kernels/sdk/include/assert.h).
+ * This __device__ overload is what device code (and the device side of a
+ * __host__ __device__ function) calls instead: CUDA overloads by target
+ * (clang's __clang_cuda_runtime_wrapper.h does the same), so host functions,
+ * among them host-only inline functions of the headers a .cu file includes,
+ * keep the host's assert in the device pass too, where they are parsed but
+ * never emitted.  The host pass never emits device code. */
+static __device__ __forceinline__ __attribute__((noreturn)) void __assert_fail(const char* expression,
+                                                                              const char* file,
+                                                                              unsigned int line,
+                                                                              const char* function) {
+#if KESTREL_DEVICE_PASS
+  __kestrel_assert_fail(expression, file, line, function);
+#else
+  (void)expression, (void)file, (void)line, (void)function;
   __builtin_trap();
+#endif
 }
 #endif
 

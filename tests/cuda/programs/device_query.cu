@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include "sample_helpers.h"
+
 #define EXPECT(condition)                                                      \
   do {                                                                         \
     if (!(condition)) {                                                        \
@@ -27,6 +29,11 @@ __global__ void shared_hungry(float* out) {
 int main() {
   int count = 0;
   EXPECT(cudaGetDeviceCount(&count) == cudaSuccess && count >= 1);
+  // The helpers NVIDIA's samples rely on find Kestrel's runtime through CUDA's include guards.
+  EXPECT(sample_find_device() == 0);
+  int mode = -1;
+  SAMPLE_CHECK(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0));
+  EXPECT(mode == cudaComputeModeDefault);
   for (int dev = 0; dev < count; ++dev) {
     cudaDeviceProp prop;
     EXPECT(cudaGetDeviceProperties(&prop, dev) == cudaSuccess);
@@ -45,6 +52,12 @@ int main() {
            value == prop.clockRate);
     EXPECT(prop.warpSize == 32 && prop.maxThreadsPerBlock == prop.maxThreadsPerMultiProcessor);
     EXPECT(prop.clockRate > 0 && prop.totalGlobalMem > 0 && prop.major == 7);
+    // CUDA 12's fields, as NVIDIA's deviceQuery prints them: no peer access,
+    // no texture unit, host memory can be registered but not mapped.
+    int peer = -1;
+    EXPECT(cudaDeviceCanAccessPeer(&peer, dev, count - 1 - dev) == cudaSuccess && peer == 0);
+    EXPECT(prop.hostRegisterSupported == 1 && prop.canMapHostMemory == 0 && prop.maxTexture1D == 0);
+    EXPECT(prop.computeMode == cudaComputeModeDefault && prop.multiGpuBoardGroupID == dev);
     size_t free_bytes = 0, total_bytes = 0;
     EXPECT(cudaSetDevice(dev) == cudaSuccess);
     EXPECT(cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess);

@@ -1,7 +1,9 @@
 // Kernel faults as CUDA reports them (guide 3.2.9): a launch error is
 // asynchronous, surfaces at the next synchronizing call with CUDA's code for
 // the fault, stays sticky for every later call until cudaDeviceReset, and the
-// device works again after the reset.
+// device works again after the reset.  assert() works on both sides: in host
+// code (a host-only inline function, as in NVIDIA's helper headers), in
+// kernels, and in a __host__ __device__ function called from both.
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +24,15 @@ __global__ void write_through(int* pointer, int value) { *pointer = value; }
 __global__ void misaligned(char* base) { *reinterpret_cast<int*>(base + 1) = 1; }
 __global__ void asserting(int n) { assert(n > 100); }
 __global__ void trapping() { __trap(); }
+static inline int host_checked(int n) {
+  assert(n > 0);
+  return n;
+}
+__host__ __device__ int halve(int n) {
+  assert(n % 2 == 0);
+  return n / 2;
+}
+__global__ void halving(int* out, int n) { out[threadIdx.x] = halve(n); }
 __global__ void fine(int* out) { out[threadIdx.x] = 7; }
 
 static void expect_sticky(cudaError_t fault) {
@@ -55,6 +66,17 @@ int main() {
 
   trapping<<<1, 1>>>();
   expect_sticky(cudaErrorLaunchFailure);
+
+  // The host side of assert passes on the host, its device side in a kernel.
+  if (halve(host_checked(8)) != 4) exit(EXIT_FAILURE);
+  int* halves = nullptr;
+  EXPECT_EQ(cudaMalloc(&halves, 32 * sizeof(int)), cudaSuccess);
+  halving<<<1, 32>>>(halves, 6);
+  int three[32];
+  EXPECT_EQ(cudaMemcpy(three, halves, sizeof three, cudaMemcpyDeviceToHost), cudaSuccess);
+  if (three[0] != 3 || three[31] != 3) exit(EXIT_FAILURE);
+  halving<<<1, 32>>>(halves, 5);  // the assert of the __host__ __device__ function, on the device
+  expect_sticky(cudaErrorAssert);
 
   // A bad configuration is reported at the launch and is not sticky.
   int* out = nullptr;

@@ -35,6 +35,12 @@ __global__ void manyParams(double* out, char c, short s, int i, long long ll, fl
   out[10] = last;
 }
 
+// A __grid_constant__ parameter: const, and its address may be taken.
+__global__ void gridConstant(const __grid_constant__ Particle p, double* out) {
+  const Particle* address = &p;
+  out[threadIdx.x] = address->mass + address->tag + threadIdx.x;
+}
+
 template <typename T>
 bool run_axpy(T a) {
   const int n = 1000;
@@ -90,6 +96,12 @@ int main() {
       fprintf(stderr, "parameter %d arrived as %g, expected %g\n", i, h_out[i], expected[i]);
       return EXIT_FAILURE;
     }
+  gridConstant<<<1, 4>>>(p, d_out);
+  if (cudaMemcpy(h_out, d_out, 4 * sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess) return EXIT_FAILURE;
+  if (h_out[0] != 1003.25 || h_out[3] != 1006.25) {
+    fprintf(stderr, "__grid_constant__ parameter arrived as %g, expected 1003.25\n", h_out[0]);
+    return EXIT_FAILURE;
+  }
   // The same launch through cudaLaunchKernel directly.
   int n = 4;
   int hx[4] = {1, 2, 3, 4}, hy[4] = {0, 0, 0, 0};

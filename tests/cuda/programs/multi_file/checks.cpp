@@ -6,10 +6,14 @@
 
 #include <cstdio>
 
+#include "../sample_helpers.h"
+
 bool device_is_usable() {
   int count = 0;
   cudaDeviceProp prop;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) return false;
+  // Plain C++ sees CUDA's include guards too (helper_cuda.h in a .cpp file).
+  if (sample_find_device() != 0) return false;
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return false;
   std::printf("running on %s\n", prop.name);
   return prop.warpSize > 0;
