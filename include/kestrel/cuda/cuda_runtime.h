@@ -71,6 +71,12 @@ static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blo
                                            size_t sharedMem = 0, cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
 }
+// T* rather than CUDA's const T*: clang deduces no T from a function pointer there.
+template <class T>
+static inline cudaError_t cudaLaunchCooperativeKernel(T* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                      size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
 template <class T>
 static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, T* entry) {
   return ::cudaFuncGetAttributes(attr, (const void*)entry);

@@ -61,6 +61,7 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorInvalidAddressSpace = 717,
   cudaErrorInvalidPc = 718,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotPermitted = 800,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999
