@@ -115,7 +115,10 @@ static __device__ __noinline__ void grid_sync() {
       __threadfence();
       atomicAdd(&words[KESTREL_GRID_SYNC_GENERATION_WORD], 1u);
     } else {
-      while (atomicAdd(&words[KESTREL_GRID_SYNC_GENERATION_WORD], 0u) == generation) __nanosleep(64);
+      // Back off from 32 ns to 1 us between reads: few issue slots while blocks are unbalanced.
+      for (unsigned int pause = 32; atomicAdd(&words[KESTREL_GRID_SYNC_GENERATION_WORD], 0u) == generation;
+           pause = pause < 1024 ? 2 * pause : pause)
+        __nanosleep(pause);
     }
     __threadfence();
   }
