@@ -10,6 +10,7 @@
 
 #include "api_common.hpp"
 #include "kestrel/abi.h"
+#include "managed_memory.hpp"
 
 using namespace kestrel::cudart;
 
@@ -50,6 +51,9 @@ uint64_t grid_sync_slot(const kestrel::runtime::LoadedModule& module) {
   return 0;
 }
 
+void start_kernel(DeviceState& device, const KernelFunction& kernel, const kestrel::runtime::LaunchPlan& plan,
+                  bool cooperative);
+
 // cudaLaunchKernel and cudaLaunchCooperativeKernel (guide 3.2.1, B.19; the
 // Cooperative Groups appendix of later guides for the cooperative form).
 void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
@@ -78,19 +82,36 @@ void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, s
   launch.stream = target.stream;
   const KernelFunction* kernel = &function;
   launch.run = [kernel, plan, cooperative](DeviceState& device) {
-    const kestrel::runtime::LoadedModule& module = device.module_for(kernel->binary);
-    // No launch is in flight when a launch runs, so the barrier is free to reset.
-    if (const uint64_t slot = grid_sync_slot(module); slot != 0) {
-      const uint32_t words[KESTREL_GRID_SYNC_WORDS] = {cooperative ? 1u : 0u, 0u, 0u, 0u};
-      device.context().copy_to_device(module.base + slot, words, sizeof words);
+    // The device owns managed memory while the kernel may run (guide J.2.2.1).
+    try {
+      ManagedMemory::get().launch_started(device);
+      start_kernel(device, *kernel, *plan, cooperative);
+    } catch (...) {
+      ManagedMemory::get().launch_ended(device);
+      throw;
     }
-    device.context().launch(module, *kernel->info, *plan);
   };
   launch.finish = [](DeviceState& device) {
+    // The launch has ended: managed memory goes back to the host first, so
+    // that a fault reported below leaves it readable.
+    ManagedMemory::get().launch_ended(device);
     device.context().synchronize();
     device.add_cycles(device.context().counters()[KESTREL_CNT_CYCLES]);
   };
+  ManagedMemory::get().launch_queued(target.device);
   target.device->submit(std::move(launch));
+}
+
+// Starts `kernel` on the worker: resets the module's grid barrier, launches.
+void start_kernel(DeviceState& device, const KernelFunction& kernel, const kestrel::runtime::LaunchPlan& plan,
+                  bool cooperative) {
+  const kestrel::runtime::LoadedModule& module = device.module_for(kernel.binary);
+  // No launch is in flight when a launch runs, so the barrier is free to reset.
+  if (const uint64_t slot = grid_sync_slot(module); slot != 0) {
+    const uint32_t words[KESTREL_GRID_SYNC_WORDS] = {cooperative ? 1u : 0u, 0u, 0u, 0u};
+    device.context().copy_to_device(module.base + slot, words, sizeof words);
+  }
+  device.context().launch(module, *kernel.info, plan);
 }
 
 struct LaunchConfiguration {

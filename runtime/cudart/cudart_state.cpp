@@ -7,6 +7,7 @@
 
 #include "kestrel/cuda/fatbin.h"
 #include "kestrel/error.hpp"
+#include "managed_memory.hpp"
 
 namespace kestrel::cudart {
 
@@ -350,6 +351,7 @@ void DeviceState::reset() {
       },
       true);
   flush_output();
+  ManagedMemory::get().forget(this);
   std::lock_guard<std::mutex> lock(mutex_);
   allocations.clear();
   symbol_ranges.clear();

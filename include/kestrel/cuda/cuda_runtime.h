@@ -29,6 +29,10 @@ static inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags
   return ::cudaHostAlloc((void**)(void*)ptr, size, flags);
 }
 template <class T>
+static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
+}
+template <class T>
 static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
   return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
 }

@@ -67,6 +67,12 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
                          enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream KESTREL_DEFAULT(0));
+/* Managed memory (guide J.2), with the rules of compute capability < 6.0:
+ * the host may not touch it between a launch and the next synchronization. */
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags KESTREL_DEFAULT(cudaMemAttachGlobal));
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice,
+                                 cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream KESTREL_DEFAULT(0));
 
