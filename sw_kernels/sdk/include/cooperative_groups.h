@@ -153,6 +153,9 @@ class thread_group {
    * there are (thread_block_tile's meta_group_rank/size). */
   __device__ unsigned long long meta_group_rank() const { return meta_rank_; }
   __device__ unsigned long long meta_group_size() const { return meta_size_; }
+  /* Kestrel: the lanes of this warp in the group (tiles and coalesced
+   * groups; 0 for blocks and grids), for labeled/binary_partition. */
+  __device__ unsigned int __kestrel_lanes() const { return mask_; }
 
  protected:
   __device__ thread_group(details::group_kind kind, unsigned long long size, unsigned long long rank,
@@ -418,6 +421,24 @@ class coalesced_group : public thread_group, public details::warp_collectives<co
 
 static __device__ __forceinline__ coalesced_group coalesced_threads() {
   return coalesced_group(__activemask());
+}
+
+/* labeled_partition(g, label) and binary_partition(g, predicate) (CUDA 11):
+ * the threads of a tile or coalesced group with the same label (predicate),
+ * as a coalesced_group ranked from the lowest lane. */
+template <typename Group>
+static __device__ __forceinline__ coalesced_group labeled_partition(const Group& group, int label) {
+  return coalesced_group(__match_any_sync(group.__kestrel_lanes(), label));
+}
+template <typename Group>
+static __device__ __forceinline__ coalesced_group labeled_partition(const Group& group, unsigned int label) {
+  return coalesced_group(__match_any_sync(group.__kestrel_lanes(), label));
+}
+template <typename Group>
+static __device__ __forceinline__ coalesced_group binary_partition(const Group& group, bool predicate) {
+  const unsigned int lanes = group.__kestrel_lanes();
+  const unsigned int taken = __ballot_sync(lanes, predicate);
+  return coalesced_group(predicate ? taken : lanes & ~taken);
 }
 
 /* Generic forms taking the group as an argument. */

@@ -6,6 +6,7 @@
 // host from the definitions.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -72,6 +73,25 @@ __global__ void groups(int* out) {
     row[18] = low.shfl_up((int)lane, 1) * 100 + (int)low.thread_rank();
     row[19] = (int)low.ballot(lane == 2) + 100 * low.all(lane < 5);
   }
+}
+
+// Scans and partitions in one warp: one row of 6 results per lane.
+constexpr int kPartitionFields = 6;
+__global__ void scans_and_partitions(int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  cg::thread_block_tile<8> tile8 = cg::tiled_partition<8>(block);
+  const int lane = (int)warp.thread_rank();
+  int* row = out + lane * kPartitionFields;
+  row[0] = cg::inclusive_scan(tile8, lane + 1) * 1000 + cg::exclusive_scan(tile8, lane + 1);
+  row[1] = cg::inclusive_scan(tile8, lane * 7 % 13, cg::greater<int>());
+  cg::coalesced_group same = cg::labeled_partition(warp, lane % 3);
+  row[2] = (int)(same.size() * 100 + same.thread_rank());
+  cg::coalesced_group side = cg::binary_partition(warp, lane < 10);
+  row[3] = (int)(side.size() * 100 + side.thread_rank());
+  row[4] = cg::reduce(side, lane, cg::plus<int>());
+  row[5] = -1;
+  if (lane % 2 == 1) row[5] = cg::exclusive_scan(cg::coalesced_threads(), 2);
 }
 
 // Each of `rounds` rounds: every block writes its slot after a delay that
@@ -212,6 +232,34 @@ int main() {
         snprintf(what, sizeof what, "block %d thread %d field %d", b, r, f);
         expect(what, out[(b * kThreads + r) * kFields + f], expected_field(b, r, f));
       }
+
+  // Scans and partitions.
+  int* d_part;
+  CHECK(cudaMalloc(&d_part, 32 * kPartitionFields * sizeof(int)));
+  scans_and_partitions<<<1, 32>>>(d_part);
+  CHECK(cudaGetLastError());
+  std::vector<int> part(32 * kPartitionFields);
+  CHECK(cudaMemcpy(part.data(), d_part, part.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int lane = 0; lane < 32; ++lane) {
+    const int tile = lane / 8 * 8;
+    int inclusive = 0, running_max = -1;
+    for (int i = tile; i <= lane; ++i) inclusive += i + 1, running_max = std::max(running_max, i * 7 % 13);
+    const int label_size = lane % 3 == 2 ? 10 : 11;
+    const int side_size = lane < 10 ? 10 : 22, side_rank = lane < 10 ? lane : lane - 10;
+    const int side_sum = lane < 10 ? 45 : 496 - 45;
+    const int want[kPartitionFields] = {inclusive * 1000 + inclusive - (lane + 1),
+                                        running_max,
+                                        label_size * 100 + lane / 3,
+                                        side_size * 100 + side_rank,
+                                        side_sum,
+                                        lane % 2 == 1 ? 2 * (lane / 2) : -1};
+    for (int f = 0; f < kPartitionFields; ++f) {
+      char what[64];
+      snprintf(what, sizeof what, "scans/partitions lane %d field %d", lane, f);
+      expect(what, part[lane * kPartitionFields + f], want[f]);
+    }
+  }
+  CHECK(cudaFree(d_part));
 
   // The largest cooperative grid: every block resident at once.
   int device = 0, sms = 0, per_sm = 0;
