@@ -98,6 +98,8 @@ void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, s
     device.context().synchronize();
     device.add_cycles(device.context().counters()[KESTREL_CNT_CYCLES]);
   };
+  // A launch the device's sticky error skips never starts nor ends.
+  launch.skipped = [](DeviceState& device) { ManagedMemory::get().launch_ended(device); };
   ManagedMemory::get().launch_queued(target.device);
   target.device->submit(std::move(launch));
 }

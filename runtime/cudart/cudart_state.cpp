@@ -214,6 +214,12 @@ void DeviceState::worker() {
           result = current_cuda_error(this);
         }
         started = result == cudaSuccess && op.finish;
+      } else if (op.skipped) {
+        try {
+          op.skipped(*this);
+        } catch (...) {
+          // The sticky error is what the operation reports.
+        }
       }
       lock.lock();
       running_op_ = false;

@@ -20,6 +20,8 @@ __global__ void add(int n, const float* x, float* y) {
   for (int i = index; i < n; i += stride) y[i] = x[i] + y[i];
 }
 
+__global__ void write_null(float value) { *static_cast<volatile float*>(nullptr) = value; }
+
 __global__ void scale(int n, float factor, float* y) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] *= factor;
@@ -137,6 +139,22 @@ int main() {
   CHECK(cudaDeviceSynchronize());
   expect("an allocation at a reused address", x[0] == 10.0f);
   CHECK(cudaFree(x));
+
+  // Last (the error is sticky): a kernel faults with another launch queued
+  // behind it, which never starts; the host may read managed memory after
+  // the synchronization that reports the fault.
+  float* z = nullptr;
+  CHECK(cudaMallocManaged(&z, sizeof(float)));
+  z[0] = 1.0f;
+  cudaStream_t held;
+  CHECK(cudaStreamCreate(&held));
+  g_release = false;
+  CHECK(cudaLaunchHostFunc(held, hold_stream, nullptr));  // both launches are queued before either runs
+  write_null<<<1, 1, 0, held>>>(2.0f);
+  scale<<<1, 1, 0, held>>>(1, 2.0f, z);
+  g_release = true;
+  expect("the fault is reported", cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  expect("managed memory is readable after the fault", z[0] == 1.0f);
   if (failures != 0) {
     printf("managed_memory: %d checks failed\n", failures);
     return EXIT_FAILURE;
