@@ -574,6 +574,30 @@ KESTREL_HALF_SHUFFLE(__shfl_up_sync, unsigned int)
 KESTREL_HALF_SHUFFLE(__shfl_down_sync, unsigned int)
 KESTREL_HALF_SHUFFLE(__shfl_xor_sync, int)
 #undef KESTREL_HALF_SHUFFLE
+
+/* ---- atomicAdd on __half and __half2 (guide B.12.1.1; compute capability
+ * 7.0 and 6.0 in CUDA) ----------------------------------------------------------
+ * A compare-and-swap loop on the half's 16 bits or the pair's 32 bits: each
+ * half is rounded once, as a sequence of __hadd in some order would be. */
+static __device__ __forceinline__ __half atomicAdd(__half* address, __half val) {
+  unsigned short* const word = reinterpret_cast<unsigned short*>(address);
+  unsigned short old = *(volatile unsigned short*)word, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(word, assumed, __half_as_ushort(__hadd(__ushort_as_half(assumed), val)));
+  } while (old != assumed);
+  return __ushort_as_half(old);
+}
+static __device__ __forceinline__ __half2 atomicAdd(__half2* address, __half2 val) {
+  unsigned int* const word = reinterpret_cast<unsigned int*>(address);
+  unsigned int old = *(volatile unsigned int*)word, assumed;
+  do {
+    assumed = old;
+    const __half2 sum = __hadd2(__builtin_bit_cast(__half2, assumed), val);
+    old = atomicCAS(word, assumed, __builtin_bit_cast(unsigned int, sum));
+  } while (old != assumed);
+  return __builtin_bit_cast(__half2, old);
+}
 #endif
 
 #endif /* KESTREL_CUDA_FP16_H */

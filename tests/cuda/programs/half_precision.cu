@@ -201,6 +201,12 @@ __global__ void shuffle(unsigned int* out) {
   out[4 * lane + 3] = __half_as_ushort(previous);
 }
 
+// atomicAdd on a __half and a __half2 from every thread of two blocks.
+__global__ void accumulate(__half* sum, __half2* pair) {
+  atomicAdd(sum, __float2half(1.0f));
+  atomicAdd(pair, __floats2half2_rn(0.5f, -2.0f));
+}
+
 static int failures = 0;
 static void expect(const char* what, int index, unsigned int got, unsigned int want) {
   if (got == want) return;
@@ -254,6 +260,22 @@ int main() {
   CHECK(cudaGetLastError());
   shuffle<<<1, 32>>>(d_shuffled);
   CHECK(cudaGetLastError());
+  __half* d_sum;
+  __half2* d_pair;
+  CHECK(cudaMalloc(&d_sum, sizeof(__half)));
+  CHECK(cudaMalloc(&d_pair, sizeof(__half2)));
+  CHECK(cudaMemset(d_sum, 0, sizeof(__half)));
+  CHECK(cudaMemset(d_pair, 0, sizeof(__half2)));
+  accumulate<<<2, 96>>>(d_sum, d_pair);
+  CHECK(cudaGetLastError());
+  __half sum;
+  __half2 pair;
+  CHECK(cudaMemcpy(&sum, d_sum, sizeof sum, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&pair, d_pair, sizeof pair, cudaMemcpyDeviceToHost));
+  expect("atomicAdd(__half*)", 0, __half_as_ushort(sum), __half_as_ushort(__int2half_rn(192)));
+  expect("atomicAdd(__half2*)", 0, pack(pair), pack(__floats2half2_rn(96.0f, -384.0f)));
+  CHECK(cudaFree(d_sum));
+  CHECK(cudaFree(d_pair));
   unsigned short rounded[4 * kFloatCount];
   unsigned int widened[kHalfCount], others[kOtherCount], shuffled[4 * 32];
   CHECK(cudaMemcpy(rounded, d_rounded, sizeof rounded, cudaMemcpyDeviceToHost));
