@@ -125,7 +125,58 @@ static __device__ __noinline__ void grid_sync() {
   __syncthreads();
 }
 
-enum group_kind { kind_grid, kind_block, kind_tile, kind_coalesced };
+enum group_kind { kind_grid, kind_block, kind_tile, kind_coalesced, kind_multi_warp_tile };
+
+/* Tiles of more than one warp (64 to 1024 threads) synchronize through
+ * shared memory: per tile (by its size, 64 << level, and its first warp) an
+ * arrival count and a generation, and per warp a slot for reductions.  One
+ * per kernel module. */
+struct tile_scratch {
+  unsigned int count[5][32];
+  unsigned int generation[5][32];
+  alignas(16) unsigned char slot[32][16];
+};
+static __device__ __noinline__ tile_scratch* block_tile_scratch() {
+  __shared__ tile_scratch scratch;
+  return &scratch;
+}
+
+/* The barrier of the `warps` warps from `first_warp`: each warp meets at
+ * __syncwarp, its lane 0 arrives on the tile's count (a shared-memory AMO)
+ * and, unless it is the last, waits for the generation to change; block
+ * fences order the tile's shared and global accesses across it. */
+static __device__ __noinline__ void tile_barrier(unsigned int level, unsigned int first_warp,
+                                                 unsigned int warps) {
+  tile_scratch* const scratch = block_tile_scratch();
+  __syncwarp();
+  if (__kestrel_lane_id() == 0) {
+    __threadfence_block();
+    unsigned int* const count = &scratch->count[level][first_warp];
+    unsigned int* const generation = &scratch->generation[level][first_warp];
+    const unsigned int seen = atomicAdd(generation, 0u);
+    if (atomicAdd(count, 1u) + 1 == warps) {
+      atomicExch(count, 0u);
+      __threadfence_block();
+      atomicAdd(generation, 1u);
+    } else {
+      while (atomicAdd(generation, 0u) == seen) __nanosleep(32);
+    }
+    __threadfence_block();
+  }
+  __syncwarp();
+}
+
+/* The warps of the multi-warp tile of `tile_size` threads holding the
+ * calling thread, from the block's thread count, and the tile size's level. */
+struct tile_warps {
+  unsigned int first, count, level;
+};
+static __device__ __forceinline__ tile_warps warps_of_tile(unsigned int tile_size) {
+  const unsigned int rank = block_rank_of_thread(), start = rank - rank % tile_size;
+  const unsigned int live = block_threads() - start < tile_size ? block_threads() - start : tile_size;
+  const unsigned int lanes = (unsigned int)warpSize;
+  return tile_warps{start / lanes, (live + lanes - 1) / lanes, (unsigned int)__builtin_ctz(tile_size) - 6u};
+}
 
 }  // namespace details
 
@@ -140,6 +191,11 @@ class thread_group {
       case details::kind_block:
         __syncthreads();
         break;
+      case details::kind_multi_warp_tile: {
+        const details::tile_warps warps = details::warps_of_tile((unsigned int)size_);
+        details::tile_barrier(warps.level, warps.first, warps.count);
+        break;
+      }
       default:
         __syncwarp(mask_);
         break;
@@ -196,6 +252,20 @@ class thread_block : public thread_group {
 };
 
 __device__ inline thread_block this_thread_block() { return thread_block(); }
+
+/* CUDA's scratch for tiles larger than a warp, which a kernel declares
+ * __shared__ and passes to this_thread_block(scratch).  Kestrel keeps that
+ * state in its own shared variable (details::tile_scratch), so this is an
+ * empty marker and the overload below ignores it. */
+template <unsigned int MaxBlockSize = 1024>
+struct block_tile_memory {
+  static_assert(MaxBlockSize >= 1 && MaxBlockSize <= 1024, "block_tile_memory: at most 1024 threads");
+};
+template <unsigned int MaxBlockSize>
+__device__ inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>& scratch) {
+  (void)scratch;
+  return this_thread_block();
+}
 
 /* ---- grid_group: this_grid() ---------------------------------------------------
  * Valid in a kernel started by cudaLaunchCooperativeKernel; sync() anywhere
@@ -255,26 +325,21 @@ class warp_collectives {
 
 }  // namespace details
 
-/* ---- thread_block_tile<N>: tiled_partition<N>(parent) ----------------------------
- * Threads of rank k*N .. k*N+N-1 of the parent (a block or a larger tile),
- * which lie in one warp.  size() is N even in a block's last, partial tile,
- * as in CUDA; its missing threads have exited and take no part. */
-template <unsigned int Size, typename ParentT = void>
-class thread_block_tile;
+/* ---- Tiles: a warp's (N <= 32) and several warps' (64 <= N <= 1024) ---------- */
+namespace details {
 
 template <unsigned int Size>
-class thread_block_tile<Size, void> : public thread_group,
-                                      public details::warp_collectives<thread_block_tile<Size, void>> {
+class warp_tile : public thread_group, public warp_collectives<warp_tile<Size>> {
   static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
                 "thread_block_tile<N>: N must be a power of two from 1 to 32");
-  friend class details::warp_collectives<thread_block_tile<Size, void>>;
+  friend class details::warp_collectives<warp_tile<Size>>;
 
  public:
-  using details::warp_collectives<thread_block_tile<Size, void>>::any;
-  using details::warp_collectives<thread_block_tile<Size, void>>::all;
-  using details::warp_collectives<thread_block_tile<Size, void>>::ballot;
-  using details::warp_collectives<thread_block_tile<Size, void>>::match_any;
-  using details::warp_collectives<thread_block_tile<Size, void>>::match_all;
+  using details::warp_collectives<warp_tile<Size>>::any;
+  using details::warp_collectives<warp_tile<Size>>::all;
+  using details::warp_collectives<warp_tile<Size>>::ballot;
+  using details::warp_collectives<warp_tile<Size>>::match_any;
+  using details::warp_collectives<warp_tile<Size>>::match_all;
   static constexpr unsigned int num_threads_value = Size;
 
   __device__ void sync() const { __syncwarp(lane_mask()); }
@@ -308,7 +373,7 @@ class thread_block_tile<Size, void> : public thread_group,
   }
 
   /* From a parent group's rank and size (tiled_partition). */
-  __device__ thread_block_tile(unsigned long long parent_rank, unsigned long long parent_size)
+  __device__ warp_tile(unsigned long long parent_rank, unsigned long long parent_size)
       : thread_group(details::kind_tile, Size, parent_rank % Size, tile_lanes(parent_rank),
                      parent_rank / Size, (parent_size + Size - 1) / Size) {}
 
@@ -328,6 +393,96 @@ class thread_block_tile<Size, void> : public thread_group,
     const unsigned int first = __kestrel_lane_id() & ~(Size - 1);
     return Size == 32 ? 0xFFFFFFFFu : ((1u << Size) - 1) << first;
   }
+};
+
+/* A tile of 64 to 1024 threads: whole warps of one block.  Creating one is
+ * collective over the block (as in CUDA): every thread of the block calls
+ * tiled_partition, which resets the tile's barrier and waits at
+ * __syncthreads.  sync() and cg::reduce work across its warps through
+ * shared memory (tile_scratch); the shuffles and votes are a warp's. */
+template <unsigned int Size>
+class multi_warp_tile : public thread_group {
+  static_assert(Size > 32 && Size <= 1024 && (Size & (Size - 1)) == 0,
+                "thread_block_tile<N>: N must be a power of two from 1 to 1024");
+
+ public:
+  static constexpr unsigned int num_threads_value = Size;
+  __device__ void sync() const {
+    const tile_warps warps = warps_of_tile(Size);
+    tile_barrier(warps.level, warps.first, warps.count);
+  }
+  static constexpr __device__ unsigned int size() { return Size; }
+  static constexpr __device__ unsigned int num_threads() { return Size; }
+  __device__ unsigned int thread_rank() const { return (unsigned int)thread_group::thread_rank(); }
+  __device__ unsigned int meta_group_rank() const { return (unsigned int)thread_group::meta_group_rank(); }
+  __device__ unsigned int meta_group_size() const { return (unsigned int)thread_group::meta_group_size(); }
+
+  /* cg::reduce: each warp combines its lanes (butterfly), lane 0 leaves the
+   * warp's value in its slot, and after the tile's barrier every thread
+   * combines the slots in warp order. */
+  template <typename T, typename Op>
+  __device__ T __kestrel_reduce(T value, Op& op) const {
+    static_assert(sizeof(T) <= 16, "cg::reduce over a multi-warp tile: values of at most 16 bytes");
+    for (unsigned int offset = (unsigned int)warpSize / 2; offset > 0; offset /= 2)
+      value = op(value, shuffle_words(value, [=](unsigned int w) {
+                   return __shfl_xor_sync(0xFFFFFFFFu, w, (int)offset);
+                 }));
+    tile_scratch* const scratch = block_tile_scratch();
+    const tile_warps warps = warps_of_tile(Size);
+    if (__kestrel_lane_id() == 0) __builtin_memcpy(scratch->slot[__kestrel_warp_id()], &value, sizeof(T));
+    tile_barrier(warps.level, warps.first, warps.count);
+    T result;
+    __builtin_memcpy(&result, scratch->slot[warps.first], sizeof(T));
+    for (unsigned int w = 1; w < warps.count; ++w) {
+      T other;
+      __builtin_memcpy(&other, scratch->slot[warps.first + w], sizeof(T));
+      result = op(result, other);
+    }
+    tile_barrier(warps.level, warps.first, warps.count);  // the slots are free again
+    return result;
+  }
+
+  __device__ multi_warp_tile(unsigned long long parent_rank, unsigned long long parent_size)
+      : thread_group(kind_multi_warp_tile, Size, parent_rank % Size, 0u, parent_rank / Size,
+                     (parent_size + Size - 1) / Size) {
+    KESTREL_CG_REQUIRE(Size <= block_threads() || parent_size < Size,
+                       "thread_block_tile<N>: N is larger than the block");
+    if (parent_rank % Size == 0) {
+      tile_scratch* const scratch = block_tile_scratch();
+      const tile_warps warps = warps_of_tile(Size);
+      scratch->count[warps.level][warps.first] = 0;
+      scratch->generation[warps.level][warps.first] = 0;
+    }
+    __syncthreads();
+  }
+};
+
+template <bool MultiWarp, unsigned int Size>
+struct tile_base {
+  using type = warp_tile<Size>;
+};
+template <unsigned int Size>
+struct tile_base<true, Size> {
+  using type = multi_warp_tile<Size>;
+};
+
+}  // namespace details
+
+/* ---- thread_block_tile<N>: tiled_partition<N>(parent) ---------------------------
+ * N up to 32: threads of rank k*N .. k*N+N-1 of the parent (a block or a
+ * larger tile), in one warp (details::warp_tile).  size() is N even in a
+ * block's last, partial tile, as in CUDA; its missing threads have exited
+ * and take no part.  N from 64 to 1024: whole warps (details::multi_warp_tile). */
+template <unsigned int Size, typename ParentT = void>
+class thread_block_tile;
+
+template <unsigned int Size>
+class thread_block_tile<Size, void> : public details::tile_base<(Size > 32), Size>::type {
+  using Base = typename details::tile_base<(Size > 32), Size>::type;
+
+ public:
+  __device__ thread_block_tile(unsigned long long parent_rank, unsigned long long parent_size)
+      : Base(parent_rank, parent_size) {}
 };
 
 /* The typed form tiled_partition<N>(parent) returns; converts to thread_block_tile<N>. */

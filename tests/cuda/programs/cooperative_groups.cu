@@ -94,6 +94,33 @@ __global__ void scans_and_partitions(int* out) {
   if (lane % 2 == 1) row[5] = cg::exclusive_scan(cg::coalesced_threads(), 2);
 }
 
+// Tiles of several warps: 192 threads per block, so the second 128-thread
+// tile has only two warps.  One row of kLargeFields results per thread.
+constexpr int kLargeThreads = 192, kLargeFields = 5;
+__global__ void large_tiles(int* out) {
+  __shared__ cg::block_tile_memory<kLargeThreads> scratch;
+  __shared__ int values[kLargeThreads];
+  cg::thread_block cta = cg::this_thread_block(scratch);
+  cg::thread_block_tile<64> tile64 = cg::tiled_partition<64>(cta);
+  auto tile128 = cg::tiled_partition<128>(cta);
+  const int rank = (int)cta.thread_rank(), start = rank / 64 * 64;
+  const int partner = start + (rank - start + 32) % 64;  // in the tile's other warp
+  int* row = out + (blockIdx.x * kLargeThreads + rank) * kLargeFields;
+  row[0] = cg::reduce(tile64, rank, cg::plus<int>());
+  row[1] = cg::reduce(tile128, 1, cg::plus<int>()) * 1000 +
+           (int)(tile128.meta_group_rank() * 100 + tile128.meta_group_size());
+  values[rank] = rank * 3 + (int)blockIdx.x;
+  tile64.sync();
+  row[2] = values[partner];
+  row[3] = -1;
+  if (tile64.meta_group_rank() == 1) {  // one tile synchronizes on its own
+    values[rank] = -rank;
+    tile64.sync();
+    row[3] = values[partner];
+  }
+  row[4] = cg::reduce(tile128, rank, cg::greater<int>());
+}
+
 // Each of `rounds` rounds: every block writes its slot after a delay that
 // grows with its index, the grid synchronizes, every block checks every
 // other block's slot, the grid synchronizes again before the slots are
@@ -261,6 +288,28 @@ int main() {
   }
   CHECK(cudaFree(d_part));
 
+  // Tiles of several warps.
+  int* d_large;
+  const size_t large_bytes = 2 * kLargeThreads * kLargeFields * sizeof(int);
+  CHECK(cudaMalloc(&d_large, large_bytes));
+  large_tiles<<<2, kLargeThreads>>>(d_large);
+  CHECK(cudaGetLastError());
+  std::vector<int> large(2 * kLargeThreads * kLargeFields);
+  CHECK(cudaMemcpy(large.data(), d_large, large_bytes, cudaMemcpyDeviceToHost));
+  for (int b = 0; b < 2; ++b)
+    for (int rank = 0; rank < kLargeThreads; ++rank) {
+      const int start = rank / 64 * 64, partner = start + (rank - start + 32) % 64;
+      const int start128 = rank / 128 * 128, live128 = std::min(128, kLargeThreads - start128);
+      const int want[kLargeFields] = {64 * start + 2016, live128 * 1000 + rank / 128 * 100 + 2,
+                                      partner * 3 + b, start == 64 ? -partner : -1, start128 + live128 - 1};
+      for (int f = 0; f < kLargeFields; ++f) {
+        char what[64];
+        snprintf(what, sizeof what, "large tiles block %d thread %d field %d", b, rank, f);
+        expect(what, large[(b * kLargeThreads + rank) * kLargeFields + f], want[f]);
+      }
+    }
+  CHECK(cudaFree(d_large));
+
   // The largest cooperative grid: every block resident at once.
   int device = 0, sms = 0, per_sm = 0;
   CHECK(cudaGetDevice(&device));
@@ -294,14 +343,18 @@ int main() {
          cudaLaunchCooperativeKernel((void*)exchange, blocks + 1, threads, args, 0, 0),
          cudaErrorCooperativeLaunchTooLarge);
   expect("cudaGetLastError after the refusal", cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
-  // Dynamic shared memory counts: with a whole SM's worth per block, one block per SM.
+  // Dynamic shared memory counts: with what is left of an SM's shared memory
+  // after the module's static variables, one block per SM.
   int shared_per_block = 0;
   CHECK(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlock, device));
+  cudaFuncAttributes attributes;
+  CHECK(cudaFuncGetAttributes(&attributes, exchange));
+  const size_t dynamic_shared = (size_t)shared_per_block - attributes.sharedSizeBytes;
   expect("a cooperative grid too large for its shared memory",
-         cudaLaunchCooperativeKernel((void*)exchange, sms + 1, threads, args, (size_t)shared_per_block, 0),
+         cudaLaunchCooperativeKernel((void*)exchange, sms + 1, threads, args, dynamic_shared, 0),
          cudaErrorCooperativeLaunchTooLarge);
   cudaGetLastError();
-  CHECK(cudaLaunchCooperativeKernel((void*)exchange, sms, threads, args, (size_t)shared_per_block, 0));
+  CHECK(cudaLaunchCooperativeKernel((void*)exchange, sms, threads, args, dynamic_shared, 0));
   CHECK(cudaMemcpy(&errors, d_errors, sizeof errors, cudaMemcpyDeviceToHost));
   expect("grid exchange errors (one block per SM)", errors, 0);
   validity<<<1, 32>>>(d_valid);

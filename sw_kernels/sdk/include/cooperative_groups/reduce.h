@@ -40,10 +40,12 @@ namespace details {
 template <typename Group>
 struct is_tile {
   static constexpr bool value = false;
+  static constexpr unsigned int size = 0;
 };
 template <unsigned int Size, typename ParentT>
 struct is_tile<thread_block_tile<Size, ParentT>> {
   static constexpr bool value = true;
+  static constexpr unsigned int size = Size;
 };
 template <typename T>
 struct remove_cvref {
@@ -57,14 +59,17 @@ template <typename T>
 struct remove_cvref<const T> : remove_cvref<T> {};
 }  // namespace details
 
-/* A tile of N threads combines in log2(N) butterfly steps (shfl_xor), after
- * which every thread holds the result; a coalesced group of any size
+/* A tile of N <= 32 threads combines in log2(N) butterfly steps (shfl_xor),
+ * after which every thread holds the result; a larger tile combines each
+ * warp's result through shared memory; a coalesced group of any size
  * combines in a shfl_down tree towards rank 0, which then broadcasts. */
 template <typename Group, typename T, typename Op>
 __device__ typename details::remove_cvref<T>::type reduce(const Group& group, T&& value, Op&& op) {
   using Value = typename details::remove_cvref<T>::type;
   Value result = value;
-  if constexpr (details::is_tile<Group>::value) {
+  if constexpr (details::is_tile<Group>::size > 32) {
+    return group.__kestrel_reduce(result, op);
+  } else if constexpr (details::is_tile<Group>::value) {
     for (unsigned int offset = Group::num_threads() / 2; offset > 0; offset /= 2)
       result = op(result, group.shfl_xor(result, offset));
     return result;

@@ -15,6 +15,8 @@ namespace cooperative_groups {
 template <typename Group, typename T, typename Op>
 __device__ typename details::remove_cvref<T>::type inclusive_scan(const Group& group, T&& value, Op&& op) {
   using Value = typename details::remove_cvref<T>::type;
+  static_assert(details::is_tile<Group>::size <= 32,
+                "cg::inclusive_scan/exclusive_scan: tiles of at most 32 threads");
   Value result = value;
   const unsigned int size = group.num_threads(), rank = group.thread_rank();
   for (unsigned int offset = 1; offset < size; offset *= 2) {
