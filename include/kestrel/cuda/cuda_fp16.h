@@ -62,6 +62,9 @@ struct alignas(2) __half {
 
   __half() = default;
   KESTREL_FP16_CTOR constexpr __half(const __half_raw& raw) : __x(raw.x) {}
+  /* Conversions from and to the arithmetic types, unless the program opts
+   * out with CUDA's __CUDA_NO_HALF_CONVERSIONS__ (as PyTorch does). */
+#if !defined(__CUDA_NO_HALF_CONVERSIONS__)
   KESTREL_FP16_CTOR __half(float f) : __x(__float2half(f).__x) {}
   KESTREL_FP16_CTOR __half(double d) : __x(__double2half(d).__x) {}
   KESTREL_FP16_CTOR __half(short i) : __x(__int2half_rn(i).__x) {}
@@ -76,8 +79,9 @@ struct alignas(2) __half {
   }
   KESTREL_FP16_CTOR __half& operator=(float f) { return *this = __half(f); }
   KESTREL_FP16_CTOR __half& operator=(double d) { return *this = __half(d); }
-  KESTREL_FP16_CTOR constexpr operator __half_raw() const { return __half_raw{__x}; }
   KESTREL_FP16_CTOR operator float() const { return __half2float(*this); }
+#endif
+  KESTREL_FP16_CTOR constexpr operator __half_raw() const { return __half_raw{__x}; }
 };
 
 struct alignas(4) __half2 {
@@ -509,7 +513,9 @@ KESTREL_FP16_FN __half2 __hisnan2(__half2 a) {
 
 /* ---- C++ operators ----------------------------------------------------------------------
  * As in CUDA, `h + 1.0f` is ambiguous (the half converts to float and the
- * float to half); write __float2half(1.0f) or convert the half. */
+ * float to half); write __float2half(1.0f) or convert the half.  CUDA's
+ * __CUDA_NO_HALF_OPERATORS__ and __CUDA_NO_HALF2_OPERATORS__ leave them out. */
+#if !defined(__CUDA_NO_HALF_OPERATORS__)
 KESTREL_FP16_FN __half operator+(const __half& a, const __half& b) { return __hadd(a, b); }
 KESTREL_FP16_FN __half operator-(const __half& a, const __half& b) { return __hsub(a, b); }
 KESTREL_FP16_FN __half operator*(const __half& a, const __half& b) { return __hmul(a, b); }
@@ -539,6 +545,9 @@ KESTREL_FP16_FN bool operator<=(const __half& a, const __half& b) { return __hle
 KESTREL_FP16_FN bool operator>(const __half& a, const __half& b) { return __hgt(a, b); }
 KESTREL_FP16_FN bool operator>=(const __half& a, const __half& b) { return __hge(a, b); }
 
+#endif /* __CUDA_NO_HALF_OPERATORS__ */
+
+#if !defined(__CUDA_NO_HALF2_OPERATORS__)
 KESTREL_FP16_FN __half2 operator+(const __half2& a, const __half2& b) { return __hadd2(a, b); }
 KESTREL_FP16_FN __half2 operator-(const __half2& a, const __half2& b) { return __hsub2(a, b); }
 KESTREL_FP16_FN __half2 operator*(const __half2& a, const __half2& b) { return __hmul2(a, b); }
@@ -555,6 +564,8 @@ KESTREL_FP16_FN bool operator<(const __half2& a, const __half2& b) { return __hb
 KESTREL_FP16_FN bool operator<=(const __half2& a, const __half2& b) { return __hble2(a, b); }
 KESTREL_FP16_FN bool operator>(const __half2& a, const __half2& b) { return __hbgt2(a, b); }
 KESTREL_FP16_FN bool operator>=(const __half2& a, const __half2& b) { return __hbge2(a, b); }
+
+#endif /* __CUDA_NO_HALF2_OPERATORS__ */
 
 /* ---- Warp shuffles (guide B.14) on __half and __half2 ---------------------------------
  * Device code only: the bits travel as a 32-bit word through the SDK's
