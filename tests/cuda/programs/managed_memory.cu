@@ -20,6 +20,13 @@ __global__ void add(int n, const float* x, float* y) {
   for (int i = index; i < n; i += stride) y[i] = x[i] + y[i];
 }
 
+__device__ float g_factor;
+
+__global__ void scale_by_symbol(int n, float* y) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] *= g_factor;
+}
+
 __global__ void write_null(float value) { *static_cast<volatile float*>(nullptr) = value; }
 
 __global__ void scale(int n, float factor, float* y) {
@@ -93,6 +100,15 @@ int main() {
   CHECK(cudaMemcpy(&check[0], d, sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(&check[1], y + n - 1, sizeof(float), cudaMemcpyDeviceToHost));
   expect("copies of managed memory see the kernel before them", check[0] == 3.0f && check[1] == 3.0f);
+
+  // Symbol copies from and to managed memory.
+  y[0] = 4.0f;
+  CHECK(cudaMemcpyToSymbol(g_factor, y, sizeof(float)));
+  scale_by_symbol<<<n / 128, 128>>>(n, y);
+  CHECK(cudaMemcpyFromSymbol(x + 1, g_factor, sizeof(float)));  // after the kernel, in order
+  expect("symbol copies with managed memory", y[0] == 16.0f && y[1] == 12.0f && x[1] == 4.0f);
+  x[1] = 1.0f;
+  for (int i = 0; i < n; ++i) y[i] = 3.0f;
 
   // Refusals.
   void* p = nullptr;
