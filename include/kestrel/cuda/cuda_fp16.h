@@ -135,9 +135,9 @@ KESTREL_FP16_FN unsigned short __kestrel_round_half(unsigned int sign, unsigned 
     inexact = true;
   } else {
     q = m >> shift;
-    const unsigned long long rest = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
-    above_half = rest > half;
-    at_half = rest == half;
+    const unsigned long long rest = m & ((1ull << shift) - 1), midpoint = 1ull << (shift - 1);
+    above_half = rest > midpoint;
+    at_half = rest == midpoint;
     inexact = rest != 0;
   }
   bool up = false;
