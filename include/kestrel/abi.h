@@ -122,6 +122,20 @@
 #define KESTREL_HEAP_DEFAULT_BYTES   (8u << 20) /* cudaLimitMallocHeapSize default (guide B.18.1) */
 #define KESTREL_HEAP_MAX_BYTES       (1u << 31) /* block offsets are 32-bit */
 
+/* ---- Grid synchronization (cooperative_groups.h grid_group::sync) -------------
+ * Modules whose code calls grid_group::sync() have the array of 32-bit words
+ * KESTREL_GRID_SYNC_SYMBOL.  Before every launch of such a module the CUDA
+ * runtime writes it: flag = 1 for a cudaLaunchCooperativeKernel launch (whose
+ * blocks are all resident at once), else 0; count = generation = 0.  A
+ * block's thread 0 reads the generation, adds 1 to the count with an AMO;
+ * the last block resets the count and adds 1 to the generation, the others
+ * wait for it to change (docs/isa.md section 11). */
+#define KESTREL_GRID_SYNC_SYMBOL          "__kestrel_grid_sync"
+#define KESTREL_GRID_SYNC_WORDS           4u
+#define KESTREL_GRID_SYNC_FLAG_WORD       0u
+#define KESTREL_GRID_SYNC_COUNT_WORD      1u
+#define KESTREL_GRID_SYNC_GENERATION_WORD 2u
+
 /* ---- CSRs --------------------------------------------------------------------
  * Kestrel's read-only CSRs (custom user read-only range 0xCC0-0xCFF,
  * KESTREL_CSR_TID_X ... KESTREL_CSR_DYN_SHARED) and the standard Zicntr

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "api_common.hpp"
+#include "kestrel/abi.h"
 #include "kestrel/error.hpp"
+#include "managed_memory.hpp"
 
 using namespace kestrel::cudart;
 
@@ -61,6 +63,98 @@ FunctionSettings settings_of(const void* func) {
   return it == function_settings().end() ? FunctionSettings{} : it->second;
 }
 
+// The words of the module's grid barrier (KESTREL_GRID_SYNC_SYMBOL,
+// cooperative_groups.h), 0 when its code never calls grid_group::sync().
+uint64_t grid_sync_slot(const kestrel::runtime::LoadedModule& module) {
+  for (const kestrel::runtime::GlobalSymbol& global : module.image.globals) {
+    if (global.name != KESTREL_GRID_SYNC_SYMBOL) continue;
+    require(global.bytes == KESTREL_GRID_SYNC_WORDS * sizeof(uint32_t), cudaErrorInvalidKernelImage);
+    return global.address;
+  }
+  return 0;
+}
+
+void start_kernel(DeviceState& device, const KernelFunction& kernel, const kestrel::runtime::LaunchPlan& plan,
+                  bool cooperative);
+
+// cudaLaunchKernel and cudaLaunchCooperativeKernel (guide 3.2.1, B.19; the
+// Cooperative Groups appendix of later guides for the cooperative form).
+void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                   cudaStream_t stream, bool cooperative) {
+  const KernelFunction& function = kernel_of(func);
+  const Target target = resolve(stream);
+  // More dynamic shared memory than cudaFuncSetAttribute allowed the kernel.
+  const int max_dynamic = settings_of(func).max_dynamic_shared;
+  require(max_dynamic < 0 || sharedMem <= static_cast<size_t>(max_dynamic), cudaErrorInvalidValue);
+  // The one check of the launch; it also copies the arguments, which live
+  // in the caller's frame only until this call returns.
+  std::shared_ptr<const kestrel::runtime::LaunchPlan> plan;
+  try {
+    plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
+        kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
+                                      kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
+                                      kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
+  } catch (const kestrel::Error& error) {
+    // Programs seldom check a launch's error, and a configuration CUDA
+    // GPUs take (a 512-thread block) can exceed a small Kestrel device:
+    // say why on stderr, as for a wrong pointer.
+    if (error.status() != KESTREL_ERROR_INVALID_CONFIG) throw;
+    reject(cudaErrorInvalidConfiguration, std::string(cooperative ? "cudaLaunchCooperativeKernel: "
+                                                                  : "cudaLaunchKernel: ") +
+                                              error.what() + " (device " +
+                                              std::to_string(target.device->ordinal()) + ": " +
+                                              target.device->props().name + ")");
+  }
+  if (cooperative) {
+    // A grid barrier needs every block resident at once: no more blocks
+    // than the device holds together (the occupancy of B.20 on every SM).
+    const kestrel_device_props& p = target.device->props();
+    const uint64_t block_threads = uint64_t{blockDim.x} * blockDim.y * blockDim.z;
+    const uint64_t resident = uint64_t(blocks_per_sm(p, static_cast<int>(block_threads),
+                                                     static_shared_bytes(function) + sharedMem)) *
+                              p.num_sms;
+    require(uint64_t{gridDim.x} * gridDim.y * gridDim.z <= resident, cudaErrorCooperativeLaunchTooLarge);
+  }
+  // The launch starts the kernel; the worker runs it in slices, other
+  // streams' copies between them, and finishes it when it ends.
+  Operation launch;
+  launch.stream = target.stream;
+  const KernelFunction* kernel = &function;
+  launch.run = [kernel, plan, cooperative](DeviceState& device) {
+    // The device owns managed memory while the kernel may run (guide J.2.2.1).
+    try {
+      ManagedMemory::get().launch_started(device);
+      start_kernel(device, *kernel, *plan, cooperative);
+    } catch (...) {
+      ManagedMemory::get().launch_ended(device);
+      throw;
+    }
+  };
+  launch.finish = [](DeviceState& device) {
+    // The launch has ended: managed memory goes back to the host first, so
+    // that a fault reported below leaves it readable.
+    ManagedMemory::get().launch_ended(device);
+    device.context().synchronize();
+    device.add_cycles(device.context().counters()[KESTREL_CNT_CYCLES]);
+  };
+  // A launch the device's sticky error skips never starts nor ends.
+  launch.skipped = [](DeviceState& device) { ManagedMemory::get().launch_ended(device); };
+  ManagedMemory::get().launch_queued(target.device);
+  target.device->submit(std::move(launch));
+}
+
+// Starts `kernel` on the worker: resets the module's grid barrier, launches.
+void start_kernel(DeviceState& device, const KernelFunction& kernel, const kestrel::runtime::LaunchPlan& plan,
+                  bool cooperative) {
+  const kestrel::runtime::LoadedModule& module = device.module_for(kernel.binary);
+  // No launch is in flight when a launch runs, so the barrier is free to reset.
+  if (const uint64_t slot = grid_sync_slot(module); slot != 0) {
+    const uint32_t words[KESTREL_GRID_SYNC_WORDS] = {cooperative ? 1u : 0u, 0u, 0u, 0u};
+    device.context().copy_to_device(module.base + slot, words, sizeof words);
+  }
+  device.context().launch(module, *kernel.info, plan);
+}
+
 struct LaunchConfiguration {
   dim3 grid, block;
   size_t shared;
@@ -95,43 +189,12 @@ cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sh
 
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream) {
-  return api([&] {
-    const KernelFunction& function = kernel_of(func);
-    const Target target = resolve(stream);
-    // More dynamic shared memory than cudaFuncSetAttribute allowed the kernel.
-    const int max_dynamic = settings_of(func).max_dynamic_shared;
-    require(max_dynamic < 0 || sharedMem <= static_cast<size_t>(max_dynamic), cudaErrorInvalidValue);
-    // The one check of the launch; it also copies the arguments, which live
-    // in the caller's frame only until this call returns.
-    std::shared_ptr<const kestrel::runtime::LaunchPlan> plan;
-    try {
-      plan = std::make_shared<const kestrel::runtime::LaunchPlan>(
-          kestrel::runtime::plan_launch(target.device->props(), *function.binary->image, *function.info,
-                                        kestrel_dim3{gridDim.x, gridDim.y, gridDim.z},
-                                        kestrel_dim3{blockDim.x, blockDim.y, blockDim.z}, sharedMem, args));
-    } catch (const kestrel::Error& error) {
-      // Programs seldom check a launch's error, and a configuration CUDA
-      // GPUs take (a 512-thread block) can exceed a small Kestrel device:
-      // say why on stderr, as for a wrong pointer.
-      if (error.status() != KESTREL_ERROR_INVALID_CONFIG) throw;
-      reject(cudaErrorInvalidConfiguration, std::string("cudaLaunchKernel: ") + error.what() + " (device " +
-                                                std::to_string(target.device->ordinal()) + ": " +
-                                                target.device->props().name + ")");
-    }
-    // The launch starts the kernel; the worker runs it in slices, other
-    // streams' copies between them, and finishes it when it ends.
-    Operation launch;
-    launch.stream = target.stream;
-    const KernelFunction* kernel = &function;
-    launch.run = [kernel, plan](DeviceState& device) {
-      device.context().launch(device.module_for(kernel->binary), *kernel->info, *plan);
-    };
-    launch.finish = [](DeviceState& device) {
-      device.context().synchronize();
-      device.add_cycles(device.context().counters()[KESTREL_CNT_CYCLES]);
-    };
-    target.device->submit(std::move(launch));
-  });
+  return api([&] { launch_kernel(func, gridDim, blockDim, args, sharedMem, stream, false); });
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                        size_t sharedMem, cudaStream_t stream) {
+  return api([&] { launch_kernel(func, gridDim, blockDim, args, sharedMem, stream, true); });
 }
 
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {

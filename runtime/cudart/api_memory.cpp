@@ -10,6 +10,7 @@
 #include <string>
 
 #include "api_common.hpp"
+#include "managed_memory.hpp"
 
 using namespace kestrel::cudart;
 
@@ -17,7 +18,9 @@ namespace {
 
 // ---- Copies -------------------------------------------------------------------
 
-enum class Side { host, device };
+// A managed allocation (cudaMallocManaged) is either side: the copy touches
+// whichever copy of it holds the data when it runs (managed_memory.hpp).
+enum class Side { host, device, managed };
 
 const char* kind_name(cudaMemcpyKind kind) {
   switch (kind) {
@@ -46,6 +49,7 @@ const char* kind_name(cudaMemcpyKind kind) {
 Side side_of(const char* api, const char* role, DeviceState& device, const void* pointer, size_t span,
              cudaMemcpyKind kind, bool device_by_kind) {
   const std::string what = std::string(api) + ": the " + role + " " + hex_address(pointer);
+  if (ManagedMemory::get().holds(&device, address_of(pointer), span)) return Side::managed;
   if (kind == cudaMemcpyDefault) {
     if (holds(device, pointer, 1)) {
       require_device_range(api, role, device, pointer, span);
@@ -87,20 +91,29 @@ void copy(const char* api, void* dst, size_t dpitch, const void* src, size_t spi
   const uint64_t d = address_of(dst), s = address_of(src);
   dispatch(target, wait, [=](DeviceState& device) {
     kestrel::runtime::DeviceContext& context = device.context();
+    // The host memory of a side, or nullptr for device memory.
+    auto host_memory = [&](Side side, uint64_t address) -> void* {
+      if (side == Side::host) return pointer_to(address);
+      if (side == Side::managed) return ManagedMemory::get().host_copy(device, address);
+      return nullptr;
+    };
+    bool touched_device = false;
     // Concurrent: a copy runs beside the kernel in flight (the copy engine).
     for (size_t row = 0; row < height; ++row) {
       const uint64_t to = d + row * dpitch, from = s + row * spitch;
-      if (dst_side == Side::host && src_side == Side::host)
-        std::memmove(pointer_to(to), pointer_to(from), width);
-      else if (dst_side == Side::device && src_side == Side::host)
-        context.copy_to_device(to, pointer_to(from), width, true);
-      else if (dst_side == Side::host)
-        context.copy_to_host(pointer_to(to), from, width, true);
+      void* const to_host = host_memory(dst_side, to);
+      const void* const from_host = host_memory(src_side, from);
+      touched_device = touched_device || to_host == nullptr || from_host == nullptr;
+      if (to_host != nullptr && from_host != nullptr)
+        std::memmove(to_host, from_host, width);
+      else if (from_host != nullptr)
+        context.copy_to_device(to, from_host, width, true);
+      else if (to_host != nullptr)
+        context.copy_to_host(to_host, from, width, true);
       else
         context.copy_on_device(to, from, width, true);
     }
-    if (dst_side == Side::device || src_side == Side::device)
-      device.add_copy_cycles(uint64_t{width} * height);
+    if (touched_device) device.add_copy_cycles(uint64_t{width} * height);
   });
 }
 
@@ -111,6 +124,10 @@ void fill(const char* api, void* pointer, int value, size_t count, cudaStream_t 
   const uint64_t address = address_of(pointer);
   const auto byte = static_cast<uint8_t>(static_cast<unsigned>(value) & 0xFFu);
   dispatch(target, wait, [=](DeviceState& device) {
+    if (void* host = ManagedMemory::get().host_copy(device, address)) {
+      std::memset(host, byte, count);  // a managed allocation the host owns now
+      return;
+    }
     device.context().fill(address, byte, count, true);
     device.add_copy_cycles(count);
   });
@@ -265,6 +282,7 @@ cudaError_t cudaFree(void* devPtr) {
     if (!live) refuse_free("cudaFree", device, devPtr);
     pool_forget(device.ordinal(), address);
     check(device.run_sync([address](DeviceState& d) { d.context().release(address); }));
+    ManagedMemory::get().remove(address);
   });
 }
 

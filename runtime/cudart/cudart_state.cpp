@@ -7,6 +7,7 @@
 
 #include "kestrel/cuda/fatbin.h"
 #include "kestrel/error.hpp"
+#include "managed_memory.hpp"
 
 namespace kestrel::cudart {
 
@@ -213,6 +214,12 @@ void DeviceState::worker() {
           result = current_cuda_error(this);
         }
         started = result == cudaSuccess && op.finish;
+      } else if (op.skipped) {
+        try {
+          op.skipped(*this);
+        } catch (...) {
+          // The sticky error is what the operation reports.
+        }
       }
       lock.lock();
       running_op_ = false;
@@ -350,6 +357,7 @@ void DeviceState::reset() {
       },
       true);
   flush_output();
+  ManagedMemory::get().forget(this);
   std::lock_guard<std::mutex> lock(mutex_);
   allocations.clear();
   symbol_ranges.clear();

@@ -101,6 +101,9 @@ struct Operation {
   // ended (faults, cycle count).  In between the launch is in flight: later
   // work of its stream waits, work of other streams (copies) runs beside it.
   Work finish;
+  // Runs instead of run() when the operation is skipped because the device
+  // has a sticky error: undoes what the call that queued it did.
+  Work skipped;
   // When set, the operation waits until it holds (cudaStreamWaitEvent);
   // asked on the worker under the device mutex.
   std::function<bool()> ready;

@@ -71,6 +71,7 @@ constexpr ErrorText kErrors[] = {
                        "operation not supported on global/shared address space"),
     KESTREL_ERROR_TEXT(cudaErrorInvalidPc, "invalid program counter"),
     KESTREL_ERROR_TEXT(cudaErrorLaunchFailure, "unspecified launch failure"),
+    KESTREL_ERROR_TEXT(cudaErrorCooperativeLaunchTooLarge, "too many blocks in cooperative launch"),
     KESTREL_ERROR_TEXT(cudaErrorNotPermitted, "operation not permitted"),
     KESTREL_ERROR_TEXT(cudaErrorNotSupported, "operation not supported"),
     KESTREL_ERROR_TEXT(cudaErrorUnknown, "unknown error"),

@@ -694,6 +694,39 @@ TEST(Launches, BadKernelsConfigurationsAndArguments) {
   EXPECT_EQ(cudaFree(data), cudaSuccess);
 }
 
+// cudaLaunchCooperativeKernel checks what cudaLaunchKernel checks, then that
+// every block can be resident at once (cudaErrorCooperativeLaunchTooLarge).
+TEST(Launches, CooperativeLaunchesAreCheckedForResidency) {
+  int* data = device_ints(64);
+  int n = 64;
+  void* args[] = {&data, &n};
+  EXPECT_EQ(
+      cudaLaunchCooperativeKernel(static_cast<const void*>(nullptr), dim3(1), dim3(1), args, 0, nullptr),
+      cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(cudaLaunchCooperativeKernel(add_one_kernel(), dim3(0), dim3(64), args, 0, nullptr),
+            cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaLaunchCooperativeKernel(add_one_kernel(), dim3(1), dim3(64), args, 0,
+                                        reinterpret_cast<cudaStream_t>(&n)),
+            cudaErrorInvalidResourceHandle);
+  cudaDeviceProp prop;
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  int per_sm = 0;
+  ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, add_one_kernel(), 64, 0), cudaSuccess);
+  const unsigned int resident = static_cast<unsigned int>(per_sm * prop.multiProcessorCount);
+  EXPECT_EQ(cudaLaunchCooperativeKernel(add_one_kernel(), dim3(resident + 1), dim3(64), args, 0, nullptr),
+            cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorCooperativeLaunchTooLarge), "cudaErrorCooperativeLaunchTooLarge");
+  // The largest grid that fits runs, as an ordinary kernel would.
+  ASSERT_EQ(cudaMemset(data, 0, 64 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaLaunchCooperativeKernel(add_one_kernel(), dim3(resident), dim3(64), args, 0, nullptr),
+            cudaSuccess);
+  int result[64];
+  ASSERT_EQ(cudaMemcpy(result, data, sizeof result, cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_GE(result[63], 1);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
 TEST(Launches, FaultIsStickyUntilReset) {
   int value = 5;
   void* args[] = {&value};

@@ -12,6 +12,7 @@
 
 #include "../../sw_kernels/sdk/include/kestrel_frsqrt.h"  // the host copy of __frsqrt_rn
 #include "e2e_support.hpp"
+#include "kestrel/cuda/cuda_fp16.h"  // the host side of cuda_fp16.h
 
 namespace kestrel::e2e {
 namespace {
@@ -350,6 +351,48 @@ TEST_P(KernelTest, MathWithoutLibraryCode) {
     EXPECT_FLOAT_EQ(r[6 * i + 4], std::fmin(a[i], b[i]) * std::fmax(a[i], b[i])) << i;
     EXPECT_EQ(r[6 * i + 5], static_cast<float>(std::min(i, 7) + std::max(3, i))) << i;
     EXPECT_DOUBLE_EQ(d[i], (x[i] * 1.5 + x[i] / 3.0) - 0.25 * x[i] * x[i]) << i;
+  }
+}
+
+// cuda_fp16.h's conversions and __hfma agree bit for bit between the device
+// (RV64 and RV32) and the host compiling the same header; the edge cases
+// themselves are checked against a table by cuda.half_precision.
+TEST_P(KernelTest, HalfPrecisionMatchesTheHost) {
+  KESTREL_NEEDS(Feature::kFloat);
+  Module module = load("math_basic");
+  const int n = 64;  // two warps: cheap on rtlsim, where it runs in lock-step
+  std::vector<unsigned int> bits(n);
+  uint32_t state = 12345;
+  for (int i = 0; i < n; ++i) {
+    state = state * 1664525u + 1013904223u;
+    // Mostly exponents around half's range (2^-26 .. 2^17), some anywhere.
+    const uint32_t exponent = i % 4 == 3 ? (state >> 24) : 101 + (state >> 24) % 44;
+    bits[i] = (state & 0x807FFFFFu) | (exponent << 23);
+  }
+  const unsigned int edges[] = {0x477FF000u, 0x33000000u, 0x33C00000u, 0x3F801000u,
+                                0x7F800001u, 0x00000001u, 0x80000001u, 0x387FE000u};
+  for (size_t e = 0; e < sizeof edges / sizeof edges[0]; ++e) bits[e] = edges[e];
+  DeviceBuffer<unsigned int> dbits(device(), n), dout(device(), 6 * n);
+  dbits.upload(bits);
+  module.kernel("half_conversions").launch(Dim3(n / 32), Dim3(32), 0, dbits, dout, n);
+  device().synchronize();
+  const std::vector<unsigned int> out = dout.download();
+  for (int i = 0; i < n; ++i) {
+    float f;
+    std::memcpy(&f, &bits[i], sizeof f);
+    const __half a = __ushort_as_half(static_cast<unsigned short>(bits[i]));
+    const __half b = __ushort_as_half(static_cast<unsigned short>(bits[i] >> 16));
+    const float widened = __half2float(a);
+    unsigned int widened_bits;
+    std::memcpy(&widened_bits, &widened, sizeof widened_bits);
+    const unsigned int want[6] = {__half_as_ushort(__float2half_rn(f)),
+                                  __half_as_ushort(__float2half_rz(f)),
+                                  __half_as_ushort(__float2half_rd(f)),
+                                  __half_as_ushort(__float2half_ru(f)),
+                                  widened_bits,
+                                  __half_as_ushort(__hfma(a, b, __float2half(f)))};
+    for (int k = 0; k < 6; ++k)
+      EXPECT_EQ(out[6 * i + k], want[k]) << "bits 0x" << std::hex << bits[i] << " result " << k;
   }
 }
 

@@ -42,6 +42,10 @@ static inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t 
   return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
 }
 template <class T>
+static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
+}
+template <class T>
 static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
   return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
 }
@@ -83,6 +87,12 @@ template <class T>
 static inline cudaError_t cudaLaunchKernel(const T* func, dim3 gridDim, dim3 blockDim, void** args,
                                            size_t sharedMem = 0, cudaStream_t stream = 0) {
   return ::cudaLaunchKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
+}
+// T* rather than CUDA's const T*: clang deduces no T from a function pointer there.
+template <class T>
+static inline cudaError_t cudaLaunchCooperativeKernel(T* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                      size_t sharedMem = 0, cudaStream_t stream = 0) {
+  return ::cudaLaunchCooperativeKernel((const void*)func, gridDim, blockDim, args, sharedMem, stream);
 }
 template <class T>
 static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, T* entry) {

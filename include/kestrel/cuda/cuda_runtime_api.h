@@ -101,6 +101,12 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
                          enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream KESTREL_DEFAULT(0));
+/* Managed memory (guide J.2), with the rules of compute capability < 6.0:
+ * the host may not touch it between a launch and the next synchronization. */
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags KESTREL_DEFAULT(cudaMemAttachGlobal));
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice,
+                                 cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream KESTREL_DEFAULT(0));
 
@@ -139,6 +145,10 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 /* ---- Kernels (guide 3.2.1, B.19) and occupancy (B.20) ------------------------- */
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream);
+/* Every block resident at once, so that cooperative_groups' grid_group::sync()
+ * works; more blocks than the device holds is cudaErrorCooperativeLaunchTooLarge. */
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                        size_t sharedMem, cudaStream_t stream);
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
 /* The dynamic shared memory a kernel's launches may ask for (up to what the
  * SM has beside its static shared memory), and the carve-out preference,

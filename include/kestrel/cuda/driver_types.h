@@ -69,6 +69,7 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorInvalidAddressSpace = 717,
   cudaErrorInvalidPc = 718,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotPermitted = 800,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999
@@ -179,6 +180,23 @@ enum cudaComputeMode KESTREL_CUDA_ENUM_BASE {
 #define cudaHostAllocPortable 0x01
 #define cudaHostAllocMapped 0x02
 #define cudaHostAllocWriteCombined 0x04
+
+/* cudaMallocManaged flags (guide J.2.1.1) and the device number of the host
+ * for cudaMemPrefetchAsync/cudaMemAdvise. */
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
+
+enum cudaMemoryAdvise KESTREL_CUDA_ENUM_BASE {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00

@@ -20,3 +20,22 @@ __global__ void double_arithmetic(const double* x, double* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = (x[i] * 1.5 + x[i] / 3.0) - 0.25 * x[i] * x[i];
 }
+
+// cuda_fp16.h in device code of either XLEN (on RV32 its 64-bit integer
+// steps are libgcc calls): for each bit pattern, the four roundings to half,
+// the widening of its low 16 bits, and a fused multiply-add of halves.
+#include <cuda_fp16.h>
+
+__global__ void half_conversions(const unsigned int* bits, unsigned int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float f = __uint_as_float(bits[i]);
+  out[6 * i + 0] = __half_as_ushort(__float2half_rn(f));
+  out[6 * i + 1] = __half_as_ushort(__float2half_rz(f));
+  out[6 * i + 2] = __half_as_ushort(__float2half_rd(f));
+  out[6 * i + 3] = __half_as_ushort(__float2half_ru(f));
+  out[6 * i + 4] = __float_as_uint(__half2float(__ushort_as_half((unsigned short)bits[i])));
+  const __half a = __ushort_as_half((unsigned short)bits[i]),
+               b = __ushort_as_half((unsigned short)(bits[i] >> 16));
+  out[6 * i + 5] = __half_as_ushort(__hfma(a, b, __float2half(f)));
+}
