@@ -519,6 +519,7 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   record.block = block;
   record.dynamic_shared_bytes = plan.dynamic_shared_bytes();
   record.stack_bytes = thread_stack;
+  record.profiler_window = profiler_window_;
   in_flight_ =
       InFlight{kernel.name,     module.base, module.image.bytes.size(),       module.printf_slot != 0,
                watchdog_units_, record,      std::chrono::steady_clock::now()};

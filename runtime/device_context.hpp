@@ -109,6 +109,9 @@ class DeviceContext {
   // The record of the latest launch (waits for it); KESTREL_ERROR_NOT_FOUND
   // before the first.
   const LaunchRecord& last_launch();
+  // Whether later launches are inside the CUDA layer's profiler window
+  // (cudaProfilerStart/Stop), which their statistics record.
+  void set_profiler_window(bool inside) { profiler_window_ = inside ? 1 : 0; }
   // The KESTREL_STATS file this device writes, or "" for none.
   std::string stats_path() const { return stats_ ? stats_->path() : std::string(); }
 
@@ -203,6 +206,7 @@ class DeviceContext {
   std::optional<LaunchRecord> last_launch_;
   std::shared_ptr<StatsFile> stats_;  // null without KESTREL_STATS
   double progress_seconds_ = 0;       // heartbeat period, 0 = none
+  int profiler_window_ = -1;          // LaunchRecord::profiler_window of later launches
   kestrel_fault_info last_fault_{};
 };
 

@@ -67,6 +67,8 @@ std::string launch_json(const LaunchRecord& record, const kestrel_device_props& 
       {"block", {record.block.x, record.block.y, record.block.z}},
       {"dynamic_shared_bytes", record.dynamic_shared_bytes},
       {"stack_bytes", record.stack_bytes},
+      {"profiler_window", record.profiler_window < 0 ? nlohmann::ordered_json(nullptr)
+                                                     : nlohmann::ordered_json(record.profiler_window == 1)},
       {"fault", record.fault_kind == KESTREL_FAULT_NONE || fault == nullptr ? nlohmann::ordered_json(nullptr)
                                                                             : nlohmann::ordered_json(fault)},
       {"device",

@@ -24,6 +24,9 @@ struct LaunchRecord {
   int32_t fault_kind = KESTREL_FAULT_NONE;
   driver::CounterValues counters{};
   double host_seconds = 0;  // wall time from the launch to its retirement
+  // Inside the CUDA profiler window (cudaProfilerStart/Stop): 1 or 0; -1
+  // for a launch of the C/C++ API, which has no such window.
+  int profiler_window = -1;
 };
 
 // The record and its derived figures in the C API's form.

@@ -99,11 +99,10 @@ void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, s
     // GPUs take (a 512-thread block) can exceed a small Kestrel device:
     // say why on stderr, as for a wrong pointer.
     if (error.status() != KESTREL_ERROR_INVALID_CONFIG) throw;
-    reject(cudaErrorInvalidConfiguration, std::string(cooperative ? "cudaLaunchCooperativeKernel: "
-                                                                  : "cudaLaunchKernel: ") +
-                                              error.what() + " (device " +
-                                              std::to_string(target.device->ordinal()) + ": " +
-                                              target.device->props().name + ")");
+    reject(cudaErrorInvalidConfiguration,
+           std::string(cooperative ? "cudaLaunchCooperativeKernel: " : "cudaLaunchKernel: ") + error.what() +
+               " (device " + std::to_string(target.device->ordinal()) + ": " + target.device->props().name +
+               ")");
   }
   if (cooperative) {
     // A grid barrier needs every block resident at once: no more blocks
@@ -120,7 +119,11 @@ void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, s
   Operation launch;
   launch.stream = target.stream;
   const KernelFunction* kernel = &function;
-  launch.run = [kernel, plan, cooperative](DeviceState& device) {
+  // The profiler window as it is when the launch is issued (the worker may
+  // start it after a later cudaProfilerStop), for the statistics.
+  const bool in_window = target.device->profiling();
+  launch.run = [kernel, plan, cooperative, in_window](DeviceState& device) {
+    device.context().set_profiler_window(in_window);
     // The device owns managed memory while the kernel may run (guide J.2.2.1).
     try {
       ManagedMemory::get().launch_started(device);

@@ -49,6 +49,7 @@ TEST(StatsFile, EveryLaunchIsAJsonLine) {
   EXPECT_EQ(launch["grid"], nlohmann::json({2, 1, 1}));
   EXPECT_EQ(launch["block"], nlohmann::json({128, 1, 1}));
   EXPECT_TRUE(launch["fault"].is_null());
+  EXPECT_TRUE(launch["profiler_window"].is_null()) << "no CUDA profiler window in the C++ API";
   EXPECT_EQ(launch["device"]["backend"], "model");
   EXPECT_EQ(launch["device"]["scheduler"], "lrr");
   EXPECT_EQ(launch["counters"]["blocks"], 2);
