@@ -35,7 +35,7 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   prop->texturePitchAlignment = kPitchAlignment;
   prop->multiProcessorCount = static_cast<int>(p.num_sms);
   prop->kernelExecTimeoutEnabled = 1;  // the launch watchdog (KESTREL_LIMIT_WATCHDOG_MCYCLES)
-  prop->managedMemory = 1;  // cudaMallocManaged, with the pre-6.x rules (concurrentManagedAccess 0)
+  prop->managedMemory = 1;      // cudaMallocManaged, with the pre-6.x rules (concurrentManagedAccess 0)
   prop->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel, occupancy-checked
   // One copy engine where the backend runs copies beside a kernel; kernels
   // run one at a time (concurrentKernels 0).
