@@ -138,7 +138,7 @@ void launch_kernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, s
     // that a fault reported below leaves it readable.
     ManagedMemory::get().launch_ended(device);
     device.context().synchronize();
-    device.add_cycles(device.context().counters()[KESTREL_CNT_CYCLES]);
+    device.add_cycles(device.context().last_launch().counters[KESTREL_CNT_CYCLES]);
   };
   // A launch the device's sticky error skips never starts nor ends.
   launch.skipped = [](DeviceState& device) { ManagedMemory::get().launch_ended(device); };
