@@ -17,6 +17,13 @@ std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config);
 }  // namespace kestrel::rtlsim
 #endif
 
+#ifdef KESTREL_HAVE_SYSTEMC
+namespace kestrel::systemc {
+// Defined by platform/systemc/ (the TLM-2.0 platform around the RTL).
+std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config);
+}  // namespace kestrel::systemc
+#endif
+
 namespace kestrel {
 namespace {
 
@@ -27,6 +34,9 @@ std::string built_backends() {
 #endif
 #ifdef KESTREL_HAVE_RTLSIM
   names += " rtlsim";
+#endif
+#ifdef KESTREL_HAVE_SYSTEMC
+  names += " systemc";
 #endif
   return names.empty() ? " (none)" : names;
 }
@@ -65,14 +75,25 @@ std::unique_ptr<Transport> open_transport(const std::string& backend, const Back
                     built_backends() + ")");
 #endif
   }
+  if (name == "systemc") {
+#ifdef KESTREL_HAVE_SYSTEMC
+    return systemc::make_systemc_transport(config);
+#else
+    throw Error(KESTREL_ERROR_NO_DEVICE,
+                "backend 'systemc' was not built (configure with KESTREL_BUILD_RTL=ON, Verilator and "
+                "libsystemc-dev; built backends:" +
+                    built_backends() + ")");
+#endif
+  }
   if (name == "fpga") {
     throw Error(KESTREL_ERROR_NO_DEVICE,
                 "backend 'fpga' is not available yet: the USB board link is specified in "
                 "docs/host-interface.md but not implemented");
   }
   (void)config;
-  throw Error(KESTREL_ERROR_NO_DEVICE,
-              "unknown backend '" + name + "' (known: model, rtlsim, fpga; built:" + built_backends() + ")");
+  throw Error(
+      KESTREL_ERROR_NO_DEVICE,
+      "unknown backend '" + name + "' (known: model, rtlsim, systemc, fpga; built:" + built_backends() + ")");
 }
 
 }  // namespace kestrel

@@ -200,7 +200,7 @@ Result run(const Assembler& program, uint32_t blocks, uint32_t threads, bool loc
   if (lockstep) config.options["lockstep"] = "1";
   kestrel::rtlsim::detail::Options options = kestrel::rtlsim::detail::options_from(config);
   options.max_cycles = 500'000'000;
-  Harness gpu(config, options);
+  Harness gpu(config, options, nullptr);
   const std::vector<uint32_t> words = program.finish();
   gpu.write_mem(kCode, words.data(), words.size() * 4);
   const uint32_t exit_word = 0x0000000B;  // kx.exit

@@ -41,6 +41,7 @@
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/model/host_registers.hpp"
 #include "kestrel/model/itrace.hpp"
+#include "kestrel/rtlsim/rtlsim_engine.hpp"
 #include "kestrel/transport.hpp"
 #include "kestrel_contract.hpp"
 
@@ -117,14 +118,18 @@ Options options_from(const BackendConfig& config);
 // Throws kestrel::Error for a DRAM or shared-memory size the RTL cannot have.
 void check_config(const BackendConfig& config);
 
+// `memory`: where the GPU's memory port goes; null for the harness's own DRAM
+// model (Options::latency and interval), which is then also what write_mem
+// and read_mem reach.
 template <typename Model>
-class Harness final : public Transport {
+class Harness final : public Engine {
  public:
-  Harness(const BackendConfig& config, const Options& options)
+  Harness(const BackendConfig& config, const Options& options, LineMemory* memory)
       : config_(config),
         options_(options),
         context_(std::make_unique<VerilatedContext>()),
-        dram_(config.mem_bytes, 0) {
+        memory_(memory),
+        dram_(memory == nullptr ? config.mem_bytes : 0, 0) {
     context_->randReset(0);
 #ifdef KESTREL_RTLSIM_TRACE
     if (!options_.trace_path.empty()) context_->traceEverOn(true);
@@ -220,6 +225,10 @@ class Harness final : public Transport {
   void write_mem(uint64_t addr, const void* src, size_t bytes) override {
     if (src == nullptr && bytes != 0)
       throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: write_mem from a null pointer");
+    if (memory_ != nullptr) {
+      external_debug(addr, const_cast<void*>(src), bytes, true);
+      return;
+    }
     std::memcpy(dram_at(addr, bytes), src, bytes);
     if (observer_) {
       // A copy that overlaps the kernel (advance()) ends what the observer
@@ -232,6 +241,10 @@ class Harness final : public Transport {
   void read_mem(uint64_t addr, void* dst, size_t bytes) override {
     if (dst == nullptr && bytes != 0)
       throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: read_mem into a null pointer");
+    if (memory_ != nullptr) {
+      external_debug(addr, dst, bytes, false);
+      return;
+    }
     std::memcpy(dst, dram_at(addr, bytes), bytes);
   }
 
@@ -257,8 +270,8 @@ class Harness final : public Transport {
     return model_->running_o;
   }
 
-  // ---- for tests and benches ----
-  uint64_t cycles() const { return now_; }
+  uint64_t cycles() const override { return now_; }
+  bool running() const override { return model_->running_o; }
 
  private:
   static constexpr uint64_t kRegisterGuard = 1u << 20;   // cycles a register access may wait
@@ -300,6 +313,13 @@ class Harness final : public Transport {
     if (offset % 4 != 0 || offset >= 0x1000) {
       throw Error(KESTREL_ERROR_INVALID_VALUE,
                   "rtlsim: register offset " + hex(offset) + " is not a word of the 4 KiB register map");
+    }
+  }
+
+  void external_debug(uint64_t addr, void* data, size_t bytes, bool write) {
+    if (!memory_->debug_access(addr, data, bytes, write)) {
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: DRAM access " + hex(addr) + " + " +
+                                                   std::to_string(bytes) + " is outside device memory");
     }
   }
 
@@ -392,7 +412,9 @@ class Harness final : public Transport {
   // from DRAM (code is read-only while a kernel runs), the write per lane.
   void trace_retire(const tap::Retire& r) {
     uint32_t word = 0;
-    if (r.pc >= KESTREL_GLOBAL_BASE && r.pc - KESTREL_GLOBAL_BASE + sizeof word <= dram_.size())
+    if (memory_ != nullptr)
+      memory_->debug_access(r.pc, &word, sizeof word, false);
+    else if (r.pc >= KESTREL_GLOBAL_BASE && r.pc - KESTREL_GLOBAL_BASE + sizeof word <= dram_.size())
       std::memcpy(&word, dram_.data() + (r.pc - KESTREL_GLOBAL_BASE), sizeof word);
     std::vector<model::RegWrite> writes;
     if (r.rd_we) {
@@ -512,20 +534,35 @@ class Harness final : public Transport {
       Pending p{};
       p.ready_at = now_ + options_.latency;
       p.tag = static_cast<uint8_t>(contract::get(words, mem_req::tag));
-      // The page check keeps requests inside DRAM; a request outside it means
-      // the RTL let one through, which the response reports as a fault.
-      const uint64_t offset = uint64_t{addr} - KESTREL_GLOBAL_BASE;
-      if (addr < KESTREL_GLOBAL_BASE || offset + kLineBytes > dram_.size() || addr % kLineBytes != 0) {
-        p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
-      } else if (write) {
-        const uint64_t be = contract::get(words, mem_req::be);
-        for (unsigned i = 0; i < kLineBytes; ++i) {
-          if ((be >> i) & 1u) dram_[offset + i] = contract::get_byte(words, mem_req::wdata, i);
-        }
+      const uint64_t be = write ? contract::get(words, mem_req::be) : 0;
+      uint8_t wdata[kLineBytes];
+      if (write) {
+        for (unsigned i = 0; i < kLineBytes; ++i) wdata[i] = contract::get_byte(words, mem_req::wdata, i);
+      }
+      if (memory_ != nullptr) {
+        // The response follows the external memory's own timing, in order
+        // behind every earlier one, as the harness's DRAM model answers.
+        const LineAccess access = memory_->access(addr, write, be, wdata, p.rdata);
+        const uint64_t after = now_ + (access.cycles == 0 ? 1 : access.cycles);
+        const uint64_t last = queue_.empty() ? 0 : queue_.back().ready_at;
+        p.ready_at = after > last ? after : last;
+        p.fault = access.fault;
       } else {
-        // Data is taken when the request is accepted: the memory is in order,
-        // so this is what a read behind every earlier write sees.
-        std::memcpy(p.rdata, dram_.data() + offset, kLineBytes);
+        // The page check keeps requests inside DRAM; a request outside it
+        // means the RTL let one through, which the response reports as a
+        // fault.
+        const uint64_t offset = uint64_t{addr} - KESTREL_GLOBAL_BASE;
+        if (addr < KESTREL_GLOBAL_BASE || offset + kLineBytes > dram_.size() || addr % kLineBytes != 0) {
+          p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
+        } else if (write) {
+          for (unsigned i = 0; i < kLineBytes; ++i) {
+            if ((be >> i) & 1u) dram_[offset + i] = wdata[i];
+          }
+        } else {
+          // Data is taken when the request is accepted: the memory is in
+          // order, so this is what a read behind every earlier write sees.
+          std::memcpy(p.rdata, dram_.data() + offset, kLineBytes);
+        }
       }
       queue_.push_back(p);
       next_accept_ = now_ + options_.interval;
@@ -544,6 +581,7 @@ class Harness final : public Transport {
   Options options_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
+  LineMemory* memory_;  // null: dram_ is the memory
 #ifdef KESTREL_RTLSIM_TRACE
   std::unique_ptr<VerilatedFstC> trace_;
 #endif

@@ -18,7 +18,8 @@ struct Preset {
   unsigned warps_per_sm;
   unsigned num_sms;
   unsigned sched_policy;  // enum kestrel_sched_policy
-  std::unique_ptr<Transport> (*make)(const BackendConfig& config, const Options& options);
+  // `memory`: null for the harness's own DRAM model.
+  std::unique_ptr<Engine> (*make)(const BackendConfig& config, const Options& options, LineMemory* memory);
 };
 
 const std::vector<Preset>& presets();

@@ -3,6 +3,8 @@
 // backend options of the BackendConfig and the environment.
 #include "kestrel/rtlsim/rtlsim_transport.hpp"
 
+#include "kestrel/rtlsim/rtlsim_engine.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -193,9 +195,9 @@ std::vector<std::string> preset_names() {
   return names;
 }
 
-std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config) {
-  detail::check_config(config);
-  const Options options = detail::options_from(config);
+namespace {
+
+std::unique_ptr<Engine> make_engine(const BackendConfig& config, const Options& options, LineMemory* memory) {
   const std::string wanted = text_of(config, "preset");
   for (const detail::Preset& p : detail::presets()) {
     if (!wanted.empty()) {
@@ -207,12 +209,12 @@ std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config) {
       chosen.warps_per_sm = p.warps_per_sm;
       chosen.num_sms = p.num_sms;
       chosen.sched_policy = p.sched_policy;
-      return p.make(chosen, options);
+      return p.make(chosen, options, memory);
     }
     if (config.xlen == p.xlen && config.lanes_per_warp == p.lanes_per_warp &&
         config.warps_per_sm == p.warps_per_sm && config.num_sms == p.num_sms &&
         config.sched_policy == p.sched_policy)
-      return p.make(config, options);
+      return p.make(config, options, memory);
   }
   if (!wanted.empty()) {
     throw Error(KESTREL_ERROR_INVALID_VALUE,
@@ -225,6 +227,32 @@ std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config) {
                   " (SMs x warps x lanes; built: " + built_presets() +
                   "; build another with -DKESTREL_RTLSIM_PRESETS=name:Xlen=..,NumSms=..,Warps=..,Lanes=..,"
                   "SchedPolicy=.., docs/configuration.md)");
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config) {
+  detail::check_config(config);
+  return make_engine(config, detail::options_from(config), nullptr);
+}
+
+std::unique_ptr<Engine> make_rtlsim_engine(const BackendConfig& config, LineMemory& memory) {
+  detail::check_config(config);
+  for (const char* timing : {"mem_latency", "mem_interval"}) {
+    if (config.options.count(timing) != 0) {
+      throw Error(KESTREL_ERROR_NOT_SUPPORTED, std::string("rtlsim engine: option ") + timing +
+                                                   " does not apply: the memory is the platform's, with its "
+                                                   "own timing");
+    }
+  }
+  const Options options = detail::options_from(config);
+  if (options.lockstep) {
+    throw Error(
+        KESTREL_ERROR_NOT_SUPPORTED,
+        "rtlsim engine: lock-step needs rtlsim's own DRAM; it does not run on a GPU whose memory is the "
+        "platform's (run the program on rtlsim for lock-step)");
+  }
+  return make_engine(config, options, &memory);
 }
 
 }  // namespace kestrel::rtlsim

@@ -1,0 +1,104 @@
+// The example virtual platform (docs/systemc.md): device memory, the bus,
+// the cycle-accurate GPU and the host's port, with the GPU's completion
+// interrupt wired to the host.
+//
+//   HostPort --+                         +--> Memory (KESTREL_GLOBAL_BASE)
+//              +--> Bus.initiators  Bus -+
+//   GpuRtl.memory -+                     +--> GpuRtl.registers (kRegisterBase)
+//   GpuRtl.irq ------------------------------> HostPort.irq
+//
+// The driver's "systemc" backend (make_systemc_transport) runs the CUDA
+// runtime on a Platform: every Transport operation becomes transactions that
+// the host port issues from its SC_THREAD while the caller runs the SystemC
+// scheduler (sc_start) until the operation is done.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+
+#include "kestrel/systemc/bus.hpp"
+#include "kestrel/systemc/gpu_rtl.hpp"
+#include "kestrel/systemc/memory.hpp"
+#include "kestrel/transport.hpp"
+
+namespace kestrel::systemc {
+
+// The host side: register and memory transactions on the bus, the
+// interrupt, and the bridge between the caller's thread and the simulation.
+class HostPort : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<HostPort> socket;
+  sc_core::sc_in<bool> irq;
+
+  HostPort(sc_core::sc_module_name name, sc_core::sc_time clock_period);
+
+  // Runs `operation` in the host's SC_THREAD, driving the simulation
+  // (sc_start) until it returns; rethrows what it threw.  Call from outside
+  // the simulation only.
+  void call(const std::function<void()>& operation);
+
+  // For operations (inside call()): blocking transactions, each followed by
+  // a wait for its annotated delay.  Errors throw kestrel::Error, with the
+  // component's ErrorExtension text when it gives one.
+  uint32_t read_reg(uint32_t offset);
+  void write_reg(uint32_t offset, uint32_t value);
+  void write_mem(uint64_t addr, const void* src, size_t bytes);
+  void read_mem(uint64_t addr, void* dst, size_t bytes);
+  // Waits for the interrupt (or returns at once when no launch runs).
+  void wait_idle();
+  // Waits up to `cycles` GPU clock periods or the interrupt; whether the
+  // launch still runs.
+  bool advance(uint64_t cycles);
+
+ private:
+  SC_HAS_PROCESS(HostPort);
+  void serve();
+  void transport(tlm::tlm_command command, uint64_t addr, void* data, size_t bytes, const char* what);
+
+  sc_core::sc_time clock_period_;
+  std::function<void()> pending_;
+  std::exception_ptr thrown_;
+  bool done_ = false;
+};
+
+struct PlatformTiming {
+  GpuTiming gpu;
+  uint64_t memory_latency_cycles = 20;  // the memory's annotation, in GPU clock periods
+};
+
+class Platform : public sc_core::sc_module {
+ public:
+  Memory memory;
+  Bus bus;
+  GpuRtl gpu;
+  HostPort host;
+
+  Platform(sc_core::sc_module_name name, const BackendConfig& config, const PlatformTiming& timing);
+
+  // A fresh device: the GPU out of reset, memory zeroed, the interrupt low.
+  void reset();
+
+ private:
+  sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
+};
+
+// The driver backend "systemc": a Transport on the platform that
+// use_platform() named, or on one built from `config` and its backend
+// options (clock_mhz, mem_latency, quantum, dmi, and the rtlsim engine's
+// preset and itrace).  SystemC elaborates one design per process, so the
+// process has one platform and one device open on it at a time; a second open
+// while one is open, or an open whose geometry differs from the platform's,
+// throws kestrel::Error(KESTREL_ERROR_NOT_SUPPORTED).
+std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config);
+
+// Makes `platform` (built by the program, e.g. with its own memory timing)
+// the one the "systemc" backend opens devices on.  It must outlive them.
+void use_platform(Platform& platform);
+
+}  // namespace kestrel::systemc
