@@ -61,6 +61,12 @@ class GpuRtl : public sc_core::sc_module, private rtlsim::LineMemory {
   void reset();
   const BackendConfig& config() const { return config_; }
   const GpuTiming& timing() const { return timing_; }
+  // Whether line accesses may use DMI from now on (a study of the TLM cost
+  // can compare both without rebuilding the platform).
+  void set_dmi(bool on) {
+    timing_.dmi = on;
+    dmi_valid_ = dmi_valid_ && on;
+  }
   // Clock cycles since the last reset.
   uint64_t cycles() const { return engine_->cycles(); }
   // Line accesses that went through b_transport and through DMI.
