@@ -96,6 +96,7 @@ void Machine<X>::start(const LaunchDesc& d, Dispatch dispatch) {
     throw Error(KESTREL_ERROR_INVALID_CONFIG, "model: a launch is running");
   if (const char* why = launch_refusal(d, config_))
     throw Error(KESTREL_ERROR_INVALID_CONFIG, std::string("model: ") + why);
+  if (config_.dram != nullptr) mem_.drop_all_decoded();
   const uint64_t threads = uint64_t{d.block.x} * d.block.y * d.block.z;
   const uint64_t warps = (threads + lanes_ - 1) / lanes_;
   const uint64_t shared = uint64_t{d.shared_static} + d.shared_dyn;

@@ -237,7 +237,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
       : config_(c),
         lanes_(c.lanes_per_warp),
         lane_bits_(c.lanes_per_warp == 32 ? ~0u : (1u << c.lanes_per_warp) - 1),
-        mem_(c.mem_bytes, c.xlen) {
+        mem_(c.mem_bytes, c.xlen, c.dram) {
     sms_.resize(c.num_sms);
     for (Sm& sm : sms_) {
       sm.warps.resize(c.warps_per_sm);

@@ -8,9 +8,12 @@
 
 namespace kestrel::model {
 
-void DeviceMemory::FreeDeleter::operator()(uint8_t* p) const { std::free(p); }
+void DeviceMemory::FreeDeleter::operator()(uint8_t* p) const {
+  if (owned) std::free(p);
+}
 
-DeviceMemory::DeviceMemory(uint64_t bytes, unsigned xlen) : bytes_(bytes), xlen_(xlen) {
+DeviceMemory::DeviceMemory(uint64_t bytes, unsigned xlen, uint8_t* external)
+    : bytes_(bytes), xlen_(xlen), dram_(nullptr, FreeDeleter{external == nullptr}) {
   if (bytes == 0 || bytes % KESTREL_PAGE_SIZE != 0 ||
       bytes > uint64_t{KESTREL_GLOBAL_LIMIT} - KESTREL_GLOBAL_BASE) {
     throw Error(KESTREL_ERROR_INVALID_VALUE,
@@ -18,7 +21,7 @@ DeviceMemory::DeviceMemory(uint64_t bytes, unsigned xlen) : bytes_(bytes), xlen_
                     " must be a non-zero multiple of 4 KiB that fits below KESTREL_GLOBAL_LIMIT");
   }
   // calloc: large blocks come from the OS already zero and are touched lazily.
-  dram_.reset(static_cast<uint8_t*>(std::calloc(bytes, 1)));
+  dram_.reset(external != nullptr ? external : static_cast<uint8_t*>(std::calloc(bytes, 1)));
   if (!dram_) throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "model: cannot allocate device DRAM");
   perms_.assign(bytes >> KESTREL_PAGE_SHIFT, 0);
   decoded_.resize(bytes >> KESTREL_PAGE_SHIFT);

@@ -21,7 +21,8 @@ struct DecodedPage {
 
 class DeviceMemory {
  public:
-  DeviceMemory(uint64_t bytes, unsigned xlen);
+  // `external`: not null for DRAM the caller owns (Config::dram).
+  DeviceMemory(uint64_t bytes, unsigned xlen, uint8_t* external = nullptr);
 
   uint64_t size() const { return bytes_; }
   uint8_t* dram() { return dram_.get(); }
@@ -61,11 +62,16 @@ class DeviceMemory {
     return &decoded->insts[(offset & (KESTREL_PAGE_SIZE - 1)) >> 2];
   }
 
+  // Decoded instructions of every page go: DRAM others write may hold new
+  // code (Config::dram).
+  void drop_all_decoded() { drop_decoded(0, decoded_.size()); }
+
  private:
   DecodedPage* decode_page(uint64_t page);
   void drop_decoded(uint64_t first_page, uint64_t pages);
 
   struct FreeDeleter {
+    bool owned = true;
     void operator()(uint8_t* p) const;
   };
   uint64_t bytes_;

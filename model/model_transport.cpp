@@ -34,9 +34,14 @@ void check_options(const BackendConfig& c) {
 uint32_t lo(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t hi(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 
+Config with_dram(Config config, uint8_t* dram) {
+  config.dram = dram;
+  return config;
+}
+
 class ModelTransport final : public Transport {
  public:
-  explicit ModelTransport(const BackendConfig& config) : gpu_(model_config(config)) {
+  ModelTransport(const BackendConfig& config, uint8_t* dram) : gpu_(with_dram(model_config(config), dram)) {
     if (const auto it = config.options.find("itrace"); it != config.options.end() && !it->second.empty()) {
       trace_ = std::make_unique<InstructionTrace>(it->second, config.xlen);
       gpu_.set_retire_observer([this](const Retire& r, uint64_t cycle) {
@@ -223,7 +228,13 @@ Config model_config(const BackendConfig& c) {
 
 std::unique_ptr<Transport> make_model_transport(const BackendConfig& config) {
   check_options(config);
-  return std::make_unique<ModelTransport>(config);
+  return std::make_unique<ModelTransport>(config, nullptr);
+}
+
+std::unique_ptr<Transport> make_model_transport(const BackendConfig& config, uint8_t* dram) {
+  check_options(config);
+  if (dram == nullptr) throw Error(KESTREL_ERROR_INVALID_VALUE, "model: no DRAM given");
+  return std::make_unique<ModelTransport>(config, dram);
 }
 
 }  // namespace kestrel::model

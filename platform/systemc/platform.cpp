@@ -112,24 +112,28 @@ bool HostPort::advance(uint64_t cycles) {
 
 // ---- Platform --------------------------------------------------------------
 
-Platform::Platform(sc_core::sc_module_name name, const BackendConfig& config, const PlatformTiming& timing)
+Platform::Platform(sc_core::sc_module_name name, const BackendConfig& config, const PlatformTiming& timing,
+                   GpuKind kind)
     : sc_core::sc_module(name),
       memory("memory", config.mem_bytes,
              timing.gpu.clock_period * static_cast<double>(timing.memory_latency_cycles)),
       bus("bus", KESTREL_GLOBAL_BASE, config.mem_bytes),
-      gpu("gpu", config, timing.gpu),
       host("host", timing.gpu.clock_period),
       irq_("irq") {
+  if (kind == GpuKind::kCycleAccurate)
+    gpu_ = std::make_unique<GpuRtl>("gpu", config, timing.gpu);
+  else
+    gpu_ = std::make_unique<GpuModel>("gpu", config, timing.gpu);
   host.socket.bind(bus.initiators);
-  gpu.memory.bind(bus.initiators);
+  gpu_->memory.bind(bus.initiators);
   bus.memory.bind(memory.socket);
-  bus.registers.bind(gpu.registers);
-  gpu.irq(irq_);
+  bus.registers.bind(gpu_->registers);
+  gpu_->irq(irq_);
   host.irq(irq_);
 }
 
 void Platform::reset() {
-  gpu.reset();
+  gpu_->reset();
   memory.clear();
   irq_.write(false);
 }

@@ -77,7 +77,7 @@ uint64_t number_option(const BackendConfig& config, const char* name, uint64_t f
 // The platform's timing from the backend options, and the options left for
 // the GPU's rtlsim engine.
 PlatformTiming timing_from(const BackendConfig& config, BackendConfig& engine_config) {
-  static const char* const kOwn[] = {"clock_mhz", "mem_latency", "quantum", "dmi"};
+  static const char* const kOwn[] = {"gpu", "clock_mhz", "mem_latency", "quantum", "dmi"};
   static const char* const kEngine[] = {"preset", "itrace", "max_cycles"};
   engine_config = config;
   engine_config.options.clear();
@@ -87,9 +87,10 @@ PlatformTiming timing_from(const BackendConfig& config, BackendConfig& engine_co
     for (const char* e : kEngine) engine = engine || name == e;
     if (engine) engine_config.options[name] = value;
     if (!own && !engine) {
-      throw Error(KESTREL_ERROR_INVALID_VALUE,
-                  "systemc: unknown backend option '" + name +
-                      "' (systemc knows: clock_mhz, mem_latency, quantum, dmi, preset, itrace, max_cycles)");
+      throw Error(
+          KESTREL_ERROR_INVALID_VALUE,
+          "systemc: unknown backend option '" + name +
+              "' (systemc knows: gpu, clock_mhz, mem_latency, quantum, dmi, preset, itrace, max_cycles)");
     }
   }
   PlatformTiming timing;
@@ -138,11 +139,27 @@ std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
   }
   BackendConfig engine_config;
   const PlatformTiming timing = timing_from(config, engine_config);
+  GpuKind kind = GpuKind::kCycleAccurate;
+  if (const auto it = config.options.find("gpu"); it != config.options.end()) {
+    if (it->second == "model") {
+      kind = GpuKind::kFast;
+      // The functional model takes the instruction trace only.
+      for (const char* rtl_only : {"preset", "max_cycles"}) {
+        if (engine_config.options.erase(rtl_only) != 0) {
+          throw Error(KESTREL_ERROR_INVALID_VALUE, std::string("systemc: option ") + rtl_only +
+                                                       " is the cycle-accurate GPU's, not gpu=model's");
+        }
+      }
+    } else if (it->second != "rtl") {
+      throw Error(KESTREL_ERROR_INVALID_VALUE,
+                  "systemc: option gpu='" + it->second + "' is not rtl or model");
+    }
+  }
   if (r.platform == nullptr) {
     // The banner SystemC prints at its first elaboration would land in every
     // program's output; a user who sets the variable keeps their choice.
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-    r.platform = new Platform("kestrel", engine_config, timing);
+    r.platform = new Platform("kestrel", engine_config, timing, kind);
     r.owned = true;
     r.config = config;
   } else if (r.owned && !same_config(r.config, config)) {

@@ -52,8 +52,8 @@ bool parse(int argc, char** argv, Options& options) {
 int sc_main(int argc, char* argv[]) {
   Options options;
   if (!parse(argc, argv, options)) {
-    std::fprintf(stderr,
-                 "usage: %s [--n COUNT] [--clock-mhz F] [--mem-latency CYCLES] [--module PATH]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--n COUNT] [--clock-mhz F] [--mem-latency CYCLES] [--module PATH]\n",
+                 argv[0]);
     return 2;
   }
   try {
@@ -90,11 +90,12 @@ int sc_main(int argc, char* argv[]) {
     std::printf("  GPU clock        %.1f MHz, memory latency %" PRIu64 " cycles (%s)\n", options.clock_mhz,
                 options.mem_latency, platform.memory.latency().to_string().c_str());
     std::printf("  kernel           vector_add_int over %u elements\n", n);
-    std::printf("  GPU cycles       %" PRIu64 " (IPC %.3f)\n", stats.counters.value[KESTREL_CNT_CYCLES], stats.ipc);
+    std::printf("  GPU cycles       %" PRIu64 " (IPC %.3f)\n", stats.counters.value[KESTREL_CNT_CYCLES],
+                stats.ipc);
     std::printf("  simulated time   %s for launch and synchronize, %s in all\n", took.to_string().c_str(),
                 sc_core::sc_time_stamp().to_string().c_str());
     std::printf("  GPU line accesses %" PRIu64 " through DMI, %" PRIu64 " through b_transport\n",
-                platform.gpu.dmi_lines(), platform.gpu.transported_lines());
+                platform.gpu_rtl()->dmi_lines(), platform.gpu_rtl()->transported_lines());
     if (wrong != 0) {
       std::printf("result: %u of %u elements differ from the CPU\n", wrong, n);
       return 1;

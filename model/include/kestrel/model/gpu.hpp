@@ -44,6 +44,11 @@ struct Config {
   uint32_t mem_line_bytes = 64;
   // SM clock (CLOCK_KHZ); kx.nanosleep turns nanoseconds into cycles with it.
   uint32_t clock_khz = 100000;
+  // Not null: DRAM is this array of mem_bytes that the caller owns and
+  // zeroes (a virtual platform's memory, reached through DMI), which others
+  // may write between launches; the model then decodes code afresh at every
+  // START.  Null: the model allocates its own.
+  uint8_t* dram = nullptr;
 };
 
 struct Dim3 {

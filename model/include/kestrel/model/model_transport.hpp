@@ -16,6 +16,11 @@ namespace kestrel::model {
 // any backend option (the model takes none).
 std::unique_ptr<kestrel::Transport> make_model_transport(const kestrel::BackendConfig& config);
 
+// The same on DRAM the caller owns: `dram`, config.mem_bytes bytes, zeroed
+// (Config::dram), e.g. a virtual platform's memory through DMI
+// (platform/systemc).
+std::unique_ptr<kestrel::Transport> make_model_transport(const kestrel::BackendConfig& config, uint8_t* dram);
+
 // The model configuration of a backend geometry (what the model backend
 // builds; a model run beside another backend starts from it too).
 Config model_config(const kestrel::BackendConfig& config);

@@ -4,8 +4,11 @@
 //
 //   HostPort --+                         +--> Memory (KESTREL_GLOBAL_BASE)
 //              +--> Bus.initiators  Bus -+
-//   GpuRtl.memory -+                     +--> GpuRtl.registers (kRegisterBase)
-//   GpuRtl.irq ------------------------------> HostPort.irq
+//   gpu.memory ----+                     +--> gpu.registers (kRegisterBase)
+//   gpu.irq ---------------------------------> HostPort.irq
+//
+// The GPU is the cycle-accurate GpuRtl or the fast GpuModel
+// (gpu_component.hpp), with the same sockets.
 //
 // The driver's "systemc" backend (make_systemc_transport) runs the CUDA
 // runtime on a Platform: every Transport operation becomes transactions that
@@ -23,7 +26,7 @@
 #include <memory>
 
 #include "kestrel/systemc/bus.hpp"
-#include "kestrel/systemc/gpu_rtl.hpp"
+#include "kestrel/systemc/gpu_component.hpp"
 #include "kestrel/systemc/memory.hpp"
 #include "kestrel/transport.hpp"
 
@@ -72,26 +75,33 @@ struct PlatformTiming {
   uint64_t memory_latency_cycles = 20;  // the memory's annotation, in GPU clock periods
 };
 
+enum class GpuKind { kCycleAccurate, kFast };
+
 class Platform : public sc_core::sc_module {
  public:
   Memory memory;
   Bus bus;
-  GpuRtl gpu;
   HostPort host;
 
-  Platform(sc_core::sc_module_name name, const BackendConfig& config, const PlatformTiming& timing);
+  Platform(sc_core::sc_module_name name, const BackendConfig& config, const PlatformTiming& timing,
+           GpuKind kind = GpuKind::kCycleAccurate);
+
+  GpuComponent& gpu() { return *gpu_; }
+  // The cycle-accurate GPU, or null when the platform has the fast one.
+  GpuRtl* gpu_rtl() { return dynamic_cast<GpuRtl*>(gpu_.get()); }
 
   // A fresh device: the GPU out of reset, memory zeroed, the interrupt low.
   void reset();
 
  private:
+  std::unique_ptr<GpuComponent> gpu_;
   sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq_;
 };
 
 // The driver backend "systemc": a Transport on the platform that
 // use_platform() named, or on one built from `config` and its backend
-// options (clock_mhz, mem_latency, quantum, dmi, and the rtlsim engine's
-// preset and itrace).  SystemC elaborates one design per process, so the
+// options (gpu=rtl|model, clock_mhz, mem_latency, quantum, dmi, and the GPU's
+// preset, max_cycles and itrace).  SystemC elaborates one design per process, so the
 // process has one platform and one device open on it at a time; a second open
 // while one is open, or an open whose geometry differs from the platform's,
 // throws kestrel::Error(KESTREL_ERROR_NOT_SUPPORTED).
