@@ -25,6 +25,7 @@ EXPECTED = [
     "amoadd.w",                                     # step 10
     "'shared_accesses': 4, 'shared_passes': 8",     # step 11: the 2-way conflict
     "'atomics': 64",                                # step 11
+    "kestrel-view: 1 launch(es), 108 warp-instructions",  # step 11: the warp view
 ]
 
 
