@@ -39,7 +39,14 @@ def main():
     if status != 0 or verdict + "PASSED" not in out:
         print(f"check_lab: lab {lab}'s checker did not pass on the solution")
         return 1
-    print(f"check_lab: lab {lab}: fails on the starter, passes on the solution")
+    # The solution's counters as a chart (make plot, tools/kestrel-stats).
+    done = subprocess.run(["make", "-s", "-C", str(work / lab), "plot", f"KESTREL_SOURCE={labs.resolve().parent}"],
+                          capture_output=True, text=True, timeout=60)
+    chart = work / lab / "stats.svg"
+    if done.returncode != 0 or not chart.exists() or "<svg" not in chart.read_text():
+        print(f"check_lab: make plot drew no chart: {done.stdout}{done.stderr}")
+        return 1
+    print(f"check_lab: lab {lab}: fails on the starter, passes on the solution; make plot draws its counters")
     return 0
 
 
