@@ -5,7 +5,8 @@ from labcheck import Lab
 
 lab = Lab("lab 02")
 status, out, records = lab.run(sys.argv[1], itrace="trace.txt")
-lab.check("branchy: 0 of 4096 elements wrong" in out, "branchy computes out", "branchy is given: did you change it or treat_even/treat_odd?")
+lab.check("branchy: 0 of 4096 elements wrong" in out, "branchy computes out",
+          "branchy is given: did you change it or treat_even/treat_odd?")
 lab.check("uniform: 0 of 4096 elements wrong" in out, "uniform computes the same out as branchy",
           "uniform's out differs (above): every element must get its own parity's treatment (step 4)")
 branchy, uniform = lab.kernel(records, "branchy"), lab.kernel(records, "uniform")

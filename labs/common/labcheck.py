@@ -65,7 +65,13 @@ class Lab:
             self.check(False, f"kernel {name} ran", f"the statistics file has no launch of '{name}': "
                        "did you rename it, or did the program stop before launching it?")
             self.finish()
-        return records[name][-1]
+        record = records[name][-1]
+        if record.get("fault"):
+            self.check(False, f"kernel {name} ran without a fault",
+                       f"it stopped with the fault {record['fault']}: the program's output above names the\n"
+                       "thread and address (docs/reliability.md)")
+            self.finish()
+        return record
 
     def predictions(self, path="predictions.txt", keys=()):
         """`key = number` lines of the student's file; a missing or empty one is a FAIL."""
