@@ -3,7 +3,10 @@
 of labs/common and the lab, `make check` must FAIL on the starter files and
 PASS once the lab's solution/ files are copied over them.
 
-    check_lab.py LABS_DIR LAB BUILD_DIR WORK_DIR"""
+    check_lab.py LABS_DIR LAB BUILD_DIR WORK_DIR [TARGET EXPECTED]
+
+With TARGET, `make TARGET` (a lab's extra step) must then succeed in the
+solved copy and print EXPECTED."""
 import shutil
 import subprocess
 import sys
@@ -46,6 +49,14 @@ def main():
     if done.returncode != 0 or not chart.exists() or "<svg" not in chart.read_text():
         print(f"check_lab: make plot drew no chart: {done.stdout}{done.stderr}")
         return 1
+    if len(sys.argv) > 6:
+        target, expected = sys.argv[5], sys.argv[6]
+        done = subprocess.run(["make", "-s", "-C", str(work / lab), target, f"KESTREL_BUILD={build}"],
+                              capture_output=True, text=True, timeout=300)
+        print(f"--- make {target} ({done.returncode}) ---\n{done.stdout}{done.stderr}")
+        if done.returncode != 0 or expected not in done.stdout:
+            print(f"check_lab: make {target} did not print {expected!r}")
+            return 1
     print(f"check_lab: lab {lab}: fails on the starter, passes on the solution; make plot draws its counters")
     return 0
 
