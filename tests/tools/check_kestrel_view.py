@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tools/kestrel-view on a small instruction trace written here: the page is
 well-formed HTML with no script, one mark per warp-instruction with its text
-in the tooltip, the per-slot table's figures, --launch and binning; bad
+in the tooltip, the per-slot table's figures, the lane-by-lane view of the
+masks, --launch and binning; bad
 input is refused with exit status 2 and a message.
 
     check_kestrel_view.py KESTREL_VIEW WORK_DIR"""
@@ -64,6 +65,15 @@ def main():
     expect(done.returncode == 0, f"a trace is drawn (exit {done.returncode}, {done.stderr.strip()})")
     parsed = Page()
     parsed.feed(page.read_text())
+    # The lane-by-lane view: a rectangle per run of active lanes of each
+    # instruction: launch 1's slot (0, 0) 1+1+16+16+1, slot (1, 0) 1+1,
+    # launch 2's 1; beside the 8 marks of the warp views, 5 SVGs in all.
+    expect(parsed.tags.get("svg", 0) == 5 and parsed.tags.get("rect", 0) == 8 + 38,
+           f"the lane-by-lane view draws each mask's runs of lanes ({parsed.tags.get('rect', 0)} rects of 46)")
+
+    done = run(view, str(trace), "-o", str(page), "--lane-rows", "0")
+    parsed = Page()
+    parsed.feed(page.read_text())
     expect(parsed.tags.get("script", 0) == 0, "the page has no script")
     expect(parsed.tags.get("svg", 0) == 2, "one SVG per launch")
     expect(parsed.tags.get("rect", 0) == 8, f"one mark per warp-instruction ({parsed.tags.get('rect', 0)} of 8)")
@@ -73,7 +83,7 @@ def main():
     # SM 0 warp 0 of launch 1: 5 instructions, (32+32+16+16+32)/(5*32) = 0.8, 2 diverged
     expect(parsed.cells[:7] == ["0", "0", "5", "0.800", "2", "1", "5"], f"the table's first row {parsed.cells[:7]}")
 
-    done = run(view, str(trace), "-o", str(page), "--launch", "2", "--lanes", "8")
+    done = run(view, str(trace), "-o", str(page), "--launch", "2", "--lanes", "8", "--lane-rows", "0")
     parsed = Page()
     parsed.feed(page.read_text())
     expect(done.returncode == 0 and parsed.tags.get("svg", 0) == 1 and parsed.cells[3] == "1.000",
@@ -84,7 +94,7 @@ def main():
     lines += [f"{c:12d}  0    0 0x{0x40 + 4 * c:016x} {'ffffffff' if c % 2 else '0000ffff'}  addi a0, a0, 1"
               for c in range(1, 1001)]
     long_trace.write_text("\n".join(lines) + "\n")
-    done = run(view, str(long_trace), "-o", str(page), "--columns", "100")
+    done = run(view, str(long_trace), "-o", str(page), "--columns", "100", "--lane-rows", "0")
     parsed = Page()
     parsed.feed(page.read_text())
     expect(done.returncode == 0 and parsed.tags.get("rect", 0) == 100 and
