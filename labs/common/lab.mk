@@ -21,7 +21,7 @@ KESTREL_SOURCE ?= $(LABS_COMMON)/../..
 .PHONY: check run trace view plot clean tool
 
 check: $(PROGRAM)
-	@PYTHONPATH=$(LABS_COMMON) $(PYTHON) check.py ./$(PROGRAM)
+	@PYTHONPATH=$(LABS_COMMON) PYTHONDONTWRITEBYTECODE=1 $(PYTHON) check.py ./$(PROGRAM)
 
 run: $(PROGRAM)
 	-KESTREL_BACKEND=model KESTREL_STATS=stats.jsonl ./$(PROGRAM)

@@ -11,6 +11,7 @@ import sys
 import zlib
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_kestrel_view import TRACE  # noqa: E402
 
