@@ -21,6 +21,8 @@ packages=(
   verilator yosys nextpnr-ice40 fpga-icestorm libsystemc-dev
   # FPGA board link
   libusb-1.0-0-dev
+  # headless browser: kestrel-view's page loaded and screenshot (tests/tools, make test-long)
+  chromium
 )
 
 missing=()

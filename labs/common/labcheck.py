@@ -1,0 +1,130 @@
+"""Shared code of the labs' checkers (labs/README.md): runs a lab's program on
+the functional model with the statistics file on, reads the student's
+predictions and prints one PASS/FAIL line per check with a hint.
+
+Python 3 standard library only."""
+import json
+import os
+import subprocess
+import sys
+
+# The geometry every checker runs: the students' predictions assume it.
+CONFIG = "backend=model,sms=2,warps=8,lanes=32,scheduler=lrr"
+
+
+class Lab:
+    def __init__(self, name):
+        self.name = name
+        self.failures = 0
+        self.checks = 0
+
+    def check(self, ok, what, hint=""):
+        """One check: prints PASS or FAIL (with the hint) and counts it."""
+        self.checks += 1
+        if ok:
+            print(f"  PASS  {what}")
+        else:
+            self.failures += 1
+            print(f"  FAIL  {what}")
+            if hint:
+                for line in hint.splitlines():
+                    print(f"        {line}")
+        return ok
+
+    def run(self, program, stats="stats.jsonl", itrace=None):
+        """Runs the program on the model; returns (exit status, stdout, records by kernel name).
+        With itrace, the instruction trace goes to that file (docs/runtime.md)."""
+        env = dict(os.environ)
+        for key in ("KESTREL_CONFIG_FILE", "KESTREL_ITRACE", "KESTREL_PROGRESS"):
+            env.pop(key, None)
+        env.update(KESTREL_BACKEND="model", KESTREL_CONFIG=CONFIG, KESTREL_STATS=stats)
+        if itrace:
+            env["KESTREL_ITRACE"] = itrace
+        if os.path.exists(stats):
+            os.remove(stats)
+        try:
+            done = subprocess.run([program], env=env, capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            self.check(False, f"{program} finishes", "it ran for over 60 s on the model: an endless loop?")
+            self.finish()
+        sys.stdout.write("".join(f"  | {line}\n" for line in done.stdout.splitlines()))
+        sys.stdout.write("".join(f"  | {line}\n" for line in done.stderr.splitlines()))
+        records = {}
+        if os.path.exists(stats):
+            with open(stats) as file:
+                for line in file:
+                    if line.strip():
+                        record = json.loads(line)
+                        # kernel name without its parameters: "saxpy(int, ...)" -> "saxpy"
+                        records.setdefault(record["kernel"].split("(")[0], []).append(record)
+        return done.returncode, done.stdout, records
+
+    def kernel(self, records, name):
+        """The one launch of kernel `name`, or a FAIL and the end of the check."""
+        if name not in records:
+            self.check(False, f"kernel {name} ran", f"the statistics file has no launch of '{name}': "
+                       "did you rename it, or did the program stop before launching it?")
+            self.finish()
+        record = records[name][-1]
+        if record.get("fault"):
+            self.check(False, f"kernel {name} ran without a fault",
+                       f"it stopped with the fault {record['fault']}: the program's output above names the\n"
+                       "thread and address (docs/reliability.md)")
+            self.finish()
+        return record
+
+    def predictions(self, path="predictions.txt", keys=()):
+        """`key = number` lines of the student's file; a missing or empty one is a FAIL."""
+        values = {}
+        try:
+            with open(path) as file:
+                for number, line in enumerate(file, 1):
+                    line = line.split("#", 1)[0].strip()
+                    if not line:
+                        continue
+                    key, _, value = line.partition("=")
+                    key, value = key.strip(), value.strip()
+                    if not value:
+                        continue
+                    try:
+                        values[key] = float(int(value, 0)) if value.lower().startswith("0x") else float(value)
+                    except ValueError:
+                        self.check(False, f"{path}:{number}: '{key}' is a number", f"'{value}' is not a number")
+        except FileNotFoundError:
+            pass
+        for key in keys:
+            if key not in values:
+                self.check(False, f"{path}: '{key}' predicted",
+                           f"write your prediction as '{key} = <number>' in {path} (the handout says how)")
+        return values
+
+    def predicted(self, predictions, key, measured, tolerance=0.0, hint=""):
+        """Compares a prediction with what the counters measured."""
+        if key not in predictions:
+            return False
+        guess = predictions[key]
+        ok = abs(guess - measured) <= tolerance + 1e-9
+        within = f" (within {tolerance:g})" if tolerance else ""
+        return self.check(ok, f"prediction {key} = {guess:g} matches the counters: {measured:g}{within}",
+                          "" if ok else hint)
+
+    @staticmethod
+    def trace(path, launch):
+        """The instruction lines of one launch of an instruction trace, as
+        (cycle, sm, warp, pc, mask, text) tuples."""
+        lines, current = [], 0
+        with open(path) as file:
+            for line in file:
+                if line.startswith("# launch "):
+                    current = int(line.split()[2].rstrip(":"))
+                elif not line.startswith("#") and current == launch and line.strip():
+                    cycle, sm, warp, pc, mask, text = line.split(None, 5)
+                    lines.append((int(cycle), int(sm), int(warp), int(pc, 16), int(mask, 16), text.rstrip()))
+        return lines
+
+    def finish(self):
+        if self.failures:
+            print(f"{self.name}: FAILED {self.failures} of {self.checks} checks")
+            sys.exit(1)
+        print(f"{self.name}: PASSED all {self.checks} checks")
+        sys.exit(0)
