@@ -40,6 +40,7 @@ test: build
 
 # The long tests alone (soaks and the longest simulations).
 test-long: build
+	@bash tools/bootstrap.sh --browser
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^long$$' $(CTEST_ARGS); status=$$?; \
 	  echo "make test-long: $$(( $$(date +%s) - $(START) )) s wall time (configure, build and tests)"; exit $$status
 

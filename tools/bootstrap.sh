@@ -21,9 +21,13 @@ packages=(
   verilator yosys nextpnr-ice40 fpga-icestorm libsystemc-dev
   # FPGA board link
   libusb-1.0-0-dev
-  # headless browser: kestrel-view's page loaded and screenshot (tests/tools, make test-long)
-  chromium
 )
+# `bootstrap.sh --browser` (make test-long): a headless browser for the test
+# that loads kestrel-view's page and screenshots it (tests/tools, label long).
+# Not for `make test`: the download would eat into its time budget.
+if [ "${1:-}" = "--browser" ]; then
+  packages+=(chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,7 @@ error, its DOM holds the marks, and a screenshot shows the marks' colours
     check_view_browser.py KESTREL_VIEW CHROMIUM WORK_DIR"""
 import struct
 import subprocess
+import shutil
 import sys
 import zlib
 from pathlib import Path
@@ -60,6 +61,13 @@ def png_pixels(path):
 
 def main():
     view, chromium, work = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+    # `make test-long` installs the browser after configuring; find it now.
+    found = shutil.which(chromium) or shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None:
+        print(f"FAIL: no headless browser ('{chromium}'): tools/bootstrap.sh --browser installs Debian's chromium "
+              "(make test-long runs it)")
+        return 1
+    chromium = found
     work.mkdir(parents=True, exist_ok=True)
     (work / "trace.txt").write_text(TRACE)
     page, shot = work / "view.html", work / "shot.png"
