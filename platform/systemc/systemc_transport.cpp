@@ -1,8 +1,10 @@
 // The driver backend "systemc": the runtime's Transport operations as host
 // transactions on the example platform (platform.hpp).
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "kestrel/error.hpp"
 #include "kestrel/systemc/platform.hpp"
@@ -14,10 +16,11 @@ namespace {
 // whether a device is open on it.  Never destroyed: SystemC's simulation
 // context, which the modules belong to, lives until the process ends.
 struct Registry {
-  Platform* platform = nullptr;
-  bool owned = false;    // built by make_systemc_transport, from `config`
-  BackendConfig config;  // what it was built from
-  bool used = false;     // a device was open on it: the next one resets it
+  HostPort* host = nullptr;
+  std::function<void()> reset;  // before every device but the first
+  bool owned = false;           // built by make_systemc_transport, from `config`
+  BackendConfig config;         // what it was built from
+  bool used = false;            // a device was open on it: the next one resets it
   bool open = false;
 };
 
@@ -28,7 +31,7 @@ Registry& registry() {
 
 class PlatformTransport final : public Transport {
  public:
-  explicit PlatformTransport(Platform& platform) : platform_(platform) {}
+  explicit PlatformTransport(HostPort& host) : host_(host) {}
   ~PlatformTransport() override { registry().open = false; }
   PlatformTransport(const PlatformTransport&) = delete;
   PlatformTransport& operator=(const PlatformTransport&) = delete;
@@ -36,30 +39,30 @@ class PlatformTransport final : public Transport {
   std::string name() const override { return "systemc"; }
   uint32_t read_reg(uint32_t offset) override {
     uint32_t value = 0;
-    platform_.host.call([&] { value = platform_.host.read_reg(offset); });
+    host_.call([&] { value = host_.read_reg(offset); });
     return value;
   }
   void write_reg(uint32_t offset, uint32_t value) override {
-    platform_.host.call([&] { platform_.host.write_reg(offset, value); });
+    host_.call([&] { host_.write_reg(offset, value); });
   }
   void write_mem(uint64_t addr, const void* src, size_t bytes) override {
-    platform_.host.call([&] { platform_.host.write_mem(addr, src, bytes); });
+    host_.call([&] { host_.write_mem(addr, src, bytes); });
   }
   void read_mem(uint64_t addr, void* dst, size_t bytes) override {
-    platform_.host.call([&] { platform_.host.read_mem(addr, dst, bytes); });
+    host_.call([&] { host_.read_mem(addr, dst, bytes); });
   }
   void wait_idle() override {
-    platform_.host.call([&] { platform_.host.wait_idle(); });
+    host_.call([&] { host_.wait_idle(); });
   }
   bool advance(uint64_t cycles) override {
     bool running = false;
-    platform_.host.call([&] { running = platform_.host.advance(cycles); });
+    host_.call([&] { running = host_.advance(cycles); });
     return running;
   }
   bool overlaps_copies() const override { return true; }
 
  private:
-  Platform& platform_;
+  HostPort& host_;
 };
 
 uint64_t number_option(const BackendConfig& config, const char* name, uint64_t fallback) {
@@ -119,14 +122,19 @@ bool same_config(const BackendConfig& a, const BackendConfig& b) {
 
 }  // namespace
 
-void use_platform(Platform& platform) {
+void use_host(HostPort& host, std::function<void()> reset) {
   Registry& r = registry();
   if (r.open) {
     throw Error(KESTREL_ERROR_NOT_SUPPORTED, "systemc: a device is open on the current platform");
   }
-  r.platform = &platform;
+  r.host = &host;
+  r.reset = std::move(reset);
   r.owned = false;
   r.used = false;
+}
+
+void use_platform(Platform& platform) {
+  use_host(platform.host, [&platform] { platform.reset(); });
 }
 
 std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
@@ -155,22 +163,24 @@ std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
                   "systemc: option gpu='" + it->second + "' is not rtl or model");
     }
   }
-  if (r.platform == nullptr) {
+  if (r.host == nullptr) {
     // The banner SystemC prints at its first elaboration would land in every
     // program's output; a user who sets the variable keeps their choice.
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-    r.platform = new Platform("kestrel", engine_config, timing, kind);
+    Platform* platform = new Platform("kestrel", engine_config, timing, kind);
+    r.host = &platform->host;
+    r.reset = [platform] { platform->reset(); };
     r.owned = true;
     r.config = config;
   } else if (r.owned && !same_config(r.config, config)) {
     throw Error(KESTREL_ERROR_NOT_SUPPORTED,
                 "systemc: this process's platform was elaborated for another configuration; SystemC cannot "
                 "elaborate a second one in the same process");
-  } else if (r.used) {
-    r.platform->reset();
+  } else if (r.used && r.reset) {
+    r.reset();
   }
   r.used = true;
-  auto transport = std::make_unique<PlatformTransport>(*r.platform);
+  auto transport = std::make_unique<PlatformTransport>(*r.host);
   r.open = true;
   return transport;
 }

@@ -1,8 +1,7 @@
-// An example virtual platform with Kestrel in it: device memory with its
-// own latency, the bus, the cycle-accurate GPU and the host port, at a clock
-// of the platform's choosing.  The host program is ordinary Kestrel runtime
-// code; the "systemc" backend turns its calls into transactions on the
-// platform (docs/systemc.md).
+// An example virtual platform with Kestrel in it, composed module by module
+// as another platform would: device memory with its own latency, the bus,
+// the cycle-accurate GPU and the host port, at a clock of its choosing.  The host program is ordinary Kestrel
+// runtime code; the "systemc" backend turns its calls into transactions on the platform (docs/systemc.md).
 //
 //   kestrel-systemc-platform [--n COUNT] [--clock-mhz F] [--mem-latency CYCLES] [--module PATH]
 #include <cinttypes>
@@ -12,6 +11,7 @@
 #include <systemc>
 #include <vector>
 
+#include "kestrel/abi.h"
 #include "kestrel/kestrel.hpp"
 #include "kestrel/systemc/platform.hpp"
 
@@ -57,13 +57,27 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   try {
+    // The platform, composed by hand as another virtual platform would:
+    // its memory, its interconnect, Kestrel's GPU and a host port on it,
+    // and the GPU's interrupt wired to the host.
     kestrel::BackendConfig config;  // RV64, 2 SMs x 8 warps x 32 lanes
     config.mem_bytes = 64u << 20;
-    kestrel::systemc::PlatformTiming timing;
-    timing.gpu.clock_period = sc_core::sc_time(1e3 / options.clock_mhz, sc_core::SC_NS);
-    timing.memory_latency_cycles = options.mem_latency;
-    kestrel::systemc::Platform platform("platform", config, timing);
-    kestrel::systemc::use_platform(platform);
+    kestrel::systemc::GpuTiming gpu_timing;
+    gpu_timing.clock_period = sc_core::sc_time(1e3 / options.clock_mhz, sc_core::SC_NS);
+    kestrel::systemc::Memory memory("memory", config.mem_bytes,
+                                    gpu_timing.clock_period * static_cast<double>(options.mem_latency));
+    kestrel::systemc::Bus bus("bus", KESTREL_GLOBAL_BASE, config.mem_bytes);
+    kestrel::systemc::GpuRtl gpu("gpu", config, gpu_timing);
+    kestrel::systemc::HostPort host("host", gpu_timing.clock_period, kestrel::systemc::kRegisterBase);
+    sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> irq("irq");
+    host.socket.bind(bus.initiators);
+    gpu.memory.bind(bus.initiators);
+    bus.memory.bind(memory.socket);
+    bus.registers.bind(gpu.registers);
+    gpu.irq(irq);
+    host.irq(irq);
+    // The runtime's device is this platform's GPU, driven through `host`.
+    kestrel::systemc::use_host(host, {});
 
     kestrel::Device device = kestrel::Device::open("systemc");
     kestrel::Module module = kestrel::Module::load(device, options.module_path);
@@ -88,14 +102,14 @@ int sc_main(int argc, char* argv[]) {
     const kestrel_launch_stats stats = device.launch_stats();
     std::printf("Kestrel on a SystemC TLM-2.0 platform\n");
     std::printf("  GPU clock        %.1f MHz, memory latency %" PRIu64 " cycles (%s)\n", options.clock_mhz,
-                options.mem_latency, platform.memory.latency().to_string().c_str());
+                options.mem_latency, memory.latency().to_string().c_str());
     std::printf("  kernel           vector_add_int over %u elements\n", n);
     std::printf("  GPU cycles       %" PRIu64 " (IPC %.3f)\n", stats.counters.value[KESTREL_CNT_CYCLES],
                 stats.ipc);
     std::printf("  simulated time   %s for launch and synchronize, %s in all\n", took.to_string().c_str(),
                 sc_core::sc_time_stamp().to_string().c_str());
     std::printf("  GPU line accesses %" PRIu64 " through DMI, %" PRIu64 " through b_transport\n",
-                platform.gpu_rtl()->dmi_lines(), platform.gpu_rtl()->transported_lines());
+                gpu.dmi_lines(), gpu.transported_lines());
     if (wrong != 0) {
       std::printf("result: %u of %u elements differ from the CPU\n", wrong, n);
       return 1;

@@ -21,54 +21,16 @@
 #include <tlm>
 
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <memory>
 
 #include "kestrel/systemc/bus.hpp"
 #include "kestrel/systemc/gpu_component.hpp"
+#include "kestrel/systemc/host_port.hpp"
 #include "kestrel/systemc/memory.hpp"
 #include "kestrel/transport.hpp"
 
 namespace kestrel::systemc {
-
-// The host side: register and memory transactions on the bus, the
-// interrupt, and the bridge between the caller's thread and the simulation.
-class HostPort : public sc_core::sc_module {
- public:
-  tlm_utils::simple_initiator_socket<HostPort> socket;
-  sc_core::sc_in<bool> irq;
-
-  HostPort(sc_core::sc_module_name name, sc_core::sc_time clock_period);
-
-  // Runs `operation` in the host's SC_THREAD, driving the simulation
-  // (sc_start) until it returns; rethrows what it threw.  Call from outside
-  // the simulation only.
-  void call(const std::function<void()>& operation);
-
-  // For operations (inside call()): blocking transactions, each followed by
-  // a wait for its annotated delay.  Errors throw kestrel::Error, with the
-  // component's ErrorExtension text when it gives one.
-  uint32_t read_reg(uint32_t offset);
-  void write_reg(uint32_t offset, uint32_t value);
-  void write_mem(uint64_t addr, const void* src, size_t bytes);
-  void read_mem(uint64_t addr, void* dst, size_t bytes);
-  // Waits for the interrupt (or returns at once when no launch runs).
-  void wait_idle();
-  // Waits up to `cycles` GPU clock periods or the interrupt; whether the
-  // launch still runs.
-  bool advance(uint64_t cycles);
-
- private:
-  SC_HAS_PROCESS(HostPort);
-  void serve();
-  void transport(tlm::tlm_command command, uint64_t addr, void* data, size_t bytes, const char* what);
-
-  sc_core::sc_time clock_period_;
-  std::function<void()> pending_;
-  std::exception_ptr thrown_;
-  bool done_ = false;
-};
 
 struct PlatformTiming {
   GpuTiming gpu;
@@ -110,5 +72,10 @@ std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config);
 // Makes `platform` (built by the program, e.g. with its own memory timing)
 // the one the "systemc" backend opens devices on.  It must outlive them.
 void use_platform(Platform& platform);
+
+// The same for a platform of the program's own design: the backend drives
+// `host`, which the program bound to its interconnect, and calls `reset`
+// (may be empty) before every device but the first.
+void use_host(HostPort& host, std::function<void()> reset);
 
 }  // namespace kestrel::systemc
