@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "kestrel/abi.h"
@@ -37,6 +38,7 @@ class Parser {
     apply_relocations();
     check_symbols();
     read_kernels();
+    keep_debug_info();
     return std::move(out_);
   }
 
@@ -658,6 +660,20 @@ class Parser {
         if (other.name == k.name) invalid("kernel '" + k.name + "' is described twice");
       out_.kernels.push_back(std::move(k));
     }
+  }
+
+  // A module built with -g keeps its file, whose DWARF names the source line
+  // of a faulting PC; the loader itself never reads it.
+  void keep_debug_info() {
+    bool info = false, lines = false;
+    for (const Section& s : sections_) {
+      if (s.type != SHT_PROGBITS || s.size == 0) continue;
+      info |= s.name == ".debug_info";
+      lines |= s.name == ".debug_line";
+    }
+    if (info && lines)
+      out_.debug_elf =
+          std::make_shared<const std::vector<uint8_t>>(file_.data(), file_.data() + file_.size());
   }
 
   Bytes file_;
