@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "module_elf.hpp"
+
 namespace kestrel::runtime {
 namespace {
 
@@ -68,7 +70,7 @@ void call_site(Dwarf_Die* unit, Dwarf_Die* inlined, SourceLocation& location) {
 }  // namespace
 
 std::optional<SourceLocation> find_source(const std::vector<uint8_t>& elf_bytes, uint64_t address) {
-  if (elf_bytes.empty() || elf_version(EV_CURRENT) == EV_NONE) return std::nullopt;
+  if (elf_bytes.empty() || !elf::libelf_ready()) return std::nullopt;
   // libelf may convert a read-only image in place; it gets its own copy.
   std::vector<char> copy(elf_bytes.begin(), elf_bytes.end());
   const std::unique_ptr<Elf, ElfCloser> elf(elf_memory(copy.data(), copy.size()));
