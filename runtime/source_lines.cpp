@@ -45,6 +45,13 @@ bool is_entry_code(Dwarf_Die* die) {
          (linkage != nullptr && std::string(linkage).rfind(prefix, 0) == 0);
 }
 
+bool called_from_entry_code(const std::string& call_file) {
+  const std::string header = "kestrel_entry.h";
+  return call_file == header ||
+         (call_file.size() > header.size() &&
+          call_file.compare(call_file.size() - header.size() - 1, std::string::npos, "/" + header) == 0);
+}
+
 bool is_function(Dwarf_Die* die) {
   const int tag = dwarf_tag(die);
   return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
@@ -109,6 +116,13 @@ std::optional<SourceLocation> find_source(const std::vector<uint8_t>& elf_bytes,
       location.function = function_name(innermost);
       if (dwarf_tag(innermost) == DW_TAG_inlined_subroutine) {
         call_site(&unit, innermost, location);
+        // Called from the entry code: the kernel itself.  (Line tables
+        // without -g name the entry code's functions plainly, "invoke".)
+        if (called_from_entry_code(location.call_file)) {
+          location.call_file.clear();
+          location.call_line = 0;
+          return location;
+        }
         Dwarf_Die* raw_outer = nullptr;
         const int outer_count = dwarf_getscopes_die(innermost, &raw_outer);
         const std::unique_ptr<Dwarf_Die, ScopesFree> outer(raw_outer);

@@ -97,10 +97,11 @@ bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
-// With debug information (kestrel-cc -g: module faults_debug) the message
-// names the file and line of the faulting instruction and its function, and
-// for a function inlined into the kernel, where the kernel calls it; without
-// (module faults) it ends at the module offset.
+// With debug information (module faults_debug: kestrel-cc -g for RV64,
+// -lineinfo for RV32) the message names the file and line of the faulting
+// instruction and its function, and for a function inlined into the kernel,
+// where the kernel calls it; without (module faults) it ends at the module
+// offset.
 TEST_P(FaultTest, MessageNamesTheSourceLineWithDebugInformation) {
   const std::string file = KESTREL_E2E_KERNEL_SOURCE_DIR "/faults.cu";
   const unsigned store_line = source_line("(data + n) + bytes_past) = 1;");
