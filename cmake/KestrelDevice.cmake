@@ -1,6 +1,10 @@
 # kestrel_add_device_module(<name> SOURCES a.cu [b.cu ...]
-#                           [XLEN 64|32] [OPT -O2] [INCLUDE_DIRS dir ...] [DEFINES NAME=value ...])
+#                           [XLEN 64|32] [OPT -O2] [DEBUG | LINE_INFO] [INCLUDE_DIRS dir ...]
+#                           [DEFINES NAME=value ...])
 #
+# DEBUG compiles with -g, LINE_INFO with -lineinfo (line tables only): the
+# module keeps DWARF, from which the runtime names the source line of a fault
+# (docs/reliability.md).
 # Compiles CUDA sources with kestrel-cc (tools/kestrel-cc) into the device
 # module ${CMAKE_CURRENT_BINARY_DIR}/<name>.rv<XLEN>.kmod, rebuilt when a
 # source, a header it includes (kestrel-cc -MF), the SDK, the start-up code or
@@ -12,7 +16,7 @@
 # Without a device toolchain (see tools/kestrel-cc/CMakeLists.txt) it warns
 # once and creates nothing, so configuration still succeeds.
 function(kestrel_add_device_module name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "XLEN;OPT" "SOURCES;INCLUDE_DIRS;DEFINES")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "DEBUG;LINE_INFO" "XLEN;OPT" "SOURCES;INCLUDE_DIRS;DEFINES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "kestrel_add_device_module(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -44,6 +48,11 @@ function(kestrel_add_device_module name)
     list(APPEND sources ${source})
   endforeach()
   set(flags -rv${ARG_XLEN} ${ARG_OPT})
+  if(ARG_DEBUG)
+    list(APPEND flags -g)
+  elseif(ARG_LINE_INFO)
+    list(APPEND flags -lineinfo)
+  endif()
   foreach(dir IN LISTS ARG_INCLUDE_DIRS)
     get_filename_component(dir ${dir} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     list(APPEND flags -I ${dir})

@@ -1,7 +1,8 @@
 # What `cmake --install` (or `make install`) puts under the prefix: the CUDA
 # toolchain a user needs to build and run CUDA programs on Kestrel.
 #   bin/kestrel-cc                      the compiler driver
-#   lib/libkestrel_cudart.so*           the CUDA runtime (runtime, driver and backends inside)
+#   lib/libkestrel_cudart.so*           the CUDA runtime (runtime, driver and backends inside;
+#                                       it needs elfutils' shared libdw and libelf at run time)
 #   include/kestrel/                    the C API and ABI headers
 #   include/kestrel/cuda/               CUDA's host API headers (cuda_runtime.h, ...), for
 #                                       host and device compilations alike

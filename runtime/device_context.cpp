@@ -12,6 +12,7 @@
 
 #include "kestrel/error.hpp"
 #include "printf_fifo.hpp"
+#include "source_lines.hpp"
 
 namespace kestrel::runtime {
 namespace {
@@ -520,9 +521,14 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   record.dynamic_shared_bytes = plan.dynamic_shared_bytes();
   record.stack_bytes = thread_stack;
   record.profiler_window = profiler_window_;
-  in_flight_ =
-      InFlight{kernel.name,     module.base, module.image.bytes.size(),       module.printf_slot != 0,
-               watchdog_units_, record,      std::chrono::steady_clock::now()};
+  in_flight_ = InFlight{kernel.name,
+                        module.base,
+                        module.image.bytes.size(),
+                        module.image.debug_elf,
+                        module.printf_slot != 0,
+                        watchdog_units_,
+                        record,
+                        std::chrono::steady_clock::now()};
 }
 
 void DeviceContext::retire_launch() {
@@ -563,8 +569,12 @@ void DeviceContext::retire_launch() {
         " x 2^20 cycles, set with KESTREL_WATCHDOG_MCYCLES or KESTREL_LIMIT_WATCHDOG_MCYCLES; 0 = none)";
     if (record.pc != 0) message += "; last issue " + driver::describe_fault(record);
   }
-  if (record.pc >= launch.module_base && record.pc < launch.module_base + launch.module_bytes)
-    message += " (module offset " + hex(record.pc - launch.module_base) + ")";
+  if (record.pc >= launch.module_base && record.pc < launch.module_base + launch.module_bytes) {
+    const uint64_t offset = record.pc - launch.module_base;
+    message += " (module offset " + hex(offset) + ")";
+    // With debug information (kestrel-cc -g): " at kernel.cu:42 (kernel)".
+    if (launch.debug_elf) message += describe_source(find_source(*launch.debug_elf, offset));
+  }
   copy_text(fault.message, sizeof fault.message, message);
   pending_fault_ = fault;
 }

@@ -192,6 +192,7 @@ class DeviceContext {
     std::string kernel_name;
     uint64_t module_base;
     uint64_t module_bytes;
+    std::shared_ptr<const std::vector<uint8_t>> debug_elf;  // ModuleImage::debug_elf
     bool uses_printf;
     uint32_t watchdog_units;
     LaunchRecord record;  // counters, fault and time filled in at retirement

@@ -1,8 +1,15 @@
 #include "module_elf.hpp"
 
+#include <libelf.h>
+
 #include <map>
 
 namespace kestrel::runtime::elf {
+
+bool libelf_ready() {
+  static const bool ready = elf_version(EV_CURRENT) != EV_NONE;
+  return ready;
+}
 
 // "R_RISCV_HI20 (26)": the name where messages need one, else the number.
 std::string relocation_name(uint32_t type) {

@@ -1,7 +1,9 @@
-// The ELF layer of the device-module reader (module_image.cpp): bounds-checked
-// little-endian reads of ELF32 and ELF64 files, their headers' layouts, and
-// the rules for the relocations an RV32 static module keeps.  Private to the
-// kestrel::module_image library.
+// The ELF layer of the device-module reader (module_image.cpp): libelf's
+// set-up, bounds-checked little-endian reads of section contents and of the
+// loaded image, and the rules for the relocations an RV32 static module
+// keeps.  Headers, sections, symbols and relocations are read with elfutils'
+// libelf (gelf_*).  Private to the kestrel::module_image library and the
+// runtime.
 #pragma once
 
 #include <elf.h>
@@ -28,6 +30,10 @@ inline constexpr uint32_t kMaxParamBytes = 4096;  // guide B.1.4
 // parameters, whose mangled name runs to about 16 KiB.
 inline constexpr size_t kMaxNameBytes = 64 * 1024;
 
+// Sets libelf's version once per process (thread-safe); false when the
+// library cannot work with this header's version.
+bool libelf_ready();
+
 [[noreturn]] inline void invalid(const std::string& why) {
   throw Error(KESTREL_ERROR_INVALID_MODULE, "invalid module: " + why);
 }
@@ -48,7 +54,9 @@ inline bool range_within(uint64_t offset, uint64_t length, uint64_t limit) {
   return offset <= limit && length <= limit - offset;
 }
 
-// A read-only byte span with checked little-endian loads.
+// A read-only byte span with checked little-endian loads: section contents
+// and the loaded image (kernel descriptors, names), which are Kestrel's own
+// formats rather than ELF structures.
 class Bytes {
  public:
   Bytes(const uint8_t* data, uint64_t size) : data_(data), size_(size) {}
@@ -83,43 +91,6 @@ class Bytes {
   const uint8_t* data_;
   uint64_t size_;
 };
-
-struct Segment {
-  uint64_t offset, vaddr, filesz, memsz;
-  uint32_t flags;
-};
-
-struct Section {
-  uint32_t name_offset;
-  std::string name;
-  uint32_t type;
-  uint64_t flags, addr, offset, size;
-  uint32_t link, info;
-  uint64_t entsize;
-};
-
-// Field layout of the ELF headers for one class.
-struct ClassLayout {
-  bool is64;
-  unsigned word;  // 4 or 8
-  unsigned ehdr_size, phdr_size, shdr_size, sym_size, rela_size, rel_size;
-};
-inline constexpr ClassLayout kElf32{false,
-                                    4,
-                                    sizeof(Elf32_Ehdr),
-                                    sizeof(Elf32_Phdr),
-                                    sizeof(Elf32_Shdr),
-                                    sizeof(Elf32_Sym),
-                                    sizeof(Elf32_Rela),
-                                    sizeof(Elf32_Rel)};
-inline constexpr ClassLayout kElf64{true,
-                                    8,
-                                    sizeof(Elf64_Ehdr),
-                                    sizeof(Elf64_Phdr),
-                                    sizeof(Elf64_Shdr),
-                                    sizeof(Elf64_Sym),
-                                    sizeof(Elf64_Rela),
-                                    sizeof(Elf64_Rel)};
 
 // What a kept relocation needs when the image moves from 0 to a base B,
 // a multiple of the page size.

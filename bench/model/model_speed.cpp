@@ -2,9 +2,15 @@
 // an ALU-bound kernel, a memory-bound kernel and a floating-point kernel, for
 // the default configuration (RV64, 32 lanes) and a few others.  One host core.
 // The kernels are hand-assembled (kestrel::model_testing) so the figure does
-// not depend on the device compiler.
-#include <chrono>
+// not depend on the device compiler.  A Google Benchmark program: its flags
+// apply (--benchmark_filter=alu, --benchmark_repetitions=5,
+// --benchmark_out=speed.json --benchmark_out_format=json), and after its own
+// table it prints the figures in the layout docs/functional-model.md quotes.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -131,63 +137,130 @@ Assembler fp_kernel(unsigned xlen) {
   return a;
 }
 
-struct Measurement {
-  double seconds;
-  uint64_t thread_instrs;
-  uint64_t warp_instrs;
+// One configuration's GPU with a kernel and its data in place; each launch
+// starts from the same memory, so every repetition does the same work.
+class Bench {
+ public:
+  Bench(unsigned xlen, unsigned lanes, const Assembler& program, uint32_t blocks, uint32_t threads)
+      : gpu_(config(xlen, lanes)), init_(kElements) {
+    const std::vector<uint32_t> words = program.finish();
+    gpu_.write_mem(kCode, words.data(), words.size() * 4);
+    const uint32_t exit_word = 0x0000000B;
+    gpu_.write_mem(kExitStub, &exit_word, 4);
+    gpu_.map_pages(kCode, 16, KESTREL_PAGE_READ | KESTREL_PAGE_EXEC);
+    gpu_.map_pages(kParams, 1, KESTREL_PAGE_READ);
+    gpu_.map_pages(kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+    const uint64_t params[3] = {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes};
+    gpu_.write_mem(kParams, params, sizeof params);
+    for (uint32_t i = 0; i < kElements; ++i) init_[i] = i * 2654435761u;
+    desc_.entry_pc = kCode;
+    desc_.exit_pc = kExitStub;
+    desc_.param_addr = kParams;
+    desc_.grid = Dim3{blocks, 1, 1};
+    desc_.block = Dim3{threads, 1, 1};
+    desc_.stack_bytes = 1024;
+  }
+
+  // The input arrays as the first launch saw them (the kernels write them).
+  void reset_memory() {
+    gpu_.write_mem(kArrays, init_.data(), kArrayBytes);
+    gpu_.write_mem(kArrays + kArrayBytes, init_.data(), kArrayBytes);
+  }
+
+  // One launch to completion; the counters are the launch's own.
+  const Counters& launch() {
+    gpu_.start(desc_);
+    gpu_.run();
+    if (gpu_.state() != LaunchState::kDone) {
+      std::fprintf(stderr, "model_speed: launch faulted (kind %d at pc 0x%llx)\n", gpu_.fault().kind,
+                   static_cast<unsigned long long>(gpu_.fault().pc));
+      std::exit(1);
+    }
+    return gpu_.counters();
+  }
+
+ private:
+  static constexpr uint64_t kArrayBytes = uint64_t{kElements} * 4;
+  static Config config(unsigned xlen, unsigned lanes) {
+    Config c;
+    c.xlen = xlen;
+    c.lanes_per_warp = lanes;
+    c.warps_per_sm = 64;
+    return c;
+  }
+  Gpu gpu_;
+  std::vector<uint32_t> init_;
+  LaunchDesc desc_;
 };
 
-Measurement run(unsigned xlen, unsigned lanes, const Assembler& program, uint32_t blocks, uint32_t threads) {
-  Config c;
-  c.xlen = xlen;
-  c.lanes_per_warp = lanes;
-  c.warps_per_sm = 64;
-  Gpu gpu(c);
-  const std::vector<uint32_t> words = program.finish();
-  gpu.write_mem(kCode, words.data(), words.size() * 4);
-  const uint32_t exit_word = 0x0000000B;
-  gpu.write_mem(kExitStub, &exit_word, 4);
-  gpu.map_pages(kCode, 16, KESTREL_PAGE_READ | KESTREL_PAGE_EXEC);
-  gpu.map_pages(kParams, 1, KESTREL_PAGE_READ);
-  const uint64_t array_bytes = uint64_t{kElements} * 4;
-  gpu.map_pages(kArrays, 3 * array_bytes / KESTREL_PAGE_SIZE, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
-  const uint64_t params[3] = {kArrays, kArrays + array_bytes, kArrays + 2 * array_bytes};
-  gpu.write_mem(kParams, params, sizeof params);
-  std::vector<uint32_t> init(kElements);
-  for (uint32_t i = 0; i < kElements; ++i) init[i] = i * 2654435761u;
-  gpu.write_mem(kArrays, init.data(), array_bytes);
-  gpu.write_mem(kArrays + array_bytes, init.data(), array_bytes);
+struct Case {
+  const char* kernel;
+  unsigned xlen, lanes;
+  std::function<Assembler(unsigned)> make;
+  uint32_t blocks, threads;
+};
 
-  LaunchDesc d;
-  d.entry_pc = kCode;
-  d.exit_pc = kExitStub;
-  d.param_addr = kParams;
-  d.grid = Dim3{blocks, 1, 1};
-  d.block = Dim3{threads, 1, 1};
-  d.stack_bytes = 1024;
-  const auto begin = std::chrono::steady_clock::now();
-  gpu.start(d);
-  gpu.run();
-  const auto end = std::chrono::steady_clock::now();
-  if (gpu.state() != LaunchState::kDone) {
-    std::fprintf(stderr, "model_speed: launch faulted (kind %d at pc 0x%llx)\n", gpu.fault().kind,
-                 static_cast<unsigned long long>(gpu.fault().pc));
-    std::exit(1);
+// Thread- and warp-instructions and cycles per second of simulated work, as
+// Google Benchmark counters (rates over the CPU time of the timed launches);
+// thread_instrs is the work of one launch.
+void model_speed(benchmark::State& state, const Case& c) {
+  Bench bench(c.xlen, c.lanes, c.make(c.xlen), c.blocks, c.threads);
+  uint64_t thread_instrs = 0, warp_instrs = 0, cycles = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    bench.reset_memory();
+    state.ResumeTiming();
+    const Counters& counters = bench.launch();
+    thread_instrs += counters[KESTREL_CNT_THREAD_INSTRS];
+    warp_instrs += counters[KESTREL_CNT_WARP_INSTRS];
+    cycles += counters[KESTREL_CNT_CYCLES];
   }
-  return Measurement{std::chrono::duration<double>(end - begin).count(),
-                     gpu.counters()[KESTREL_CNT_THREAD_INSTRS], gpu.counters()[KESTREL_CNT_WARP_INSTRS]};
+  using benchmark::Counter;
+  state.counters["thread_instrs"] = Counter(static_cast<double>(thread_instrs), Counter::kAvgIterations);
+  state.counters["thread_instr/s"] = Counter(static_cast<double>(thread_instrs), Counter::kIsRate);
+  state.counters["warp_instr/s"] = Counter(static_cast<double>(warp_instrs), Counter::kIsRate);
+  state.counters["cycles/s"] = Counter(static_cast<double>(cycles), Counter::kIsRate);
 }
+
+// Google Benchmark's table, then the figures in the layout
+// docs/functional-model.md quotes (one row per benchmark run; with
+// --benchmark_repetitions, one per repetition).
+class FiguresReporter : public benchmark::ConsoleReporter {
+ public:
+  // Colour only on a terminal, as the library's own reporter does.
+  FiguresReporter() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular) {}
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs)
+      if (run.run_type == Run::RT_Iteration && !run.error_occurred) runs_.push_back(run);
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::printf("\n%-7s %-5s %-6s %14s %10s %16s %14s\n", "kernel", "xlen", "lanes", "thread-instrs",
+                "seconds", "thread-instr/s", "warp-instr/s");
+    for (const Run& run : runs_) {
+      // The name is <kernel>/rv<xlen>/lanes:<lanes>, as registered in main.
+      char kernel[16] = {};
+      unsigned xlen = 0, lanes = 0;
+      if (std::sscanf(run.run_name.function_name.c_str(), "%15[^/]/rv%u/lanes:%u", kernel, &xlen, &lanes) !=
+          3)
+        continue;
+      const double seconds = run.cpu_accumulated_time / static_cast<double>(run.iterations);
+      std::printf("%-7s %-5u %-6u %14.0f %10.3f %14.1f M %12.1f M\n", kernel, xlen, lanes,
+                  run.counters.at("thread_instrs").value, seconds,
+                  run.counters.at("thread_instr/s").value / 1e6, run.counters.at("warp_instr/s").value / 1e6);
+    }
+  }
+
+ private:
+  std::vector<Run> runs_;
+};
 
 }  // namespace
 
-int main() {
-  struct Case {
-    const char* kernel;
-    unsigned xlen, lanes;
-    std::function<Assembler(unsigned)> make;
-    uint32_t blocks, threads;
-  };
-  const Case cases[] = {
+int main(int argc, char** argv) {
+  static const Case cases[] = {
       {"alu", 64, 32, [](unsigned x) { return alu_kernel(x, 4000); }, 64, 256},
       {"alu", 32, 32, [](unsigned x) { return alu_kernel(x, 4000); }, 64, 256},
       {"alu", 64, 8, [](unsigned x) { return alu_kernel(x, 1000); }, 64, 256},
@@ -197,13 +270,19 @@ int main() {
       {"memory", 64, 8, memory_kernel, 64, 256},
       {"fp", 64, 32, fp_kernel, 64, 256},
   };
-  std::printf("%-7s %-5s %-6s %14s %10s %16s %14s\n", "kernel", "xlen", "lanes", "thread-instrs", "seconds",
-              "thread-instr/s", "warp-instr/s");
   for (const Case& c : cases) {
-    const Measurement m = run(c.xlen, c.lanes, c.make(c.xlen), c.blocks, c.threads);
-    std::printf("%-7s %-5u %-6u %14llu %10.3f %14.1f M %12.1f M\n", c.kernel, c.xlen, c.lanes,
-                static_cast<unsigned long long>(m.thread_instrs), m.seconds,
-                m.thread_instrs / m.seconds / 1e6, m.warp_instrs / m.seconds / 1e6);
+    const std::string name =
+        std::string(c.kernel) + "/rv" + std::to_string(c.xlen) + "/lanes:" + std::to_string(c.lanes);
+    // CPU time, which the rates are over: the model runs on the calling
+    // thread, and on a shared machine wall-clock time also counts other
+    // processes' turns.  A launch takes 0.1-1 s, so one or two iterations
+    // reach the library's minimum time.
+    benchmark::RegisterBenchmark(name.c_str(), model_speed, c)->Unit(benchmark::kMillisecond);
   }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  FiguresReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
   return 0;
 }

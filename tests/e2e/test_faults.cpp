@@ -81,13 +81,57 @@ TEST_P(FaultTest, Trap) {
   expect_device_still_works();
 }
 
-// The line of the assert() in faults.cu, which the fault reports (a2).
-unsigned assert_line() {
+// The number of the first line of faults.cu that holds `text`, 0 if none.
+unsigned source_line(const std::string& text) {
   std::ifstream source(KESTREL_E2E_KERNEL_SOURCE_DIR "/faults.cu");
   std::string line;
   for (unsigned number = 1; std::getline(source, line); ++number)
-    if (line.find("assert(data[i] >= 0);") != std::string::npos) return number;
+    if (line.find(text) != std::string::npos) return number;
   return 0;
+}
+
+// The line of the assert() in faults.cu, which the fault reports (a2).
+unsigned assert_line() { return source_line("assert(data[i] >= 0);"); }
+
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+// With debug information (module faults_debug: kestrel-cc -g for RV64,
+// -lineinfo for RV32) the message names the file and line of the faulting
+// instruction and its function, and for a function inlined into the kernel,
+// where the kernel calls it; without (module faults) it ends at the module
+// offset.
+TEST_P(FaultTest, MessageNamesTheSourceLineWithDebugInformation) {
+  const std::string file = KESTREL_E2E_KERNEL_SOURCE_DIR "/faults.cu";
+  const unsigned store_line = source_line("(data + n) + bytes_past) = 1;");
+  const unsigned trap_line = source_line("if (is_culprit(who)) __trap();");
+  ASSERT_NE(store_line, 0u);
+  ASSERT_NE(trap_line, 0u);
+  for (const char* name : {"faults_debug", "faults"}) {
+    Module module = load(name);
+    DeviceBuffer<int> data(device(), 64);
+    module.kernel("fault_out_of_bounds").launch(Dim3(2), Dim3(kBlockSize), 0, data, 64, 16u << 20, kCulprit);
+    const std::string message = expect_fault(KESTREL_FAULT_ILLEGAL_ADDRESS).message;
+    if (std::string(name) == "faults_debug") {
+      EXPECT_TRUE(
+          ends_with(message, " at " + file + ":" + std::to_string(store_line) + " (fault_out_of_bounds)"))
+          << message;
+    } else {
+      EXPECT_TRUE(ends_with(message, ")") && message.find(" (module offset 0x") != std::string::npos &&
+                  message.find(" at ", message.find(" (module offset 0x")) == std::string::npos)
+          << message;
+    }
+  }
+  // __trap() is the SDK's, inlined into the kernel.
+  Module module = load("faults_debug");
+  module.kernel("fault_trap").launch(Dim3(2), Dim3(kBlockSize), 0, kCulprit);
+  const std::string message = expect_fault(KESTREL_FAULT_TRAP).message;
+  EXPECT_NE(message.find("kestrel_cuda.h:"), std::string::npos) << message;
+  EXPECT_TRUE(ends_with(
+      message, " (__trap, inlined into fault_trap at " + file + ":" + std::to_string(trap_line) + ")"))
+      << message;
+  expect_device_still_works();
 }
 
 TEST_P(FaultTest, FailedAssert) {

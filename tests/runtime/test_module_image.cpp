@@ -581,6 +581,22 @@ TEST(StaticModuleImageTest, RejectsADescriptorTableWithoutContents) {
       << parse_error(bytes, 32);
 }
 
+// libelf hands over a compressed section (SHF_COMPRESSED) as a compression
+// header and packed bytes; a table the loader reads must be refused by name,
+// not read as entries (found by corrupting the flags: libelf's "invalid Elf
+// handle" for the symbol table).
+TEST(StaticModuleImageTest, RejectsACompressedTableItReads) {
+  for (const char* name : {".symtab", ".strtab", ".rela.text", ".text"}) {
+    std::vector<uint8_t> bytes = static_fixture();
+    const uint32_t flags = std::string(name) == ".text"        ? SHF_ALLOC | SHF_EXECINSTR
+                           : std::string(name) == ".rela.text" ? SHF_INFO_LINK
+                                                               : 0;
+    poke_section_header(bytes, name, offsetof(Elf32_Shdr, sh_flags), flags | SHF_COMPRESSED);
+    const std::string message = parse_error(bytes, 32);
+    EXPECT_NE(message.find("is compressed (SHF_COMPRESSED)"), std::string::npos) << name << ": " << message;
+  }
+}
+
 TEST(StaticModuleImageTest, RandomCorruptionNeverCrashes) {
   const std::vector<uint8_t> good = static_fixture();
   std::mt19937 random(4321);

@@ -48,6 +48,17 @@ TEST(ProgramOptions, NvccFlags) {
   EXPECT_TRUE(options.debug_info);
 }
 
+// nvcc's -lineinfo keeps line tables for the device code only (no -g).
+TEST(ProgramOptions, LineInfoIsLineTablesOnly) {
+  for (const char* flag : {"-lineinfo", "--generate-line-info"}) {
+    const Options options = parse_options({flag, "a.cu", "-o", "a"});
+    EXPECT_TRUE(options.line_info) << flag;
+    EXPECT_FALSE(options.debug_info) << flag;
+    ASSERT_EQ(options.notes.size(), 1u);
+    EXPECT_NE(options.notes.front().find("line tables"), std::string::npos);
+  }
+}
+
 TEST(ProgramOptions, BadProgramsAreErrors) {
   EXPECT_THROW(parse_options({"-rv32", "app.cu", "-o", "app"}), CompileError);  // layouts would differ
   EXPECT_THROW(parse_options({"-c", "-o", "x.o", "a.cu", "b.cu"}), CompileError);

@@ -166,8 +166,11 @@ std::vector<std::string> Compiler::frontend_arguments() const {
                              "-D__KESTREL_WHOLE_PROGRAM__=1", "-include", "cuda_runtime.h"});
   }
   if (options_.color_diagnostics) args.push_back("-fcolor-diagnostics");
-  if (options_.debug_info)
+  if (options_.debug_info) {
     args.insert(args.end(), {"-debug-info-kind=constructor", "-dwarf-version=5", "-debugger-tuning=gdb"});
+  } else if (options_.line_info) {
+    args.insert(args.end(), {"-debug-info-kind=line-tables-only", "-dwarf-version=5"});
+  }
   for (const std::string& dir : options_.include_dirs) args.insert(args.end(), {"-I", dir});
   for (const std::string& flag : options_.macro_flags) args.push_back(flag);
   return args;
@@ -276,7 +279,7 @@ void Compiler::compile_object(Unit& unit) {
                            // Step c already optimized; only code generation remains.
                            "-O" + options_.optimization, "-disable-llvm-passes", "-o", unit.object.string(),
                            temp(std::to_string(unit.index) + ".placed.ll").string()});
-  if (options_.debug_info) args.insert(args.end(), {"-dwarf-version=5"});
+  if (options_.debug_info || options_.line_info) args.insert(args.end(), {"-dwarf-version=5"});
   run_tool(args, "code generation for " + unit.source + " failed");
 }
 
@@ -310,7 +313,7 @@ void Compiler::link(const std::vector<std::string>& extern_shared, const fs::pat
   args.insert(args.end(),
               {"-z", "max-page-size=4096", "-z", "common-page-size=4096", "--build-id=none", "--no-undefined",
                "--error-limit=0", "-T", paths_.crt_dir + "/kestrel.ld", "-o", output.string()});
-  if (!options_.debug_info) args.push_back("--strip-debug");
+  if (!options_.debug_info && !options_.line_info) args.push_back("--strip-debug");
   // CUDA gives every extern __shared__ array the address of the first
   // dynamic shared byte (guide B.2.3), which the linker script names.
   for (const std::string& name : extern_shared) args.push_back("--defsym=" + name + "=__kestrel_shared_end");

@@ -17,12 +17,13 @@ std::string usage_text() {
          "  -rv64, -rv32   device configuration: RV64IMAF/LP64F (default) or RV32IMAF/ILP32F\n"
          "  -O<level>      optimization level (default -O2), host and device\n"
          "  -g             keep debug information (DWARF in the module)\n"
+         "  -lineinfo      keep only the device code's line tables (a fault names file:line)\n"
          "  -o file        output: a module if it ends in .kmod, else a program (or object with -c)\n"
          "  -c             compile each source to a host object with its device module embedded\n"
          "  -L dir, -l lib extra libraries for the program\n"
          "  -Xcompiler a,b / -Xlinker a,b   pass options to the host compiler / linker\n"
          "  -x cu|c++|none the language of the inputs that follow (default: by extension)\n"
-         "  -arch, -gencode, -code, --gpu-architecture, -lineinfo, -rdc=false, -m64, -ccbin,\n"
+         "  -arch, -gencode, -code, --gpu-architecture, -rdc=false, -m64, -ccbin,\n"
          "  -Xptxas, -maxrregcount, -cudart, --extended-lambda, --expt-relaxed-constexpr:\n"
          "                 accepted for nvcc Makefiles, ignored with a note\n"
          "  -MF file       write Make-style dependencies of the output (sources and headers)\n"
@@ -176,8 +177,12 @@ Options parse_options(const std::vector<std::string>& args) {
       ignore_with_value(i, "-gencode");
     } else if (arg.rfind("-code", 0) == 0) {
       ignore_with_value(i, "-code");
-    } else if (arg == "-lineinfo" || arg == "--generate-line-info" || arg == "-rdc=false" ||
-               arg == "--relocatable-device-code=false" || arg == "--use_fast_math" ||
+    } else if (arg == "-lineinfo" || arg == "--generate-line-info") {
+      // As nvcc: line tables (and function names) for the device code only,
+      // from which the runtime names a fault's source line.
+      options.line_info = true;
+      options.notes.push_back(arg + " keeps the device code's line tables (a fault names its source line)");
+    } else if (arg == "-rdc=false" || arg == "--relocatable-device-code=false" || arg == "--use_fast_math" ||
                arg == "-use_fast_math") {
       options.notes.push_back(arg + " is ignored");
     } else if (arg == "-MF") {

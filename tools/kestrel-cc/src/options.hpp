@@ -11,6 +11,7 @@ struct Options {
   unsigned xlen = 64;                       // -rv64 (default) or -rv32
   std::string optimization = "2";           // -O0..-O3, -Os, -Oz: the level after "-O"
   bool debug_info = false;                  // -g
+  bool line_info = false;                   // -lineinfo: the device's line tables only
   std::string language_standard = "c++17";  // -std=
   std::vector<std::string> include_dirs;    // -I
   std::vector<std::string> macro_flags;     // -DX / -UX in command-line order, as "-DX"

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,11 @@ struct ModuleImage {
   uint64_t gp = 0;            // __global_pointer$, 0 when the module has none
   uint64_t shared_start = 0;  // __kestrel_shared_start (page aligned image end when absent)
   uint64_t shared_end = 0;    // __kestrel_shared_end
+  // The whole module file when it carries DWARF (kestrel-cc -g: .debug_info
+  // and .debug_line), for naming the source line of a faulting PC
+  // (runtime/source_lines.hpp); null otherwise.  Shared by the copies of the
+  // image that loading makes.
+  std::shared_ptr<const std::vector<uint8_t>> debug_elf;
 
   uint64_t static_shared_bytes() const { return shared_end - shared_start; }
 };
