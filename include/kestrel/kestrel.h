@@ -47,7 +47,7 @@ typedef struct kestrel_device_config {
 
 typedef struct kestrel_device_props {
   char name[64];    /* backend and configuration, e.g. "kestrel-model rv64 2x8x32" */
-  char backend[16]; /* "model", "rtlsim", "fpga" */
+  char backend[16]; /* "model", "rtlsim", "systemc", "fpga" */
   uint32_t xlen;
   uint32_t num_sms;
   uint32_t warps_per_sm;
@@ -81,7 +81,7 @@ typedef struct kestrel_counters {
   uint64_t value[KESTREL_CNT_COUNT]; /* indexed by enum kestrel_counter */
 } kestrel_counters;
 
-/* backend: "model", "rtlsim", "fpga", or NULL/"" for $KESTREL_BACKEND, else the default. */
+/* backend: "model", "rtlsim", "systemc", "fpga", or NULL/"" for $KESTREL_BACKEND, else the default. */
 kestrel_status kestrel_device_open(const char* backend, const kestrel_device_config* config,
                                    kestrel_device_t** device);
 kestrel_status kestrel_device_close(kestrel_device_t* device);
