@@ -283,7 +283,7 @@ class Harness final : public Engine {
   // as the RTL ignores them.
   void mirror_reg(uint32_t offset, uint32_t value) {
     if (model::HostRegisters::is_descriptor(offset) && model_->running_o) return;
-    if (regs_.write(offset, value) && offset == KESTREL_REG_MAP_PERMS) {
+    if (regs_.write(offset, value) && offset == KESTREL_REG_MAP_PERMS && observer_) {
       const model::HostRegisters::MapRequest map = regs_.map_request();
       observer_->host_map(map.addr, map.pages, map.perms);
     }
