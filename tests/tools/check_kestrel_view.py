@@ -6,6 +6,7 @@ masks, --launch and binning; bad
 input is refused with exit status 2 and a message.
 
     check_kestrel_view.py KESTREL_VIEW WORK_DIR"""
+import json
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -88,6 +89,23 @@ def main():
     parsed.feed(page.read_text())
     expect(done.returncode == 0 and parsed.tags.get("svg", 0) == 1 and parsed.cells[3] == "1.000",
            "--launch 2 --lanes 8: one launch, 8 lanes all active")
+
+    # Chrome trace-event JSON for Perfetto: a process per launch and SM, a
+    # thread per warp slot, one slice per warp-instruction, launches in turn.
+    trace_json = work / "warps.json"
+    done = run(view, str(trace), "-o", str(trace_json), "--format", "perfetto")
+    events = json.loads(trace_json.read_text())["traceEvents"] if done.returncode == 0 else []
+    slices = [e for e in events if e["ph"] == "X"]
+    names = {(e["pid"], e.get("tid")): e["args"]["name"] for e in events if e["ph"] == "M" and "name" in e["args"]}
+    expect(len(slices) == 8 and all(e["dur"] == 1 for e in slices),
+           f"perfetto: one slice per warp-instruction ({len(slices)} of 8)")
+    third = [e for e in slices if e["args"]["pc"] == "0x10000048"]
+    expect(third and third[0]["name"] == "addi" and third[0]["ts"] == 3 and third[0]["args"]["active lanes"] == 16,
+           "perfetto: a slice's name, time and active lanes")
+    expect(names.get((256 + 1, None)) == "launch 1 SM 1" and names.get((2 * 256, 1)) == "warp slot 1",
+           "perfetto: processes per launch and SM, threads per warp slot")
+    second = [e for e in slices if e["pid"] == 2 * 256]
+    expect(second and second[0]["ts"] > 5, "perfetto: the second launch follows the first on the time axis")
 
     long_trace = work / "long.txt"
     lines = ["# launch 1: entry 0x0, grid 1x1x1, block 32x1x1"]
