@@ -11,8 +11,8 @@
 //   with the functional model is such an observer, a plug-in that
 //   verification builds (verif/lockstep) and the harness loads by name;
 // * writes an FST waveform of the whole run or of a cycle window (only in a
-//   build with KESTREL_RTLSIM_TRACE, which Verilates the presets with
-//   --trace-fst).
+//   preset Verilated with --trace-fst: the `trace` preset of every build, or
+//   every preset with KESTREL_RTLSIM_TRACE; `Traced` says which).
 //
 // Host DRAM accesses (write_mem/read_mem) go to the DRAM model directly,
 // between clock cycles, so a copy made between two advance() calls overlaps
@@ -21,9 +21,7 @@
 #pragma once
 
 #include <verilated.h>
-#ifdef KESTREL_RTLSIM_TRACE
 #include <verilated_fst_c.h>
-#endif
 
 #include <cstdint>
 #include <cstdio>
@@ -120,8 +118,10 @@ void check_config(const BackendConfig& config);
 
 // `memory`: where the GPU's memory port goes; null for the harness's own DRAM
 // model (Options::latency and interval), which is then also what write_mem
-// and read_mem reach.
-template <typename Model>
+// and read_mem reach.  `Traced`: the model was Verilated with --trace-fst
+// (only then are the FST writer's symbols used, so untraced builds need not
+// link it).
+template <typename Model, bool Traced = false>
 class Harness final : public Engine {
  public:
   Harness(const BackendConfig& config, const Options& options, LineMemory* memory)
@@ -131,20 +131,22 @@ class Harness final : public Engine {
         memory_(memory),
         dram_(memory == nullptr ? config.mem_bytes : 0, 0) {
     context_->randReset(0);
-#ifdef KESTREL_RTLSIM_TRACE
-    if (!options_.trace_path.empty()) context_->traceEverOn(true);
-#endif
+    if constexpr (Traced) {
+      if (!options_.trace_path.empty()) context_->traceEverOn(true);
+    } else if (!options_.trace_path.empty()) {
+      throw Error(KESTREL_ERROR_NOT_SUPPORTED, "rtlsim: this preset was built without waveform tracing");
+    }
     model_ = std::make_unique<Model>(context_.get(), "kestrel_gpu");
-#ifdef KESTREL_RTLSIM_TRACE
-    if (!options_.trace_path.empty()) {
-      trace_ = std::make_unique<VerilatedFstC>();
-      model_->trace(trace_.get(), 99);
-      trace_->open(options_.trace_path.c_str());
-      if (!trace_->isOpen()) {
-        throw Error(KESTREL_ERROR_IO, "rtlsim: cannot open the trace file '" + options_.trace_path + "'");
+    if constexpr (Traced) {
+      if (!options_.trace_path.empty()) {
+        trace_ = TracePtr(new VerilatedFstC, [](VerilatedFstC* t) { delete t; });
+        model_->trace(trace_.get(), 99);
+        trace_->open(options_.trace_path.c_str());
+        if (!trace_->isOpen()) {
+          throw Error(KESTREL_ERROR_IO, "rtlsim: cannot open the trace file '" + options_.trace_path + "'");
+        }
       }
     }
-#endif
     if (!options_.itrace_path.empty())
       itrace_ = std::make_unique<model::InstructionTrace>(options_.itrace_path, config.xlen);
     if (options_.lockstep) {
@@ -175,9 +177,9 @@ class Harness final : public Engine {
     // devices open, the second closed first hung here on its freed mutex).
     // Ours while the model goes, none afterwards.
     Verilated::threadContextp(context_.get());
-#ifdef KESTREL_RTLSIM_TRACE
-    if (trace_) trace_->close();
-#endif
+    if constexpr (Traced) {
+      if (trace_) trace_->close();
+    }
     model_->final();
     model_.reset();
     Verilated::threadContextp(nullptr);
@@ -501,11 +503,11 @@ class Harness final : public Engine {
   }
 
   void dump(uint64_t time) {
-#ifdef KESTREL_RTLSIM_TRACE
-    if (trace_ && now_ >= options_.trace_start && now_ < options_.trace_end) trace_->dump(time);
-#else
-    (void)time;
-#endif
+    if constexpr (Traced) {
+      if (trace_ && now_ >= options_.trace_start && now_ < options_.trace_end) trace_->dump(time);
+    } else {
+      (void)time;
+    }
   }
 
   void drive_memory() {
@@ -582,10 +584,9 @@ class Harness final : public Engine {
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Model> model_;
   LineMemory* memory_;  // null: dram_ is the memory
-#ifdef KESTREL_RTLSIM_TRACE
-  std::unique_ptr<VerilatedFstC> trace_;
-#endif
-  std::unique_ptr<tap::Observer> observer_;          // null unless asked for (Options::lockstep)
+  using TracePtr = std::unique_ptr<VerilatedFstC, void (*)(VerilatedFstC*)>;
+  TracePtr trace_{nullptr, nullptr};         // null unless asked for (Options::trace_path), Traced only
+  std::unique_ptr<tap::Observer> observer_;  // null unless asked for (Options::lockstep)
   std::unique_ptr<model::InstructionTrace> itrace_;  // null unless asked for (Options::itrace_path)
   bool observed_ = false;                            // the observer follows the launch in progress
   model::HostRegisters regs_;                        // what the host wrote (mirror_reg)

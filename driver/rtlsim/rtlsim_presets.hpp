@@ -18,6 +18,7 @@ struct Preset {
   unsigned warps_per_sm;
   unsigned num_sms;
   unsigned sched_policy;  // enum kestrel_sched_policy
+  bool traced;            // Verilated with --trace-fst: it can write FST waveforms
   // `memory`: null for the harness's own DRAM model.
   std::unique_ptr<Engine> (*make)(const BackendConfig& config, const Options& options, LineMemory* memory);
 };

@@ -128,11 +128,9 @@ void parse_window(const std::string& text, Options& options) {
 }  // namespace
 
 bool trace_built() {
-#ifdef KESTREL_RTLSIM_TRACE
-  return true;
-#else
+  for (const detail::Preset& p : detail::presets())
+    if (p.traced) return true;
   return false;
-#endif
 }
 
 namespace detail {
@@ -150,12 +148,6 @@ Options options_from(const BackendConfig& config) {
   options.itrace_path = text_of(config, "itrace");
   const std::string window = text_of(config, "trace_window");
   if (!window.empty()) parse_window(window, options);
-  if (!options.trace_path.empty() && !trace_built()) {
-    throw Error(KESTREL_ERROR_NOT_SUPPORTED,
-                "rtlsim: waveform tracing is not built into this backend (configure with "
-                "-DKESTREL_RTLSIM_TRACE=ON); asked to trace to '" +
-                    options.trace_path + "'");
-  }
   return options;
 }
 
@@ -178,7 +170,7 @@ namespace {
 std::string describe(const detail::Preset& p) {
   return std::string(p.name) + " (rv" + std::to_string(p.xlen) + " " + std::to_string(p.num_sms) + "x" +
          std::to_string(p.warps_per_sm) + "x" + std::to_string(p.lanes_per_warp) + " " +
-         sched_policy_name(p.sched_policy) + ")";
+         sched_policy_name(p.sched_policy) + (p.traced ? ", FST" : "") + ")";
 }
 
 std::string built_presets() {
@@ -199,7 +191,22 @@ namespace {
 
 std::unique_ptr<Engine> make_engine(const BackendConfig& config, const Options& options, LineMemory* memory) {
   const std::string wanted = text_of(config, "preset");
+  // A waveform needs a preset Verilated with tracing (`trace`, or every one
+  // with -DKESTREL_RTLSIM_TRACE=ON).
+  const bool tracing = !options.trace_path.empty();
+  std::string traced;
+  for (const detail::Preset& p : detail::presets())
+    if (p.traced) traced += (traced.empty() ? "" : ", ") + describe(p);
   for (const detail::Preset& p : detail::presets()) {
+    if (tracing && !p.traced) {
+      if (wanted == p.name) {
+        throw Error(KESTREL_ERROR_NOT_SUPPORTED,
+                    "rtlsim: preset '" + wanted +
+                        "' is built without waveform tracing (traced: " + (traced.empty() ? "none" : traced) +
+                        "; -DKESTREL_RTLSIM_TRACE=ON traces every preset)");
+      }
+      continue;
+    }
     if (!wanted.empty()) {
       if (wanted != p.name) continue;
       // The preset's geometry replaces the requested one.
@@ -219,6 +226,16 @@ std::unique_ptr<Engine> make_engine(const BackendConfig& config, const Options& 
   if (!wanted.empty()) {
     throw Error(KESTREL_ERROR_INVALID_VALUE,
                 "rtlsim: no preset named '" + wanted + "' in this build (built: " + built_presets() + ")");
+  }
+  if (tracing) {
+    throw Error(KESTREL_ERROR_NOT_SUPPORTED,
+                "rtlsim: no preset with waveform tracing has the geometry rv" + std::to_string(config.xlen) +
+                    " " + std::to_string(config.num_sms) + "x" + std::to_string(config.warps_per_sm) + "x" +
+                    std::to_string(config.lanes_per_warp) +
+                    " (traced: " + (traced.empty() ? "none" : traced) +
+                    "; ask for it with rtlsim.preset=trace, or configure with -DKESTREL_RTLSIM_TRACE=ON to "
+                    "trace every preset); asked to trace to '" +
+                    options.trace_path + "'");
   }
   throw Error(KESTREL_ERROR_INVALID_VALUE,
               "rtlsim: no RTL build for rv" + std::to_string(config.xlen) + " " +

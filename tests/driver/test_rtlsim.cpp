@@ -9,12 +9,15 @@
 // tracing (a valid file, a window) or its refusal in a build without it.
 #include <gtest/gtest.h>
 
+#include "fstapi.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -361,24 +364,52 @@ TEST(Rtlsim, LockstepCatchesAWrongAtomicOldValue) {
   }
 }
 
-std::vector<unsigned char> file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// The signals of an FST file: "scope.name [msb:lsb]" as the file names them.
+std::set<std::string> fst_signals(const std::string& path, uint64_t& start, uint64_t& end) {
+  std::set<std::string> names;
+  void* reader = fstReaderOpen(path.c_str());
+  if (reader == nullptr) return names;
+  std::vector<std::string> scopes;
+  while (fstHier* h = fstReaderIterateHier(reader)) {
+    if (h->htyp == FST_HT_SCOPE) {
+      scopes.push_back((scopes.empty() ? "" : scopes.back() + ".") + h->u.scope.name);
+    } else if (h->htyp == FST_HT_UPSCOPE && !scopes.empty()) {
+      scopes.pop_back();
+    } else if (h->htyp == FST_HT_VAR && !scopes.empty()) {
+      names.insert(scopes.back() + "." + h->u.var.name);
+    }
+  }
+  start = fstReaderGetStartTime(reader);
+  end = fstReaderGetEndTime(reader);
+  fstReaderClose(reader);
+  return names;
 }
 
+// The signals tools/waves/kestrel_gpu.gtkw shows, spelled as the FST names
+// them ("name[7:0]" there is "name [7:0]" here).
+std::vector<std::string> gtkw_signals() {
+  std::ifstream in(KESTREL_GTKW_FILE);
+  std::vector<std::string> signals;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '-') continue;
+    // The range is the last bracket with a colon; gen_sm[0] is a scope.
+    const auto bracket = line.rfind('[');
+    const bool range = bracket != std::string::npos && line.find(':', bracket) != std::string::npos;
+    signals.push_back(range ? line.substr(0, bracket) + " " + line.substr(bracket) : line);
+  }
+  return signals;
+}
+
+// KESTREL_TRACE: every build has the traced preset `trace` (the small
+// geometry), which a trace request picks; the FST holds the GPU's hierarchy
+// (every signal of the GTKWave save file), the whole run or the cycle
+// window asked for.
 TEST(Rtlsim, TracesToFst) {
+  ASSERT_TRUE(kestrel::rtlsim::trace_built());
   kestrel::BackendConfig config = small_config();
   const std::string dir = ::testing::TempDir();
   config.options["trace"] = dir + "kestrel_rtlsim_full.fst";
-  if (!kestrel::rtlsim::trace_built()) {
-    try {
-      kestrel::rtlsim::make_rtlsim_transport(config);
-      FAIL() << "a build without tracing accepted trace_path";
-    } catch (const kestrel::Error& e) {
-      EXPECT_EQ(e.status(), KESTREL_ERROR_NOT_SUPPORTED);
-    }
-    GTEST_SKIP() << "built without -DKESTREL_RTLSIM_TRACE=ON";
-  }
   const std::vector<uint32_t> code = index_kernel();
   {
     auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
@@ -391,22 +422,34 @@ TEST(Rtlsim, TracesToFst) {
     auto rtl = kestrel::rtlsim::make_rtlsim_transport(windowed);
     launch(*rtl, code, kOut, 5, 7);
   }
-  const std::vector<unsigned char> full = file_bytes(config.options["trace"]);
-  const std::vector<unsigned char> window = file_bytes(windowed.options["trace"]);
-  // An FST file opens with its header block: type 0 (FST_BL_HDR), then the
-  // block's length, 329 bytes, as a big-endian 64-bit number.
-  for (const auto* bytes : {&full, &window}) {
-    ASSERT_GT(bytes->size(), 329u + 9);
-    EXPECT_EQ((*bytes)[0], 0);
-    uint64_t length = 0;
-    for (int i = 1; i <= 8; ++i) length = (length << 8) | (*bytes)[i];
-    EXPECT_EQ(length, 329u);
-  }
-  EXPECT_LT(window.size(), full.size());
+  uint64_t full_start = 0, full_end = 0, window_start = 0, window_end = 0;
+  const std::set<std::string> signals = fst_signals(config.options["trace"], full_start, full_end);
+  fst_signals(windowed.options["trace"], window_start, window_end);
+  ASSERT_FALSE(signals.empty()) << "the FST reader could not open " << config.options["trace"];
+  const std::vector<std::string> shown = gtkw_signals();
+  EXPECT_GT(shown.size(), 40u);
+  for (const std::string& signal : shown)
+    EXPECT_TRUE(signals.count(signal)) << signal << " is not in the trace";
+  // Two time steps per cycle: the window holds cycles 100 to 199.
+  EXPECT_EQ(full_start, 0u);
+  EXPECT_GT(full_end, 400u);
+  EXPECT_EQ(window_start, 200u);
+  EXPECT_EQ(window_end, 399u);
   std::remove(config.options["trace"].c_str());
   std::remove(windowed.options["trace"].c_str());
   config.options["trace_window"] = "20:10";
   EXPECT_THROW(kestrel::rtlsim::make_rtlsim_transport(config), kestrel::Error);
+  // A preset Verilated without tracing refuses, naming the traced ones.
+  kestrel::BackendConfig untraced = small_config();
+  untraced.options["trace"] = dir + "kestrel_rtlsim_untraced.fst";
+  untraced.options["preset"] = "small";
+  try {
+    kestrel::rtlsim::make_rtlsim_transport(untraced);
+    FAIL() << "an untraced preset accepted a trace request";
+  } catch (const kestrel::Error& e) {
+    EXPECT_EQ(e.status(), KESTREL_ERROR_NOT_SUPPORTED);
+    EXPECT_NE(std::string(e.what()).find("trace (rv32 1x4x4 lrr, FST)"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -34,8 +34,10 @@
 //                    bit, which lock-step must report.
 //   lockstep_inject_atomic  KESTREL_LOCKSTEP_INJECT_ATOMIC=n  the same for the
 //                    n-th atomic's old value, which the chain check must catch.
-//   trace            KESTREL_TRACE=file.fst       FST waveform of the run; only
-//                    in a build configured with -DKESTREL_RTLSIM_TRACE=ON, else
+//   trace            KESTREL_TRACE=file.fst       FST waveform of the run, on a
+//                    preset Verilated with tracing: `trace` (the small
+//                    geometry) in every build, every preset with
+//                    -DKESTREL_RTLSIM_TRACE=ON; another gets
 //                    KESTREL_ERROR_NOT_SUPPORTED.
 //   trace_window     KESTREL_TRACE_WINDOW=a:b     trace only cycles a <= c < b,
 //                    counted from the backend's reset; either side may be empty.
@@ -68,7 +70,7 @@ std::unique_ptr<kestrel::Transport> make_rtlsim_transport(const kestrel::Backend
 // The presets of this build, each as "name (rv64 2x8x32 lrr)".
 std::vector<std::string> preset_names();
 
-// Whether this build writes FST waveforms (-DKESTREL_RTLSIM_TRACE=ON).
+// Whether a preset of this build writes FST waveforms (the `trace` preset).
 bool trace_built();
 
 }  // namespace kestrel::rtlsim
