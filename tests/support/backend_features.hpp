@@ -6,6 +6,7 @@
 // deleted there and every test that needs it starts running on rtlsim.
 #pragma once
 
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -99,9 +100,12 @@ inline std::string missing_feature(const std::string& backend, Feature feature) 
 
 // The backends the kernel tests run on (KESTREL_TEST_BACKENDS, resolved by
 // tests/CMakeLists.txt: every built backend unless the cache says otherwise).
+// The environment variable of the same name, a ','-list, overrides it when a
+// test binary is run by hand, e.g. KESTREL_TEST_BACKENDS=systemc.
 inline std::vector<std::string> test_backends() {
   std::vector<std::string> backends;
-  std::stringstream list(KESTREL_TEST_BACKEND_LIST);
+  const char* from_env = std::getenv("KESTREL_TEST_BACKENDS");
+  std::stringstream list(from_env != nullptr && *from_env != '\0' ? from_env : KESTREL_TEST_BACKEND_LIST);
   std::string backend;
   while (std::getline(list, backend, ','))
     if (!backend.empty()) backends.push_back(backend);
