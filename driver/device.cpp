@@ -1,6 +1,7 @@
 // The host protocol over a Transport (docs/host-interface.md).
 #include "kestrel/driver/device.hpp"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <utility>
@@ -245,6 +246,20 @@ FaultRecord Device::read_fault() {
 CounterValues Device::read_counters() {
   CounterValues values{};
   for (uint32_t i = 0; i < values.size(); ++i) values[i] = read_reg64(KESTREL_REG_COUNTERS + 8 * i);
+  return values;
+}
+
+unsigned Device::sm_counter_sms() const {
+  if (info_.version < KESTREL_SM_COUNTERS_VERSION) return 0;
+  return std::min<unsigned>(info_.num_sms, KESTREL_SM_COUNTERS_MAX_SMS);
+}
+
+std::vector<SmCounterValues> Device::read_sm_counters() {
+  std::vector<SmCounterValues> values(sm_counter_sms());
+  for (uint32_t s = 0; s < values.size(); ++s) {
+    for (uint32_t j = 0; j < KESTREL_SM_CNT_COUNT; ++j)
+      values[s][j] = read_reg64(KESTREL_REG_SM_COUNTERS + KESTREL_SM_COUNTERS_STRIDE * s + 8 * j);
+  }
   return values;
 }
 

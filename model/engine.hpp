@@ -28,6 +28,7 @@ class Engine {
   virtual LaunchState state() const = 0;
   virtual const Fault& fault() const = 0;
   virtual const Counters& counters() const = 0;
+  virtual SmCounters sm_counters(uint32_t sm) const = 0;
   virtual void place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots) = 0;
   // `oracle`: null, or the RTL's values for GPU lock-step (gpu.hpp).
   virtual Retire step(uint32_t sm, uint32_t warp_slot, const AtomicOracle* oracle) = 0;

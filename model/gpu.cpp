@@ -20,6 +20,7 @@ void Gpu::abort() { engine_->abort(); }
 LaunchState Gpu::state() const { return engine_->state(); }
 const Fault& Gpu::fault() const { return engine_->fault(); }
 const Counters& Gpu::counters() const { return engine_->counters(); }
+SmCounters Gpu::sm_counters(uint32_t sm) const { return engine_->sm_counters(sm); }
 void Gpu::place_block(uint32_t block_index, uint32_t sm, const std::vector<uint32_t>& warp_slots) {
   engine_->place_block(block_index, sm, warp_slots);
 }

@@ -108,6 +108,9 @@ void Machine<X>::start(const LaunchDesc& d, Dispatch dispatch) {
     sm.free_slots = config_.warps_per_sm;
     sm.cycles = 0;
     sm.next_warp = 0;
+    sm.warp_instrs = 0;
+    sm.thread_instrs = 0;
+    sm.blocks_done = 0;
   }
   desc_ = d;
   dispatch_ = dispatch;
@@ -417,6 +420,7 @@ void Machine<X>::complete_block(uint32_t sm_id, Block& b) {
   b.active = false;
   ++blocks_done_;
   ++counters_[KESTREL_CNT_BLOCKS];
+  ++sm.blocks_done;
   if (dispatch_ == Dispatch::kAutomatic) {
     while (next_block_ < total_blocks_ && fits(sm)) dispatch_one(sm_id);
   }

@@ -216,6 +216,10 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     uint64_t cycles = 0;
     uint32_t next_warp = 0;
     uint64_t dispatches = 0;  // warps made resident so far (their ages)
+    // This launch's per-SM counters (SmCounters; cycles is the active cycles)
+    uint64_t warp_instrs = 0;
+    uint64_t thread_instrs = 0;
+    uint64_t blocks_done = 0;
   };
 
   struct Reservation {
@@ -267,6 +271,15 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   LaunchState state() const override { return state_; }
   const Fault& fault() const override { return fault_; }
   const Counters& counters() const override { return counters_; }
+  SmCounters sm_counters(uint32_t sm_id) const override {
+    const Sm& sm = sms_.at(sm_id);
+    SmCounters c{};
+    c[KESTREL_SM_CNT_ACTIVE_CYCLES] = sm.cycles;
+    c[KESTREL_SM_CNT_WARP_INSTRS] = sm.warp_instrs;
+    c[KESTREL_SM_CNT_THREAD_INSTRS] = sm.thread_instrs;
+    c[KESTREL_SM_CNT_BLOCKS] = sm.blocks_done;
+    return c;
+  }
 
   void start(const LaunchDesc& d, Dispatch dispatch) override;
 

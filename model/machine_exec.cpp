@@ -45,8 +45,11 @@ void Machine<X>::run_warp(uint32_t sm_id, uint32_t slot, uint32_t limit, Retire*
       rec->mask = mask;
     }
     ++sm.cycles;
+    ++sm.warp_instrs;
+    const auto threads = static_cast<uint64_t>(popcount(mask));
+    sm.thread_instrs += threads;
     ++counters_[KESTREL_CNT_WARP_INSTRS];
-    counters_[KESTREL_CNT_THREAD_INSTRS] += static_cast<uint64_t>(popcount(mask));
+    counters_[KESTREL_CNT_THREAD_INSTRS] += threads;
     if (mask == w.live) {
       ++w.uniform_instret;
     } else {

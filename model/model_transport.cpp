@@ -16,7 +16,8 @@
 namespace kestrel::model {
 namespace {
 
-constexpr uint32_t kVersion = (0u << 16) | 1u;
+// 0.2: the per-SM counter window (KESTREL_SM_COUNTERS_VERSION)
+constexpr uint32_t kVersion = (0u << 16) | KESTREL_SM_COUNTERS_VERSION;
 // kestrel_sm's defaults (FpuStages, ICacheLines = 16).
 constexpr uint32_t kReportedFpuStages = 3;
 constexpr uint32_t kReportedICacheLinesLog2 = 4;
@@ -88,6 +89,16 @@ class ModelTransport final : public Transport {
     if (offset >= KESTREL_REG_COUNTERS && offset < KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_COUNT) {
       const uint32_t index = (offset - KESTREL_REG_COUNTERS) / 8;
       const uint64_t value = started_ ? gpu_.counters()[index] : 0;
+      return (offset & 4) ? hi(value) : lo(value);
+    }
+    if (offset >= KESTREL_REG_SM_COUNTERS) {
+      // The per-SM window: SM s's counter j at base + stride * s + 8 * j,
+      // for the SMs the window holds; other slots read 0, as on the RTL.
+      const uint32_t sm = (offset - KESTREL_REG_SM_COUNTERS) / KESTREL_SM_COUNTERS_STRIDE;
+      const uint32_t index = (offset - KESTREL_REG_SM_COUNTERS) % KESTREL_SM_COUNTERS_STRIDE / 8;
+      if (!started_ || sm >= c.num_sms || sm >= KESTREL_SM_COUNTERS_MAX_SMS || index >= KESTREL_SM_CNT_COUNT)
+        return 0;
+      const uint64_t value = gpu_.sm_counters(sm)[index];
       return (offset & 4) ? hi(value) : lo(value);
     }
     return 0;  // reserved registers read as zero, as on the hardware

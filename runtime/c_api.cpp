@@ -682,6 +682,43 @@ const char* kestrel_counter_name(int counter) {
   }
 }
 
+kestrel_status kestrel_get_launch_sm_stats(kestrel_device_t* device, kestrel_sm_stats* sms, uint32_t capacity,
+                                           uint32_t* count) {
+  return guarded(device, [&] {
+    kestrel_device* d = checked(device);
+    require_out(count, "count");
+    if (capacity != 0) require_out(sms, "sms");
+    const kestrel::runtime::LaunchRecord& record = d->context->last_launch();
+    const auto available = static_cast<uint32_t>(record.sm_counters.size());
+    for (uint32_t s = 0; s < std::min(capacity, available); ++s)
+      sms[s] = kestrel::runtime::sm_stats(record, d->context->props(), s);
+    *count = available;
+  });
+}
+
+const char* kestrel_sm_counter_name(int counter) {
+  switch (counter) {
+    case KESTREL_SM_CNT_ACTIVE_CYCLES:
+      return "active_cycles";
+    case KESTREL_SM_CNT_WARP_INSTRS:
+      return "warp_instrs";
+    case KESTREL_SM_CNT_THREAD_INSTRS:
+      return "thread_instrs";
+    case KESTREL_SM_CNT_STALL_SCOREBOARD:
+      return "stall_scoreboard";
+    case KESTREL_SM_CNT_STALL_MEMORY:
+      return "stall_memory";
+    case KESTREL_SM_CNT_STALL_BARRIER:
+      return "stall_barrier";
+    case KESTREL_SM_CNT_STALL_IDLE:
+      return "stall_idle";
+    case KESTREL_SM_CNT_BLOCKS:
+      return "blocks";
+    default:
+      return nullptr;
+  }
+}
+
 const char* kestrel_fault_kind_name(int kind) { return kestrel::driver::fault_kind_text(kind); }
 
 }  // extern "C"

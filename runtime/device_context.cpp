@@ -540,6 +540,7 @@ void DeviceContext::retire_launch() {
   stats.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.started).count();
   stats.counters = device_.read_counters();
+  stats.sm_counters = device_.read_sm_counters();
   // The output printed before a fault comes first, as on CUDA.
   if (launch.uses_printf) drain_printf(state == driver::RunState::fault);
   if (state != driver::RunState::fault) {

@@ -52,6 +52,62 @@ kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_devi
   return s;
 }
 
+kestrel_sm_stats sm_stats(const LaunchRecord& record, const kestrel_device_props& props, uint32_t sm) {
+  const driver::SmCounterValues& c = record.sm_counters.at(sm);
+  const uint64_t cycles = record.counters[KESTREL_CNT_CYCLES];
+  kestrel_sm_stats s{};
+  s.sm = sm;
+  for (size_t j = 0; j < c.size(); ++j) s.value[j] = c[j];
+  s.ipc = ratio(c[KESTREL_SM_CNT_WARP_INSTRS], cycles);
+  s.active_share = ratio(c[KESTREL_SM_CNT_ACTIVE_CYCLES], cycles);
+  s.lane_utilization =
+      ratio(c[KESTREL_SM_CNT_THREAD_INSTRS], c[KESTREL_SM_CNT_WARP_INSTRS] * props.warp_size);
+  s.stall_scoreboard_share = ratio(c[KESTREL_SM_CNT_STALL_SCOREBOARD], cycles);
+  s.stall_memory_share = ratio(c[KESTREL_SM_CNT_STALL_MEMORY], cycles);
+  s.stall_barrier_share = ratio(c[KESTREL_SM_CNT_STALL_BARRIER], cycles);
+  s.stall_idle_share = ratio(c[KESTREL_SM_CNT_STALL_IDLE], cycles);
+  return s;
+}
+
+namespace {
+
+// The per-SM part of a record: one object per SM, and how uneven the SMs'
+// work was (the busiest SM's warp-instructions over the mean, 1 = even;
+// null unless every SM has figures).
+nlohmann::ordered_json per_sm_json(const LaunchRecord& record, const kestrel_device_props& props) {
+  if (record.sm_counters.empty()) return nullptr;
+  nlohmann::ordered_json sms = nlohmann::ordered_json::array();
+  for (uint32_t sm = 0; sm < record.sm_counters.size(); ++sm) {
+    const kestrel_sm_stats s = sm_stats(record, props, sm);
+    nlohmann::ordered_json json = {{"sm", sm}};
+    for (int j = 0; j < static_cast<int>(KESTREL_SM_CNT_COUNT); ++j)
+      json[kestrel_sm_counter_name(j)] = s.value[j];
+    json["ipc"] = s.ipc;
+    json["active_share"] = s.active_share;
+    json["lane_utilization"] = s.lane_utilization;
+    json["stall_shares"] = {{"scoreboard", s.stall_scoreboard_share},
+                            {"memory", s.stall_memory_share},
+                            {"barrier", s.stall_barrier_share},
+                            {"idle", s.stall_idle_share}};
+    sms.push_back(json);
+  }
+  return sms;
+}
+
+nlohmann::ordered_json imbalance_json(const LaunchRecord& record, const kestrel_device_props& props) {
+  if (record.sm_counters.empty() || record.sm_counters.size() != props.num_sms) return nullptr;
+  uint64_t most = 0, total = 0;
+  for (const auto& c : record.sm_counters) {
+    most = std::max(most, c[KESTREL_SM_CNT_WARP_INSTRS]);
+    total += c[KESTREL_SM_CNT_WARP_INSTRS];
+  }
+  return total == 0 ? 0.0
+                    : static_cast<double>(most) * static_cast<double>(record.sm_counters.size()) /
+                          static_cast<double>(total);
+}
+
+}  // namespace
+
 std::string launch_json(const LaunchRecord& record, const kestrel_device_props& props) {
   const kestrel_launch_stats s = launch_stats(record, props);
   nlohmann::ordered_json counters = nlohmann::ordered_json::object();
@@ -82,6 +138,7 @@ std::string launch_json(const LaunchRecord& record, const kestrel_device_props& 
         {"clock_khz", props.clock_khz}}},
       {"host_seconds", record.host_seconds},
       {"counters", counters},
+      {"per_sm", per_sm_json(record, props)},
       {"derived",
        {{"ipc", s.ipc},
         {"ipc_per_sm", s.ipc_per_sm},
@@ -93,6 +150,7 @@ std::string launch_json(const LaunchRecord& record, const kestrel_device_props& 
           {"barrier", s.stall_barrier_share},
           {"idle", s.stall_idle_share}}},
         {"bank_passes_per_shared_access", s.bank_passes_per_shared_access},
+        {"sm_imbalance", imbalance_json(record, props)},
         {"cycles_per_host_second", s.cycles_per_host_second}}},
   };
   return json.dump();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "kestrel/driver/device.hpp"
 #include "kestrel/kestrel.h"
@@ -23,6 +24,9 @@ struct LaunchRecord {
   uint32_t stack_bytes = 0;
   int32_t fault_kind = KESTREL_FAULT_NONE;
   driver::CounterValues counters{};
+  // SM s's counters at [s] (the first KESTREL_SM_COUNTERS_MAX_SMS SMs);
+  // empty when the device has no per-SM counters.
+  std::vector<driver::SmCounterValues> sm_counters;
   double host_seconds = 0;  // wall time from the launch to its retirement
   // Inside the CUDA profiler window (cudaProfilerStart/Stop): 1 or 0; -1
   // for a launch of the C/C++ API, which has no such window.
@@ -31,6 +35,9 @@ struct LaunchRecord {
 
 // The record and its derived figures in the C API's form.
 kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_device_props& props);
+
+// SM s's figures of the record (s < record.sm_counters.size()).
+kestrel_sm_stats sm_stats(const LaunchRecord& record, const kestrel_device_props& props, uint32_t sm);
 
 // One JSON object (a line of the statistics file): the launch, the device's
 // configuration, every counter by name and the derived figures.

@@ -220,6 +220,7 @@ def host():
         ("0x0C0-0x0F4", "fault record", "kind, PC, block, thread, address (while FAULT)"),
         ("0x100-0x108", "page table", "MAP_ADDR, MAP_PAGES, MAP_PERMS"),
         ("0x200-0x27C", "performance counters", "16 x 64 bits: cycles, instructions, stalls, banks, atomics"),
+        ("0x400-0xFFF", "per-SM counters", "8 x 64 bits per SM (48 SMs): active cycles, instructions, stalls, blocks"),
     ]
     s.text(640, 72, "register map (32-bit registers, 64-bit as LO/HI)", 14, "bold")
     for n, (offset, name, what) in enumerate(regs):
@@ -232,9 +233,9 @@ def host():
     steps = ["launch: 1. write_mem the parameter buffer   2. write the descriptor   3. CONTROL = START",
              "4. wait_idle, read STATUS: DONE → read the counters; FAULT → read the fault record"]
     for n, line in enumerate(steps):
-        s.text(650, 420 + 20 * n, line, 12)
-    s.text(650, 480, "Every backend decodes the same map (one class, kestrel::model::HostRegisters, for the", 12)
-    s.text(650, 498, "simulated ones); the map is generated from tools/contract/contract.toml (docs/contract.md).", 12)
+        s.text(650, 470 + 20 * n, line, 12)
+    s.text(650, 530, "Every backend decodes the same map (one class, kestrel::model::HostRegisters, for the", 12)
+    s.text(650, 548, "simulated ones); the map is generated from tools/contract/contract.toml (docs/contract.md).", 12)
     return s
 
 

@@ -77,6 +77,15 @@
  * when the launch ends */
 #define KESTREL_REG_COUNTERS       0x200u
 
+/* per-SM counter window (hardware version 2 on): SM s's counter j (enum kestrel_sm_counter),
+ * 64-bit, LO at base + stride*s + 8*j, HI at +4, for s below min(SMs, MAX_SMS); reset by START,
+ * frozen when the launch ends */
+#define KESTREL_REG_SM_COUNTERS    0x400u /* SM 0's first counter */
+#define KESTREL_SM_COUNTERS_STRIDE 0x040u /* bytes per SM */
+#define KESTREL_SM_COUNTERS_MAX_SMS 0x030u /* SMs the window holds (0x400-0xFFF) */
+#define KESTREL_SM_COUNTERS_VERSION 0x002u /* first VERSION with the window */
+#define KESTREL_SM_CNT_COUNT       0x008u /* counters per SM (enum kestrel_sm_counter) */
+
 #ifndef __ASSEMBLER__
 
 /* Warp scheduler policies (kestrel_warp_sched; CONFIG2[3:0]). Values 2-15 are free for new policies. */
@@ -103,6 +112,18 @@ enum kestrel_counter {
   KESTREL_CNT_SHARED_PASSES = 14, /* bank passes they took (= accesses: no conflict) */
   KESTREL_CNT_ATOMICS = 15, /* thread-level atomic read-modify-writes */
   KESTREL_CNT_COUNT = 16
+};
+
+/* Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name. */
+enum kestrel_sm_counter {
+  KESTREL_SM_CNT_ACTIVE_CYCLES = 0, /* cycles the SM held work (model: its issue slots) */
+  KESTREL_SM_CNT_WARP_INSTRS = 1, /* warp-instructions issued */
+  KESTREL_SM_CNT_THREAD_INSTRS = 2, /* thread-instructions executed */
+  KESTREL_SM_CNT_STALL_SCOREBOARD = 3,
+  KESTREL_SM_CNT_STALL_MEMORY = 4,
+  KESTREL_SM_CNT_STALL_BARRIER = 5,
+  KESTREL_SM_CNT_STALL_IDLE = 6, /* no warp ready (an SM without blocks included) */
+  KESTREL_SM_CNT_BLOCKS = 7 /* blocks completed */
 };
 #endif /* __ASSEMBLER__ */
 

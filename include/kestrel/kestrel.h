@@ -211,8 +211,30 @@ typedef struct kestrel_launch_stats {
   double cycles_per_host_second;        /* simulated cycles per second of host time */
 } kestrel_launch_stats;
 kestrel_status kestrel_get_launch_stats(kestrel_device_t* device, kestrel_launch_stats* stats);
+/* One SM's part of the latest launch (the per-SM counter window,
+ * docs/host-interface.md): its counters, indexed by enum kestrel_sm_counter,
+ * and figures derived from them. */
+typedef struct kestrel_sm_stats {
+  uint32_t sm;
+  uint64_t value[KESTREL_SM_CNT_COUNT];
+  double ipc;          /* its warp-instructions per cycle of the launch */
+  double active_share; /* its active cycles / the launch's cycles */
+  double lane_utilization;
+  double stall_scoreboard_share, stall_memory_share, stall_barrier_share,
+      stall_idle_share; /* of the launch's cycles */
+} kestrel_sm_stats;
+/* Per-SM statistics of the latest launch (waits for it to end): fills
+ * sms[0 .. min(capacity, *count) - 1] and sets *count to the number of SMs
+ * with figures: every SM, up to KESTREL_SM_COUNTERS_MAX_SMS (the first 48 of
+ * a larger device); 0 when the device has no per-SM counters (hardware
+ * before VERSION 2).  sms may be NULL when capacity is 0, to ask for the
+ * count.  KESTREL_ERROR_NOT_FOUND before the device's first launch. */
+kestrel_status kestrel_get_launch_sm_stats(kestrel_device_t* device, kestrel_sm_stats* sms, uint32_t capacity,
+                                           uint32_t* count);
 /* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */
 const char* kestrel_counter_name(int counter);
+/* "active_cycles", "warp_instrs", ... (enum kestrel_sm_counter); NULL for an index that names none. */
+const char* kestrel_sm_counter_name(int counter);
 /* "illegal address", ...; NULL for an unknown kind. */
 const char* kestrel_fault_kind_name(int kind);
 

@@ -100,6 +100,16 @@ class Device {
     detail::check(kestrel_get_launch_stats(handle_, &stats), handle_);
     return stats;
   }
+  // The latest launch's per-SM statistics; empty when the device has no
+  // per-SM counters.
+  std::vector<kestrel_sm_stats> launch_sm_stats() const {
+    uint32_t count = 0;
+    detail::check(kestrel_get_launch_sm_stats(handle_, nullptr, 0, &count), handle_);
+    std::vector<kestrel_sm_stats> sms(count);
+    detail::check(kestrel_get_launch_sm_stats(handle_, sms.data(), count, &count), handle_);
+    sms.resize(count);
+    return sms;
+  }
   void set_limit(kestrel_limit limit, uint64_t value) const {
     detail::check(kestrel_device_set_limit(handle_, limit, value), handle_);
   }

@@ -222,6 +222,15 @@
   // when the launch ends
   localparam logic [11:0] RegCounters = 12'h200;
 
+  // per-SM counter window (hardware version 2 on): SM s's counter j (enum kestrel_sm_counter),
+  // 64-bit, LO at base + stride*s + 8*j, HI at +4, for s below min(SMs, MAX_SMS); reset by START,
+  // frozen when the launch ends
+  localparam logic [11:0] RegSmCounters = 12'h400;  // SM 0's first counter
+  localparam logic [11:0] SmCountersStride = 12'h040;  // bytes per SM
+  localparam logic [11:0] SmCountersMaxSms = 12'h030;  // SMs the window holds (0x400-0xFFF)
+  localparam logic [11:0] SmCountersVersion = 12'h002;  // first VERSION with the window
+  localparam logic [11:0] SmCntCount = 12'h008;  // counters per SM (enum kestrel_sm_counter)
+
   // Fault kinds (reported by model, RTL and board alike).
   typedef enum logic [3:0] {
     FaultNone = 4'd0,
@@ -314,6 +323,18 @@
     CntAtomics = 5'd15,  // thread-level atomic read-modify-writes
     CntCount = 5'd16
   } counter_e;
+
+  // Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name.
+  typedef enum logic [2:0] {
+    SmCntActiveCycles = 3'd0,  // cycles the SM held work (model: its issue slots)
+    SmCntWarpInstrs = 3'd1,  // warp-instructions issued
+    SmCntThreadInstrs = 3'd2,  // thread-instructions executed
+    SmCntStallScoreboard = 3'd3,
+    SmCntStallMemory = 3'd4,
+    SmCntStallBarrier = 3'd5,
+    SmCntStallIdle = 3'd6,  // no warp ready (an SM without blocks included)
+    SmCntBlocks = 3'd7  // blocks completed
+  } sm_counter_e;
 
   // An atomic read-modify-write of one naturally aligned 4- or 8-byte word (docs/isa.md section
   // 2.2), performed at the memory side (kestrel_mem_atomic): `be` marks the word, `wdata` holds the

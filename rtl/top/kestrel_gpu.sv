@@ -79,6 +79,9 @@ module kestrel_gpu #(
   logic [31:0] watchdog;
   logic start, host_abort, sm_abort, launch_end, running;
   logic [16*64-1:0] counters;
+  localparam int unsigned CntSms =
+      (NumSms < 32'(kestrel_pkg::SmCountersMaxSms)) ? NumSms : 32'(kestrel_pkg::SmCountersMaxSms);
+  logic [CntSms*8*64-1:0] sm_counters;
   logic over_budget;
 
   // SM-side vectors
@@ -388,6 +391,7 @@ module kestrel_gpu #(
     .fault_valid_i(fault_sm_valid || over_budget || timeout_q),
     .fault_i(merged_fault),
     .counters_i(counters),
+    .sm_counters_i(sm_counters),
     .irq_o(irq_o),
     .map_valid_o(map_valid),
     .map_ready_i(map_ready),
@@ -403,8 +407,10 @@ module kestrel_gpu #(
     .clear_i(start),
     .enable_i(running),
     .events_i(sm_events),
+    .sm_busy_i(sm_busy),
     .budget_i(watchdog),
     .over_budget_o(over_budget),
-    .counters_o(counters)
+    .counters_o(counters),
+    .sm_counters_o(sm_counters)
   );
 endmodule

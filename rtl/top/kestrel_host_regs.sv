@@ -1,7 +1,7 @@
 // kestrel_host_regs: the host register map of include/kestrel/host_regs.h
 // (docs/host-interface.md section 1): identification and configuration,
 // the launch descriptor, CONTROL/STATUS, the fault record, the page-table
-// MAP_* registers and the performance counters.
+// MAP_* registers, the performance counters and the per-SM counter window.
 //
 // Handshake: requests are valid/ready (kestrel_pkg::reg_req_t); a read is
 // answered by one valid/ready response carrying the 32-bit value, a write by
@@ -24,12 +24,15 @@ module kestrel_host_regs #(
   parameter int unsigned SharedBytes = 64 * 1024,
   parameter int unsigned MemBytes = 256 * 1024 * 1024,  // page-table capacity
   parameter int unsigned ClockKhz = 100_000,
-  parameter logic [31:0] Version = 32'h0000_0001,
+  parameter logic [31:0] Version = 32'h0000_0002,  // 0.2: the per-SM counter window
   // SM parameters reported in CONFIG2
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
-  localparam int unsigned MaxThreads = (Warps * Lanes < 1024) ? Warps * Lanes : 1024
+  localparam int unsigned MaxThreads = (Warps * Lanes < 1024) ? Warps * Lanes : 1024,
+  // SMs with a slot in the per-SM window (kestrel_perf_counters' CntSms)
+  localparam int unsigned MaxSms = 32'(kestrel_pkg::SmCountersMaxSms),
+  localparam int unsigned CntSms = (NumSms < MaxSms) ? NumSms : MaxSms
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -51,6 +54,7 @@ module kestrel_host_regs #(
   input  logic                        fault_valid_i,
   input  kestrel_pkg::fault_t         fault_i,      // the launch's first fault
   input  logic [16*64-1:0]            counters_i,
+  input  logic [CntSms*8*64-1:0]      sm_counters_i, // SM s's counter j at [(8s + j)*64 +: 64]
   output logic                        irq_o,        // one cycle at the end of a launch
   // page table side
   output logic                        map_valid_o,
@@ -68,6 +72,10 @@ module kestrel_host_regs #(
   localparam int unsigned DescRegs = 32'(DescLast) / 4 - 32'(DescFirst) / 4 + 1;
   localparam logic [11:0] CountersFirst = kestrel_pkg::RegCounters;
   localparam logic [11:0] CountersEnd = CountersFirst + 12'(8 * kestrel_pkg::CntCount);
+  // The per-SM window: SM s at SmFirst + 64 s, so addr[11:6] - 16 is the SM
+  // and addr[5:3] its counter (kestrel_pkg::SmCountersStride is 64).
+  localparam logic [11:0] SmFirst = kestrel_pkg::RegSmCounters;
+  localparam logic [11:0] SmEnd = SmFirst + 12'(64 * CntSms);
 
   localparam logic [1:0] StatusIdle = kestrel_pkg::StatusIdle;
   localparam logic [1:0] StatusRunning = kestrel_pkg::StatusRunning;
@@ -202,17 +210,25 @@ module kestrel_host_regs #(
   // ---------------------------------------------------------------------------
   // Reads.
   // ---------------------------------------------------------------------------
-  logic [63:0] counter_word;
+  logic [63:0] counter_word, sm_counter_word;
+  logic [5:0] sm_sel;
   logic fault_visible;
 
   always_comb begin
     counter_word = counters_i[req_i.addr[6:3]*64 +: 64];
+    sm_sel = req_i.addr[11:6] - 6'(SmFirst >> 6);
+    sm_counter_word = '0;
+    for (int unsigned s = 0; s < CntSms; s++) begin
+      if (32'(sm_sel) == s) sm_counter_word = sm_counters_i[(s*8 + 32'(req_i.addr[5:3]))*64 +: 64];
+    end
     fault_visible = (status_q == StatusFault);
     rdata = '0;
     if (desc_hit) begin
       rdata = desc_q[desc_idx];
     end else if (req_i.addr >= CountersFirst && req_i.addr < CountersEnd) begin
       rdata = req_i.addr[2] ? counter_word[63:32] : counter_word[31:0];
+    end else if (req_i.addr >= SmFirst && req_i.addr < SmEnd) begin
+      rdata = req_i.addr[2] ? sm_counter_word[63:32] : sm_counter_word[31:0];
     end else begin
       unique case (req_i.addr)
         kestrel_pkg::RegId: rdata = kestrel_pkg::IdValue;

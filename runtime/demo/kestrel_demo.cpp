@@ -111,6 +111,20 @@ void print_counters(const kestrel::Device& device, const kestrel_device_props& p
   if (stats.host_seconds > 0)
     std::printf("  %-34s %8.3f s (%.0f cycles/s)\n", "simulation time", stats.host_seconds,
                 stats.cycles_per_host_second);
+  // Each SM's part (the per-SM counters), where the device has them.
+  const std::vector<kestrel_sm_stats> sms = device.launch_sm_stats();
+  if (sms.empty()) {
+    std::printf("\nper SM: the device has no per-SM counters\n");
+    return;
+  }
+  std::printf("\nper SM%s\n", sms.size() < props.num_sms ? " (the first ones; the window holds 48)" : "");
+  std::printf("  %4s %7s %12s %7s %7s %10s %10s\n", "SM", "blocks", "warp_instrs", "IPC", "active", "memory",
+              "idle");
+  for (const kestrel_sm_stats& sm : sms) {
+    std::printf("  %4u %7" PRIu64 " %12" PRIu64 " %7.3f %6.1f%% %9.1f%% %9.1f%%\n", sm.sm,
+                sm.value[KESTREL_SM_CNT_BLOCKS], sm.value[KESTREL_SM_CNT_WARP_INSTRS], sm.ipc,
+                100.0 * sm.active_share, 100.0 * sm.stall_memory_share, 100.0 * sm.stall_idle_share);
+  }
 }
 
 // The CPU's answer and the device's, element by element; returns the number

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "fake_transport.hpp"
 #include "kestrel/driver/device.hpp"
@@ -83,6 +84,33 @@ TEST(DriverDevice, MapsPagesThroughTheMapRegisters) {
   EXPECT_THROW(device.map_pages(KESTREL_GLOBAL_BASE + (16u << 20), 1, KESTREL_PAGE_READ), Error);
   uint32_t word = 0;
   EXPECT_THROW(device.read_mem(KESTREL_GLOBAL_BASE + (16u << 20) - 2, &word, 4), Error);
+}
+
+// The per-SM window: read for every SM of a device whose VERSION has it (up
+// to KESTREL_SM_COUNTERS_MAX_SMS), absent, not zeros, on an older one.
+TEST(DriverDevice, ReadsPerSmCountersWhereTheDeviceHasThem) {
+  FakeConfig config;
+  config.num_sms = 3;
+  config.mem_bytes = 1u << 20;
+  auto transport = std::make_unique<FakeTransport>(config);
+  auto state = transport->state();
+  Device device(std::move(transport));
+  const uint32_t lo = KESTREL_REG_SM_COUNTERS + 2 * KESTREL_SM_COUNTERS_STRIDE + 8 * KESTREL_SM_CNT_BLOCKS;
+  state->regs[lo] = 7;
+  state->regs[lo + 4] = 1;
+  EXPECT_EQ(device.sm_counter_sms(), 3u);
+  const std::vector<SmCounterValues> sms = device.read_sm_counters();
+  ASSERT_EQ(sms.size(), 3u);
+  EXPECT_EQ(sms[2][KESTREL_SM_CNT_BLOCKS], (1ull << 32) + 7);
+
+  config.num_sms = 200;  // more than the window holds: the first 48
+  EXPECT_EQ(Device(std::make_unique<FakeTransport>(config)).sm_counter_sms(), KESTREL_SM_COUNTERS_MAX_SMS);
+
+  auto old = std::make_unique<FakeTransport>(config);
+  old->state()->regs[KESTREL_REG_VERSION] = 1;  // 0.1: before the window
+  Device old_device(std::move(old));
+  EXPECT_EQ(old_device.sm_counter_sms(), 0u);
+  EXPECT_TRUE(old_device.read_sm_counters().empty());
 }
 
 TEST(DriverDevice, ProgramsLaunchRegistersThenStarts) {

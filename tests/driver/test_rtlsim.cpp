@@ -19,6 +19,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kestrel/abi.h"
@@ -89,12 +90,17 @@ uint64_t counter(kestrel::Transport& t, unsigned i) {
          (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * i + 4)} << 32);
 }
 
+uint64_t window(kestrel::Transport& t, uint32_t sm, unsigned j) {
+  const uint32_t lo = KESTREL_REG_SM_COUNTERS + KESTREL_SM_COUNTERS_STRIDE * sm + 8 * j;
+  return t.read_reg(lo) | (uint64_t{t.read_reg(lo + 4)} << 32);
+}
+
 TEST(Rtlsim, IdentifiesLikeTheModel) {
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
   auto model = kestrel::model::make_model_transport(small_config());
   EXPECT_EQ(rtl->name(), "rtlsim");
-  for (uint32_t reg : {KESTREL_REG_ID, KESTREL_REG_CONFIG0, KESTREL_REG_MEM_BASE, KESTREL_REG_MEM_SIZE_KB,
-                       KESTREL_REG_STATUS}) {
+  for (uint32_t reg : {KESTREL_REG_ID, KESTREL_REG_VERSION, KESTREL_REG_CONFIG0, KESTREL_REG_MEM_BASE,
+                       KESTREL_REG_MEM_SIZE_KB, KESTREL_REG_STATUS}) {
     EXPECT_EQ(rtl->read_reg(reg), model->read_reg(reg)) << "register " << reg;
   }
   EXPECT_EQ(rtl->read_reg(KESTREL_REG_CONFIG1), (64u * 1024 / 256) | (16u << 16));
@@ -214,6 +220,26 @@ TEST(Rtlsim, IndexKernelMatchesModel) {
     EXPECT_EQ(counter(*rtl, c), counter(*model, c)) << "counter " << c;
   }
   EXPECT_GT(counter(*rtl, KESTREL_CNT_CYCLES), counter(*rtl, KESTREL_CNT_WARP_INSTRS));
+
+  // The per-SM window of the one SM: the global counters' values, the
+  // model's for the instructions and blocks; busy for part of the launch.
+  const std::pair<kestrel_sm_counter, kestrel_counter> parts[] = {
+      {KESTREL_SM_CNT_WARP_INSTRS, KESTREL_CNT_WARP_INSTRS},
+      {KESTREL_SM_CNT_THREAD_INSTRS, KESTREL_CNT_THREAD_INSTRS},
+      {KESTREL_SM_CNT_STALL_SCOREBOARD, KESTREL_CNT_STALL_SCOREBOARD},
+      {KESTREL_SM_CNT_STALL_MEMORY, KESTREL_CNT_STALL_MEMORY},
+      {KESTREL_SM_CNT_STALL_BARRIER, KESTREL_CNT_STALL_BARRIER},
+      {KESTREL_SM_CNT_STALL_IDLE, KESTREL_CNT_STALL_IDLE},
+      {KESTREL_SM_CNT_BLOCKS, KESTREL_CNT_BLOCKS}};
+  for (const auto& [sm_counter, global] : parts) {
+    EXPECT_EQ(window(*rtl, 0, sm_counter), counter(*rtl, global)) << "per-SM counter " << sm_counter;
+  }
+  for (kestrel_sm_counter c :
+       {KESTREL_SM_CNT_WARP_INSTRS, KESTREL_SM_CNT_THREAD_INSTRS, KESTREL_SM_CNT_BLOCKS})
+    EXPECT_EQ(window(*rtl, 0, c), window(*model, 0, c)) << "per-SM counter " << c;
+  EXPECT_GE(window(*rtl, 0, KESTREL_SM_CNT_ACTIVE_CYCLES), counter(*rtl, KESTREL_CNT_WARP_INSTRS));
+  EXPECT_LE(window(*rtl, 0, KESTREL_SM_CNT_ACTIVE_CYCLES), counter(*rtl, KESTREL_CNT_CYCLES));
+  EXPECT_EQ(window(*rtl, 1, KESTREL_SM_CNT_BLOCKS), 0u) << "no SM 1";
 }
 
 TEST(Rtlsim, UnmappedStoreFaultsLikeModel) {

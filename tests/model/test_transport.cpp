@@ -1,6 +1,7 @@
 // The model behind kestrel::Transport: the register map of host_regs.h, a
 // launch driven only through registers, the fault record and counters.
 #include <sys/resource.h>
+#include <algorithm>
 
 #include "harness.hpp"
 #include "kestrel/error.hpp"
@@ -29,6 +30,11 @@ void write64(Transport& t, uint32_t lo, uint64_t v) {
 uint64_t counter(Transport& t, kestrel_counter c) {
   return t.read_reg(KESTREL_REG_COUNTERS + 8 * c) |
          (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * c + 4)} << 32);
+}
+
+uint64_t sm_counter(Transport& t, uint32_t sm, kestrel_sm_counter c) {
+  const uint32_t lo = KESTREL_REG_SM_COUNTERS + KESTREL_SM_COUNTERS_STRIDE * sm + 8 * c;
+  return t.read_reg(lo) | (uint64_t{t.read_reg(lo + 4)} << 32);
 }
 
 void map(Transport& t, uint64_t addr, uint32_t pages, uint32_t perms) {
@@ -157,6 +163,31 @@ TEST(ModelTransport, LaunchThroughRegisters) {
   uint64_t saved = 1;
   t->read_mem(KESTREL_GLOBAL_BASE + (1u << 20) + 1024 - 16 + 8, &saved, 8);
   EXPECT_EQ(saved % 20, 0u);
+
+  // The per-SM window (VERSION 2): each SM's part of the counters, summing
+  // to them; the model has no stalls; the busiest SM's issue slots are the
+  // launch's cycles; the slots of SMs the device lacks read 0.
+  EXPECT_EQ(t->read_reg(KESTREL_REG_VERSION), uint32_t{KESTREL_SM_COUNTERS_VERSION});
+  uint64_t blocks = 0, warp_instrs = 0, thread_instrs = 0, busiest = 0;
+  for (uint32_t sm = 0; sm < 3; ++sm) {
+    EXPECT_GT(sm_counter(*t, sm, KESTREL_SM_CNT_BLOCKS), 0u) << "SM " << sm;
+    blocks += sm_counter(*t, sm, KESTREL_SM_CNT_BLOCKS);
+    warp_instrs += sm_counter(*t, sm, KESTREL_SM_CNT_WARP_INSTRS);
+    thread_instrs += sm_counter(*t, sm, KESTREL_SM_CNT_THREAD_INSTRS);
+    EXPECT_EQ(sm_counter(*t, sm, KESTREL_SM_CNT_WARP_INSTRS),
+              sm_counter(*t, sm, KESTREL_SM_CNT_BLOCKS) * 3 * 14);
+    busiest = std::max(busiest, sm_counter(*t, sm, KESTREL_SM_CNT_ACTIVE_CYCLES));
+    for (auto stall : {KESTREL_SM_CNT_STALL_SCOREBOARD, KESTREL_SM_CNT_STALL_MEMORY,
+                       KESTREL_SM_CNT_STALL_BARRIER, KESTREL_SM_CNT_STALL_IDLE})
+      EXPECT_EQ(sm_counter(*t, sm, stall), 0u);
+  }
+  EXPECT_EQ(blocks, 10u);
+  EXPECT_EQ(warp_instrs, counter(*t, KESTREL_CNT_WARP_INSTRS));
+  EXPECT_EQ(thread_instrs, counter(*t, KESTREL_CNT_THREAD_INSTRS));
+  EXPECT_EQ(busiest, counter(*t, KESTREL_CNT_CYCLES));
+  for (uint32_t j = 0; j < KESTREL_SM_CNT_COUNT; ++j)
+    EXPECT_EQ(sm_counter(*t, 3, static_cast<kestrel_sm_counter>(j)), 0u) << "no SM 3";
+  EXPECT_EQ(t->read_reg(0xFFC), 0u);
 }
 
 // advance() runs the launch in slices; the result and every counter are the

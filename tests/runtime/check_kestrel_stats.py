@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The statistics path end to end: kestrel-demo on the functional model with
-KESTREL_STATS writes a launch record, kestrel-stats turns it into a table and
-a well-formed SVG chart, and refuses a file that is not statistics.
+KESTREL_STATS writes a launch record (with its per-SM part), kestrel-stats
+turns it into a table, a per-SM table and a well-formed SVG chart, and
+refuses a file that is not statistics.
 
     check_kestrel_stats.py <kestrel-demo> <kestrel-stats> <scratch dir>
 """
@@ -36,6 +37,23 @@ assert svg.tag == ns + "svg", svg.tag
 classes = {rect.get("class") for rect in svg.iter(ns + "rect")}
 assert {"issue", "ipc"} <= classes, classes
 
+# Per SM: a line per SM summing to the launch's counters, their bars in the chart.
+assert len(record["per_sm"]) == 2, record["per_sm"]
+assert sum(sm["blocks"] for sm in record["per_sm"]) == 12, record["per_sm"]
+assert sum(sm["warp_instrs"] for sm in record["per_sm"]) == record["counters"]["warp_instrs"], record
+per_sm = subprocess.run([sys.executable, tool, "--per-sm", stats, "--svg", chart], check=True, capture_output=True,
+                        text=True).stdout
+assert "2 of 2 SMs, imbalance" in per_sm, per_sm
+for sm in record["per_sm"]:
+    assert f"{sm['warp_instrs']:>12} {sm['ipc']:>6.3f}" in per_sm, (sm, per_sm)
+issue_bars = [rect for rect in ElementTree.parse(chart).getroot().iter(ns + "rect") if rect.get("class") == "issue"]
+assert len(issue_bars) == 3, len(issue_bars)  # the launch and its two SMs
+old = os.path.join(scratch, "no_per_sm.jsonl")
+with open(old, "w", encoding="utf-8") as f:
+    f.write(json.dumps(dict(record, per_sm=None)) + "\n")
+absent = subprocess.run([sys.executable, tool, "--per-sm", old], check=True, capture_output=True, text=True).stdout
+assert "no per-SM counters" in absent, absent
+
 by_kernel = subprocess.run([sys.executable, tool, "--by-kernel", stats], check=True, capture_output=True,
                            text=True).stdout
 assert "vector_add(" in by_kernel, by_kernel
@@ -45,4 +63,4 @@ with open(bad, "w", encoding="utf-8") as f:
     f.write('{"hello": 1}\n')
 refused = subprocess.run([sys.executable, tool, bad], capture_output=True, text=True)
 assert refused.returncode != 0 and "not a Kestrel launch record" in refused.stderr, refused
-print("kestrel-stats: table, per-kernel table and SVG chart from a kestrel-demo run; bad input refused")
+print("kestrel-stats: table, per-kernel and per-SM tables and SVG chart from a kestrel-demo run; bad input refused")

@@ -153,6 +153,61 @@ TEST_P(RuntimeBackend, LaunchStatsDescribeTheLatestLaunch) {
   EXPECT_EQ(stats.grid.x, 1u);
 }
 
+// kestrel_get_launch_sm_stats (docs/runtime.md, "Statistics"): each SM's
+// part of the latest launch sums to the device's counters, and a grid that
+// leaves one SM more blocks than the other shows it (3 blocks of a whole SM
+// each on 2 SMs: one SM runs 2, the other 1).
+TEST_P(RuntimeBackend, PerSmStatsSumToTheCountersAndShowImbalance) {
+  const kestrel_device_props props = device_.props();
+  ASSERT_EQ(props.num_sms, 2u);
+  const uint32_t block = props.warp_size * props.warps_per_sm;  // one block fills an SM
+  kestrel::DeviceBuffer<int> out(device_, 3 * block);
+  module_.kernel("fill_index")
+      .launch(kestrel::Dim3(3), kestrel::Dim3(block), 0, out, 0, static_cast<int>(3 * block));
+  device_.synchronize();
+  EXPECT_EQ(out.download()[3 * block - 1], static_cast<int>(3 * block - 1));
+  const std::vector<kestrel_sm_stats> sms = device_.launch_sm_stats();
+  ASSERT_EQ(sms.size(), 2u) << "both backends have the per-SM window";
+  const kestrel_counters counters = device_.counters();
+  const uint64_t cycles = counters.value[KESTREL_CNT_CYCLES];
+  const std::pair<int, int> parts[] = {{KESTREL_SM_CNT_WARP_INSTRS, KESTREL_CNT_WARP_INSTRS},
+                                       {KESTREL_SM_CNT_THREAD_INSTRS, KESTREL_CNT_THREAD_INSTRS},
+                                       {KESTREL_SM_CNT_STALL_SCOREBOARD, KESTREL_CNT_STALL_SCOREBOARD},
+                                       {KESTREL_SM_CNT_STALL_MEMORY, KESTREL_CNT_STALL_MEMORY},
+                                       {KESTREL_SM_CNT_STALL_BARRIER, KESTREL_CNT_STALL_BARRIER},
+                                       {KESTREL_SM_CNT_STALL_IDLE, KESTREL_CNT_STALL_IDLE},
+                                       {KESTREL_SM_CNT_BLOCKS, KESTREL_CNT_BLOCKS}};
+  for (const auto& [sm_counter, counter] : parts) {
+    EXPECT_EQ(sms[0].value[sm_counter] + sms[1].value[sm_counter], counters.value[counter])
+        << kestrel_sm_counter_name(sm_counter);
+  }
+  for (uint32_t s = 0; s < 2; ++s) {
+    EXPECT_EQ(sms[s].sm, s);
+    EXPECT_GT(sms[s].value[KESTREL_SM_CNT_ACTIVE_CYCLES], 0u);
+    EXPECT_LE(sms[s].value[KESTREL_SM_CNT_ACTIVE_CYCLES], cycles);
+    EXPECT_DOUBLE_EQ(sms[s].ipc, static_cast<double>(sms[s].value[KESTREL_SM_CNT_WARP_INSTRS]) /
+                                     static_cast<double>(cycles));
+  }
+  const kestrel_sm_stats& busy = sms[0].value[KESTREL_SM_CNT_BLOCKS] == 2 ? sms[0] : sms[1];
+  const kestrel_sm_stats& light = &busy == &sms[0] ? sms[1] : sms[0];
+  EXPECT_EQ(busy.value[KESTREL_SM_CNT_BLOCKS], 2u);
+  EXPECT_EQ(light.value[KESTREL_SM_CNT_BLOCKS], 1u);
+  EXPECT_EQ(busy.value[KESTREL_SM_CNT_WARP_INSTRS], 2 * light.value[KESTREL_SM_CNT_WARP_INSTRS])
+      << "the same block, twice";
+  EXPECT_GT(busy.value[KESTREL_SM_CNT_ACTIVE_CYCLES], light.value[KESTREL_SM_CNT_ACTIVE_CYCLES]);
+
+  // The count alone, and a buffer smaller than the SMs.
+  uint32_t count = 0;
+  ASSERT_EQ(kestrel_get_launch_sm_stats(device_.handle(), nullptr, 0, &count), KESTREL_SUCCESS);
+  EXPECT_EQ(count, 2u);
+  kestrel_sm_stats one{};
+  ASSERT_EQ(kestrel_get_launch_sm_stats(device_.handle(), &one, 1, &count), KESTREL_SUCCESS);
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(one.value[KESTREL_SM_CNT_WARP_INSTRS], sms[0].value[KESTREL_SM_CNT_WARP_INSTRS]);
+  EXPECT_EQ(kestrel_get_launch_sm_stats(device_.handle(), nullptr, 1, &count), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_EQ(kestrel_sm_counter_name(KESTREL_SM_CNT_COUNT), nullptr);
+}
+
 // KESTREL_ITRACE (docs/runtime.md, "Instruction trace"): one line per
 // warp-instruction the device issued, as many as its warp_instrs counter,
 // disassembled, with the launch's header and the writes; with lock-step on

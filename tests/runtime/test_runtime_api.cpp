@@ -311,6 +311,37 @@ TEST_F(LaunchTest, ProgramsTheDescriptorAndParameterBuffer) {
   EXPECT_EQ(fault.kind, KESTREL_FAULT_NONE);
 }
 
+// A device whose VERSION predates the per-SM window (an older bitstream)
+// gives no per-SM figures, rather than zeros; one that has it gives every SM's.
+TEST_F(LaunchTest, PerSmFiguresOnlyFromADeviceWithTheWindow) {
+  const uint32_t lo = KESTREL_REG_SM_COUNTERS + KESTREL_SM_COUNTERS_STRIDE + 8 * KESTREL_SM_CNT_BLOCKS;
+  state_->regs[lo] = 3;
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  uint32_t count = 0;
+  kestrel_sm_stats sms[2]{};
+  ASSERT_EQ(kestrel_get_launch_sm_stats(device_, sms, 2, &count), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(sms[1].sm, 1u);
+  EXPECT_EQ(sms[1].value[KESTREL_SM_CNT_BLOCKS], 3u);
+  EXPECT_EQ(kestrel_get_launch_sm_stats(device_, sms, 2, nullptr), KESTREL_ERROR_INVALID_VALUE);
+
+  ASSERT_EQ(kestrel_device_close(device_), KESTREL_SUCCESS);
+  device_ = nullptr;
+  auto transport = std::make_unique<FakeTransport>();
+  transport->state()->regs[KESTREL_REG_VERSION] = 1;  // 0.1
+  state_ = transport->state();
+  ASSERT_EQ(kestrel::runtime::open_device(std::move(transport), &device_), KESTREL_SUCCESS);
+  count = 7;
+  EXPECT_EQ(kestrel_get_launch_sm_stats(device_, nullptr, 0, &count), KESTREL_ERROR_NOT_FOUND)
+      << "no launch yet";
+  module_ = load_fixture(64);
+  ASSERT_EQ(kestrel_module_get_kernel(module_, "fill_index", &fill_), KESTREL_SUCCESS);
+  ASSERT_EQ(kestrel_malloc(device_, 4096, &out_), KESTREL_SUCCESS);
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  ASSERT_EQ(kestrel_get_launch_sm_stats(device_, nullptr, 0, &count), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(count, 0u);
+}
+
 TEST_F(LaunchTest, RejectsConfigurationsBeyondTheDevice) {
   EXPECT_EQ(launch({1, 1, 1}, {257, 1, 1}), KESTREL_ERROR_INVALID_CONFIG);  // 9 warps, an SM has 8
   EXPECT_NE(last_error().find("needs 9 warps"), std::string::npos) << last_error();

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -59,6 +60,21 @@ TEST(StatsFile, EveryLaunchIsAJsonLine) {
                    launch["counters"]["warp_instrs"].get<double>() / cycles);
   for (const char* reason : {"scoreboard", "memory", "barrier", "idle"})
     EXPECT_TRUE(launch["derived"]["stall_shares"][reason].is_number()) << reason;
+  // Each SM's part, summing to the counters, and how even it was.
+  const nlohmann::json& per_sm = launch["per_sm"];
+  ASSERT_TRUE(per_sm.is_array()) << launch.dump();
+  ASSERT_EQ(per_sm.size(), 2u);
+  for (const char* name : {"warp_instrs", "thread_instrs", "stall_scoreboard", "stall_memory",
+                           "stall_barrier", "stall_idle", "blocks"}) {
+    EXPECT_EQ(per_sm[0][name].get<uint64_t>() + per_sm[1][name].get<uint64_t>(),
+              launch["counters"][name].get<uint64_t>())
+        << name;
+  }
+  EXPECT_EQ(per_sm[1]["sm"], 1);
+  EXPECT_LE(per_sm[0]["active_cycles"].get<double>(), cycles);
+  EXPECT_DOUBLE_EQ(per_sm[0]["ipc"].get<double>(), per_sm[0]["warp_instrs"].get<double>() / cycles);
+  EXPECT_TRUE(per_sm[0]["stall_shares"]["memory"].is_number());
+  EXPECT_GE(launch["derived"]["sm_imbalance"].get<double>(), 1.0);
   EXPECT_EQ(lines[1]["launch"], 1) << "the second device counts its own launches";
   EXPECT_EQ(lines[2]["launch"], 2);
   EXPECT_GT(lines[2]["counters"]["thread_instrs"].get<double>(),

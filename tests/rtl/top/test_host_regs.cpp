@@ -2,8 +2,8 @@
 // 1 MiB DRAM, 50 MHz): the identification and configuration registers, the
 // launch descriptor and its launch_t image, START/ABORT and STATUS through a
 // whole launch, the fault record (visible only while STATUS is FAULT,
-// cleared by START), MAP_* commands and their ordering, counter reads, and
-// the request/response handshake.
+// cleared by START), MAP_* commands and their ordering, counter reads (the
+// per-SM window included), and the request/response handshake.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -84,7 +84,7 @@ class HostRegs : public ::testing::Test {
 
 TEST_F(HostRegs, IdentificationAndConfiguration) {
   EXPECT_EQ(read(KESTREL_REG_ID), KESTREL_ID_VALUE);
-  EXPECT_EQ(read(KESTREL_REG_VERSION), 1u);
+  EXPECT_EQ(read(KESTREL_REG_VERSION), uint32_t{KESTREL_SM_COUNTERS_VERSION}) << "0.2: the per-SM window";
   EXPECT_EQ(read(KESTREL_REG_CONFIG0), 32u | (4u << 8) | (4u << 16) | (1u << 24));
   EXPECT_EQ(read(KESTREL_REG_CONFIG1), (8192u / 256) | (16u << 16)) << "max threads = warps x lanes";
   EXPECT_EQ(read(KESTREL_REG_CONFIG2), KESTREL_SCHED_GTO | (2u << 4) | (5u << 8))
@@ -251,6 +251,23 @@ TEST_F(HostRegs, CountersReadAsLoHiPairs) {
     EXPECT_EQ(read(KESTREL_REG_COUNTERS + 8 * i), uint32_t(v)) << i;
     EXPECT_EQ(read(KESTREL_REG_COUNTERS + 8 * i + 4), uint32_t(v >> 32)) << i;
   }
+}
+
+TEST_F(HostRegs, PerSmCounterWindow) {
+  // One SM: its eight counters at KESTREL_REG_SM_COUNTERS; the slots of SMs
+  // the device does not have, and the rest of the window, read 0.
+  uint32_t* c = b->sm_counters_i.data();
+  auto value = [](unsigned j) { return 0x0202'0303'0000'0000ull * (j + 1) + 77 * j; };
+  for (unsigned j = 0; j < KESTREL_SM_CNT_COUNT; ++j) put_bits(c, 64 * j, 64, value(j));
+  for (unsigned j = 0; j < KESTREL_SM_CNT_COUNT; ++j) {
+    EXPECT_EQ(read(KESTREL_REG_SM_COUNTERS + 8 * j), uint32_t(value(j))) << j;
+    EXPECT_EQ(read(KESTREL_REG_SM_COUNTERS + 8 * j + 4), uint32_t(value(j) >> 32)) << j;
+  }
+  for (uint32_t offset = KESTREL_REG_SM_COUNTERS + KESTREL_SM_COUNTERS_STRIDE; offset < 0x1000;
+       offset += 0x44)
+    EXPECT_EQ(read(offset), 0u) << std::hex << offset;
+  EXPECT_EQ(read(KESTREL_REG_SM_COUNTERS - 4), 0u);
+  EXPECT_EQ(read(KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_COUNT), 0u);
 }
 
 TEST_F(HostRegs, ResponseWaitsForReady) {

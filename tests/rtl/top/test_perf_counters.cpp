@@ -1,5 +1,7 @@
 // Performance counter bench (2 SMs): random per-SM events summed into the
-// sixteen counters against a C++ reference, START clearing them, freezing
+// sixteen counters against a C++ reference, each SM's own counts (the
+// per-SM window, enum kestrel_sm_counter, with its busy cycles) against the
+// same reference per SM and summing to the global counters, START clearing them, freezing
 // when the launch is not running, and the watchdog budget check.
 #include <gtest/gtest.h>
 
@@ -55,11 +57,27 @@ uint64_t counter(Bench& b, unsigned i) {
   return kestrel::rtlbench::get_bits(b->counters_o.data(), 64 * i, 64);
 }
 
+uint64_t sm_counter(Bench& b, unsigned sm, unsigned j) {
+  return kestrel::rtlbench::get_bits(b->sm_counters_o.data(), 64 * (sm * KESTREL_SM_CNT_COUNT + j), 64);
+}
+
+// The global counter each per-SM counter is a part of (none for the active
+// cycles, which the SMs count each for itself).
+constexpr std::array<int, KESTREL_SM_CNT_COUNT> kGlobalOf = {-1,
+                                                             KESTREL_CNT_WARP_INSTRS,
+                                                             KESTREL_CNT_THREAD_INSTRS,
+                                                             KESTREL_CNT_STALL_SCOREBOARD,
+                                                             KESTREL_CNT_STALL_MEMORY,
+                                                             KESTREL_CNT_STALL_BARRIER,
+                                                             KESTREL_CNT_STALL_IDLE,
+                                                             KESTREL_CNT_BLOCKS};
+
 TEST(PerfCounters, SumsEventsOfAllSms) {
   Bench b;
   b.reset();
   std::mt19937 rng(21);
   std::array<uint64_t, 16> ref{};
+  std::array<std::array<uint64_t, KESTREL_SM_CNT_COUNT>, 2> sm_ref{};
   b->budget_i = 0;
   for (int round = 0; round < 3; ++round) {
     b->clear_i = 1;
@@ -67,12 +85,19 @@ TEST(PerfCounters, SumsEventsOfAllSms) {
     b.tick();
     b->clear_i = 0;
     ref.fill(0);
+    for (auto& r : sm_ref) r.fill(0);
     for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(counter(b, i), 0u);
+    for (unsigned s = 0; s < 2; ++s) {
+      for (unsigned j = 0; j < KESTREL_SM_CNT_COUNT; ++j) EXPECT_EQ(sm_counter(b, s, j), 0u);
+    }
     for (int cycle = 0; cycle < 3000; ++cycle) {
       const bool enable = rng() % 8 != 0;
       b->enable_i = enable;
       std::array<uint64_t, 2> packed{};
+      unsigned busy = 0;
       for (unsigned s = 0; s < 2; ++s) {
+        const bool sm_busy = rng() % 4 != 0;
+        busy |= static_cast<unsigned>(sm_busy) << s;
         Events e;
         e.issued = rng() % 2;
         e.threads = e.issued ? rng() % 33 : 0;
@@ -86,17 +111,37 @@ TEST(PerfCounters, SumsEventsOfAllSms) {
           for (unsigned i = 0; i < 11; ++i) ref[3 + i] += e.flags[i];
           ref[KESTREL_CNT_SHARED_PASSES] += e.shared_passes;
           ref[KESTREL_CNT_ATOMICS] += e.atomics;
+          auto& r = sm_ref[s];
+          r[KESTREL_SM_CNT_ACTIVE_CYCLES] += sm_busy;
+          r[KESTREL_SM_CNT_WARP_INSTRS] += e.issued;
+          r[KESTREL_SM_CNT_THREAD_INSTRS] += e.threads;
+          r[KESTREL_SM_CNT_STALL_SCOREBOARD] += e.flags[4];
+          r[KESTREL_SM_CNT_STALL_MEMORY] += e.flags[5];
+          r[KESTREL_SM_CNT_STALL_BARRIER] += e.flags[6];
+          r[KESTREL_SM_CNT_STALL_IDLE] += e.flags[7];
+          r[KESTREL_SM_CNT_BLOCKS] += e.flags[8];
         }
       }
+      b->sm_busy_i = busy;
       if (enable) ++ref[KESTREL_CNT_CYCLES];
       drive(b, packed);
       b.tick();
     }
     for (unsigned i = 0; i < 16; ++i) EXPECT_EQ(counter(b, i), ref[i]) << "counter " << i;
+    for (unsigned j = 0; j < KESTREL_SM_CNT_COUNT; ++j) {
+      for (unsigned s = 0; s < 2; ++s)
+        EXPECT_EQ(sm_counter(b, s, j), sm_ref[s][j]) << "SM " << s << " counter " << j;
+      if (kGlobalOf[j] >= 0) {
+        EXPECT_EQ(sm_counter(b, 0, j) + sm_counter(b, 1, j), counter(b, static_cast<unsigned>(kGlobalOf[j])))
+            << "per-SM counter " << j << " sums to its global counter";
+      }
+    }
     // Frozen while not running.
     b->enable_i = 0;
+    b->sm_busy_i = 3;
     for (int i = 0; i < 10; ++i) b.tick();
     EXPECT_EQ(counter(b, KESTREL_CNT_CYCLES), ref[KESTREL_CNT_CYCLES]);
+    EXPECT_EQ(sm_counter(b, 1, KESTREL_SM_CNT_ACTIVE_CYCLES), sm_ref[1][KESTREL_SM_CNT_ACTIVE_CYCLES]);
   }
 }
 

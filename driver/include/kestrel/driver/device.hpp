@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kestrel/host_regs.h"
 #include "kestrel/transport.hpp"
@@ -73,6 +74,8 @@ struct FaultRecord {
 };
 
 using CounterValues = std::array<uint64_t, KESTREL_CNT_COUNT>;
+// One SM's counters (enum kestrel_sm_counter), from the per-SM window.
+using SmCounterValues = std::array<uint64_t, KESTREL_SM_CNT_COUNT>;
 
 // "illegal address", "barrier deadlock", ...; nullptr for an unknown kind.
 const char* fault_kind_text(int32_t kind);
@@ -116,6 +119,13 @@ class Device {
 
   FaultRecord read_fault();
   CounterValues read_counters();
+  // Whether the device has the per-SM counter window (VERSION at least
+  // KESTREL_SM_COUNTERS_VERSION), and how many SMs it holds:
+  // min(num_sms, KESTREL_SM_COUNTERS_MAX_SMS), 0 without the window.
+  unsigned sm_counter_sms() const;
+  // SM s's counters at [s], for s below sm_counter_sms(); empty without the
+  // window (an older bitstream), never zeros in its place.
+  std::vector<SmCounterValues> read_sm_counters();
 
  private:
   uint64_t read_reg64(uint32_t lo_offset);

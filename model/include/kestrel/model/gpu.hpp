@@ -153,6 +153,11 @@ struct Retire {
 };
 
 using Counters = std::array<uint64_t, KESTREL_CNT_COUNT>;
+// One SM's counters (enum kestrel_sm_counter): its active cycles (its issue
+// slots, the sleeps it waited out included: the cycle count it reached),
+// warp- and thread-instructions, the stall classes (0: the model has no
+// pipeline, as in Counters) and the blocks it completed.
+using SmCounters = std::array<uint64_t, KESTREL_SM_CNT_COUNT>;
 
 // Called with every warp-instruction an automatic launch issues (its record
 // and the SM's cycle count after it), for the instruction trace; an empty
@@ -200,6 +205,8 @@ class Gpu {
   LaunchState state() const;
   const Fault& fault() const;
   const Counters& counters() const;
+  // SM `sm`'s counters of the latest launch (sm < num_sms).
+  SmCounters sm_counters(uint32_t sm) const;
 
   // ---- lock-step interface (Dispatch::kManual) ----
   // Places block `block_index` (linear, x fastest) on `sm`, its warps in
