@@ -22,15 +22,12 @@ struct Target {
   unsigned xlen = 64;
 };
 
-// Every backend of KESTREL_TEST_BACKENDS (CMake cache; passed here as a
-// ','-separated list) with both XLENs.
+// Every backend the kernel tests run on (kestrel::features::test_backends:
+// KESTREL_TEST_BACKENDS) with both XLENs.
 inline std::vector<Target> all_targets() {
   std::vector<Target> targets;
-  std::stringstream backends(KESTREL_E2E_BACKENDS);
-  std::string backend;
-  while (std::getline(backends, backend, ','))
-    if (!backend.empty())
-      for (unsigned xlen : {64u, 32u}) targets.push_back({backend, xlen});
+  for (const std::string& backend : kestrel::features::test_backends())
+    for (unsigned xlen : {64u, 32u}) targets.push_back({backend, xlen});
   return targets;
 }
 
