@@ -2,7 +2,9 @@
 """Runs the commands of docs/tour.md as written: every fenced block that
 follows a `<!-- tour: run -->` line, in order, in one bash shell started in
 the repository root with `set -euo pipefail`, KESTREL_BUILD naming the build
-tree.  Fails if a command fails, if the page has no such block, or if the
+tree.  (So the tour keeps the first lines of a pipe with `sed -n 1,Np`, not
+`head`: a writer that outlives head gets SIGPIPE, and pipefail fails the
+block when a loaded machine lets head exit first.)  Fails if a command fails, if the page has no such block, or if the
 output lacks what the tour's text promises (expected below).
 
     run_tour.py SOURCE_DIR BUILD_DIR"""
