@@ -15,14 +15,11 @@ layer of the Kestrel tree the lab is in (README.md, steps 1-5).
    into bench/ (lab05_exec.sv, lab05_bench.cpp) and run against a C++
    reference over edge cases and random operands (about 15 s)."""
 import argparse
-import os
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from labcheck import Lab
+from labcheck import Lab, run_command as run, tail
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--source", required=True)
@@ -34,19 +31,6 @@ lab = Lab("lab 05")
 here = Path(__file__).resolve().parent
 
 
-def tail(text, lines=15):
-    return "\n".join(text.strip().splitlines()[-lines:])
-
-
-def run(command, timeout, **kwargs):
-    """(exit status, output) of a command; a missing program or a timeout is a failure, not a crash."""
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
-        return done.returncode, done.stdout + done.stderr
-    except FileNotFoundError as error:
-        return 127, str(error)
-    except subprocess.TimeoutExpired:
-        return 124, f"{command[0]} ran for over {timeout} s"
 
 
 # --- 1. the specification ---------------------------------------------------
@@ -100,19 +84,12 @@ if built:
                   "only funct7 0 is kx.popc.add: model/decode.cpp must leave every other funct7 kIllegal (step 2)")
 
 # --- 3. the RTL: decoder and ALU --------------------------------------------
-verilator = shutil.which(os.environ.get("VERILATOR", "verilator"))
-if not lab.check(verilator is not None, "Verilator is installed", "the RTL part needs verilator (Debian package)"):
-    lab.finish()
 objdir = here / "bench_obj"
-shutil.rmtree(objdir, ignore_errors=True)
 rtl = source / "rtl"
 sources = [rtl / "pkg/kestrel_pkg.sv", rtl / "fpu/kestrel_fpu_pkg.sv", rtl / "core/kestrel_fp_decoder.sv",
            rtl / "core/kestrel_decoder.sv", rtl / "core/kestrel_alu.sv", here / "bench/lab05_exec.sv",
            here / "bench/lab05_bench.cpp"]
-status, out = run([verilator, "--cc", "--exe", "--build", "-j", "2", "-Wall", f"-I{rtl / 'include'}",
-                   "--top-module", "lab05_exec", "-Mdir", str(objdir), "-o", "lab05_bench",
-                   *map(str, sources)], 600)
-warnings = [line for line in out.splitlines() if line.startswith(("%Warning", "%Error"))]
+status, out, warnings = lab.verilate("lab05_exec", sources, rtl / "include", objdir, "lab05_bench")
 if lab.check(status == 0, "the RTL decoder and ALU Verilate with -Wall, no warning",
              "Verilator (step 5): fix each warning in your RTL:\n" + "\n".join(warnings[:8] or [tail(out)])):
     status, out = run([str(objdir / "lab05_bench")], 60)

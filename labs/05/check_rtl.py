@@ -12,11 +12,10 @@ test SmLockstep.KxPopcAdd in both: every retired warp-instruction and the
 memory compared with the model's (tests/rtl/sm/sm_harness.hpp)."""
 import argparse
 import re
-import subprocess
 import sys
 from pathlib import Path
 
-from labcheck import Lab
+from labcheck import Lab, run_command as run, tail
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--build", required=True)
@@ -25,18 +24,6 @@ build = Path(args.build).resolve()
 lab = Lab("lab 05 (rtl)")
 
 
-def run(command, timeout):
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        return done.returncode, done.stdout + done.stderr
-    except FileNotFoundError as error:
-        return 127, str(error)
-    except subprocess.TimeoutExpired:
-        return 124, f"{command[0]} ran for over {timeout} s"
-
-
-def tail(text, lines=15):
-    return "\n".join(text.strip().splitlines()[-lines:])
 
 
 cache = build / "CMakeCache.txt"

@@ -12,14 +12,11 @@ the Kestrel tree the lab is in (README.md, steps 1-2).
 The IPC comparison on rtlsim (steps 3-4) needs an RTL build and is the
 report's, not this checker's."""
 import argparse
-import os
 import re
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from labcheck import Lab
+from labcheck import Lab, run_command as run, tail
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--source", required=True)
@@ -29,19 +26,6 @@ lab = Lab("lab 06")
 here = Path(__file__).resolve().parent
 
 
-def tail(text, lines=15):
-    return "\n".join(text.strip().splitlines()[-lines:])
-
-
-def run(command, timeout):
-    """(exit status, output) of a command; a missing program or a timeout is a failure, not a crash."""
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        return done.returncode, done.stdout + done.stderr
-    except FileNotFoundError as error:
-        return 127, str(error)
-    except subprocess.TimeoutExpired:
-        return 124, f"{command[0]} ran for over {timeout} s"
 
 
 # --- 1. the contract ----------------------------------------------------------
@@ -54,17 +38,11 @@ lab.check(re.search(r"KESTREL_SCHED_TWO_LEVEL\s*=\s*2\b", regs), "host_regs.h na
           "[enums.sched_policy] and regenerate (README.md step 1)")
 
 # --- 2. the RTL: kestrel_warp_sched under the three policies -----------------
-verilator = shutil.which(os.environ.get("VERILATOR", "verilator"))
-if not lab.check(verilator is not None, "Verilator is installed", "the RTL part needs verilator (Debian package)"):
-    lab.finish()
 objdir = here / "bench_obj"
-shutil.rmtree(objdir, ignore_errors=True)
 rtl = source / "rtl"
 sources = [rtl / "pkg/kestrel_pkg.sv", rtl / "prim/kestrel_rr_arb.sv", rtl / "core/kestrel_warp_sched.sv",
            here / "bench/lab06_sched.sv", here / "bench/lab06_bench.cpp"]
-status, out = run([verilator, "--cc", "--exe", "--build", "-j", "2", "-Wall", f"-I{rtl / 'include'}",
-                   "--top-module", "lab06_sched", "-Mdir", str(objdir), "-o", "lab06_bench", *map(str, sources)], 600)
-messages = [line for line in out.splitlines() if line.startswith(("%Warning", "%Error"))]
+status, out, messages = lab.verilate("lab06_sched", sources, rtl / "include", objdir, "lab06_bench")
 if lab.check(status == 0, "kestrel_warp_sched Verilates with Policy 0, 1 and 2 and -Wall, no warning",
              "Verilator (step 2): 'Policy 2 is not a kestrel_pkg::sched_policy_e this unit implements' means the\n"
              "policy check at the top of kestrel_warp_sched.sv does not know it yet; fix every warning:\n"

@@ -5,8 +5,25 @@ predictions and prints one PASS/FAIL line per check with a hint.
 Python 3 standard library only."""
 import json
 import os
+import shutil
 import subprocess
 import sys
+
+def tail(text, lines=15):
+    """The last lines of a program's output, for a hint."""
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def run_command(command, timeout, **kwargs):
+    """(exit status, output) of a command; a missing program or a timeout is a failure, not a crash."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, **kwargs)
+        return done.returncode, done.stdout + done.stderr
+    except FileNotFoundError as error:
+        return 127, str(error)
+    except subprocess.TimeoutExpired:
+        return 124, f"{command[0]} ran for over {timeout} s"
+
 
 # The geometry every checker runs: the students' predictions assume it.
 CONFIG = "backend=model,sms=2,warps=8,lanes=32,scheduler=lrr"
@@ -121,6 +138,20 @@ class Lab:
                     cycle, sm, warp, pc, mask, text = line.split(None, 5)
                     lines.append((int(cycle), int(sm), int(warp), int(pc, 16), int(mask, 16), text.rstrip()))
         return lines
+
+    def verilate(self, top, sources, include, objdir, program):
+        """Builds a Verilator bench of the student's RTL with -Wall into objdir/program: (exit status,
+        output, Verilator's warning and error lines).  Without Verilator the check fails and the
+        checker ends."""
+        verilator = shutil.which(os.environ.get("VERILATOR", "verilator"))
+        if not self.check(verilator is not None, "Verilator is installed",
+                          "the RTL part needs verilator (Debian package)"):
+            self.finish()
+        shutil.rmtree(objdir, ignore_errors=True)
+        status, out = run_command([verilator, "--cc", "--exe", "--build", "-j", "2", "-Wall", f"-I{include}",
+                                   "--top-module", top, "-Mdir", str(objdir), "-o", program, *map(str, sources)], 600)
+        messages = [line for line in out.splitlines() if line.startswith(("%Warning", "%Error"))]
+        return status, out, messages
 
     def finish(self):
         if self.failures:
