@@ -554,8 +554,11 @@ class Parser {
       if (name == "__global_pointer$") gp_ = value;
       if (name == "__kestrel_shared_start") shared_start_ = value;
       if (name == "__kestrel_shared_end") shared_end_ = value;
-      if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT && sym.st_size > 0)
-        out_.globals.push_back(GlobalSymbol{name, value, sym.st_size});
+      if (GELF_ST_TYPE(sym.st_info) == STT_OBJECT && sym.st_size > 0) {
+        const bool managed =
+            sym.st_shndx < sections_.size() && sections_[sym.st_shndx].name == ".kestrel.managed";
+        out_.globals.push_back(GlobalSymbol{name, value, sym.st_size, managed});
+      }
     }
   }
 

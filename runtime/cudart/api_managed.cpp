@@ -25,7 +25,7 @@ void ManagedMemory::add(DeviceState* device, uint64_t base, size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   // The device handed out this range, so whatever an earlier allocation
   // there left mapped is gone (cudaFree and reset unmap their regions).
-  Region region{device, size, bytes, MAP_FAILED, MAP_FAILED, -1};
+  Region region{device, size, bytes, MAP_FAILED, MAP_FAILED, -1, false};
   auto fail = [&](const std::string& why) {
     unmap(region);
     reject(cudaErrorMemoryAllocation, "cudaMallocManaged: " + why);
@@ -52,7 +52,16 @@ void ManagedMemory::add(DeviceState* device, uint64_t base, size_t bytes) {
   regions_[base] = region;
 }
 
+void ManagedMemory::add_variable(DeviceState& device, uint64_t base, size_t bytes, void* shadow) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  regions_[base] = Region{&device, bytes, bytes, MAP_FAILED, shadow, -1, true};
+  const auto owner = owners_.find(&device);
+  if (owner != owners_.end() && owner->second.device_owns)
+    device.context().copy_to_device(base, shadow, bytes);
+}
+
 void ManagedMemory::unmap(Region& region) {
+  if (region.variable) return;  // the program's own variable
   if (region.user != MAP_FAILED) munmap(region.user, region.bytes);
   if (region.runtime != MAP_FAILED) munmap(region.runtime, region.bytes);
   if (region.fd >= 0) close(region.fd);
@@ -63,7 +72,7 @@ void ManagedMemory::unmap(Region& region) {
 bool ManagedMemory::remove(uint64_t base) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = regions_.find(base);
-  if (it == regions_.end()) return false;
+  if (it == regions_.end() || it->second.variable) return false;
   unmap(it->second);
   regions_.erase(it);
   return true;
@@ -93,7 +102,7 @@ bool ManagedMemory::holds(const DeviceState* device, uint64_t address, size_t by
 
 void ManagedMemory::protect_locked(const DeviceState* device, int protection) {
   for (auto& [base, region] : regions_)
-    if (region.device == device) mprotect(region.user, region.bytes, protection);
+    if (region.device == device && !region.variable) mprotect(region.user, region.bytes, protection);
 }
 
 void ManagedMemory::launch_queued(const DeviceState* device) {

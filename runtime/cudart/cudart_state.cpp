@@ -1,5 +1,6 @@
 #include "cudart_state.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -64,8 +65,40 @@ void Registry::add_function(FatBinary* binary, const void* host_function, const 
 void Registry::add_variable(FatBinary* binary, const void* host_variable, const char* device_name,
                             size_t bytes, bool constant) {
   if (binary == nullptr || host_variable == nullptr || device_name == nullptr) return;
+  DeviceVariable variable{binary, device_name, bytes, constant, false};
+  if (binary->image) {
+    for (const runtime::GlobalSymbol& global : binary->image->globals) {
+      if (global.name != variable.name || !global.managed) continue;
+      // A __managed__ variable: its host shadow (which clang leaves
+      // uninitialized) is its host copy from now on, so it starts with the
+      // variable's initializer, before main can read it (guide J.2.2.3).
+      const auto relocated = std::lower_bound(binary->image->relocations.begin(),
+                                              binary->image->relocations.end(), global.address);
+      if (global.bytes != bytes) {
+        binary->error = "__managed__ variable '" + variable.name + "' has " + std::to_string(global.bytes) +
+                        " bytes in the device image but " + std::to_string(bytes) + " on the host";
+      } else if (relocated != binary->image->relocations.end() &&
+                 *relocated < global.address + global.bytes) {
+        binary->error = "__managed__ variable '" + variable.name +
+                        "' is initialized with a device address, which its host copy cannot hold";
+      } else {
+        std::memcpy(const_cast<void*>(host_variable), binary->image->bytes.data() + global.address, bytes);
+        variable.managed = true;
+      }
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex_);
-  variables_[host_variable] = DeviceVariable{binary, device_name, bytes, constant};
+  variables_[host_variable] = variable;
+  if (variable.managed) managed_[binary].push_back(const_cast<void*>(host_variable));
+}
+
+std::vector<std::pair<void*, DeviceVariable>> Registry::managed_variables(const FatBinary* binary) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::pair<void*, DeviceVariable>> out;
+  const auto it = managed_.find(binary);
+  if (it == managed_.end()) return out;
+  for (void* shadow : it->second) out.emplace_back(shadow, variables_.at(shadow));
+  return out;
 }
 
 const KernelFunction* Registry::function(const void* host_function) const {
@@ -392,6 +425,19 @@ const runtime::LoadedModule& DeviceState::module_for(FatBinary* binary) {
     // The image was parsed at registration; placing it parses nothing again.
     auto& module = modules_[binary];
     module = context_->load_module(*binary->image);
+    // Its __managed__ variables join the device's managed memory, with
+    // their host shadows as host copies.
+    for (const auto& [shadow, variable] : Runtime::get().registry().managed_variables(binary)) {
+      for (const runtime::GlobalSymbol& global : module->image.globals) {
+        if (global.name != variable.name) continue;
+        const kestrel_devptr_t address = module->base + global.address;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          symbol_ranges[address] = global.bytes;
+        }
+        ManagedMemory::get().add_variable(*this, address, variable.bytes, shadow);
+      }
+    }
     return *module;
   } catch (const Error& error) {
     modules_.erase(binary);

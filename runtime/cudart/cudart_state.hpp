@@ -64,6 +64,8 @@ struct DeviceVariable {
   std::string name;
   size_t bytes = 0;
   bool constant = false;
+  // A __managed__ variable: its host shadow is its host copy (managed_memory.hpp).
+  bool managed = false;
 };
 
 class Registry {
@@ -75,12 +77,15 @@ class Registry {
   // nullptr when `host_function` was never registered.
   const KernelFunction* function(const void* host_function) const;
   const DeviceVariable* variable(const void* host_variable) const;
+  // The __managed__ variables of `binary` with their host shadows.
+  std::vector<std::pair<void*, DeviceVariable>> managed_variables(const FatBinary* binary) const;
 
  private:
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<FatBinary>> binaries_;
   std::map<const void*, KernelFunction> functions_;
   std::map<const void*, DeviceVariable> variables_;
+  std::map<const FatBinary*, std::vector<void*>> managed_;  // host shadows of managed variables
 };
 
 class DeviceState;

@@ -16,6 +16,9 @@
 // so the owner changes only between them.  From the launch call until the
 // last launch queued has ended the user view is PROT_NONE, so a host access
 // in between faults (SIGSEGV) as it does on those devices.
+// A __managed__ variable is a region too, whose runtime view is the
+// program's host shadow of the variable and which has no user view: the
+// program reads and writes the shadow itself, unprotected.
 // docs/cuda-runtime.md, "Managed memory".
 #pragma once
 
@@ -37,6 +40,11 @@ class ManagedMemory {
   // (cudaErrorMemoryAllocation, with a message) when the host address range
   // is taken.
   void add(DeviceState* device, uint64_t base, size_t bytes);
+  // Worker, as a module is placed on `device`: its __managed__ variable at
+  // device address [base, base + bytes) has the host copy `shadow` (the
+  // program's own variable, never unmapped nor protected).  The host copy
+  // holds the data; if the device owns managed memory now, it is copied over.
+  void add_variable(DeviceState& device, uint64_t base, size_t bytes, void* shadow);
   // cudaFree of a managed allocation; false if `base` is none.
   bool remove(uint64_t base);
   // cudaDeviceReset: every allocation of `device` is gone.
@@ -66,8 +74,9 @@ class ManagedMemory {
     size_t size;    // as allocated: what the device region holds
     size_t bytes;   // whole pages: what is mapped
     void* user;     // at the device address
-    void* runtime;  // the runtime's own view
+    void* runtime;  // the runtime's own view (a variable's host shadow)
     int fd;
+    bool variable;  // a __managed__ variable: nothing mapped, nothing to unmap
   };
   struct Ownership {
     int queued = 0;            // launches called and not ended

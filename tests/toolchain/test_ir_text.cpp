@@ -106,6 +106,29 @@ TEST(IrText, RejectsASharedVariableWithItsOwnSection) {
   EXPECT_THROW(place_device_sections(module), CompileError);
 }
 
+TEST(IrText, PlacesManagedVariables) {
+  // `__device__ __managed__ int hits = 3;` and `__managed__ float sum;` as
+  // clang 14 writes them (opaque-pointer annotations, as in the test below).
+  IrModule module = parse_ir(
+      "@hits = dso_local global i32 3, align 4\n"
+      "@sum = dso_local global float 0.000000e+00, align 4\n"
+      "@plain = dso_local global i32 7, align 4\n"
+      "@.str = private unnamed_addr constant [16 x i8] c\"kestrel.managed\\00\", section \"llvm.metadata\"\n"
+      "@llvm.global.annotations = appending global [2 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, "
+      "ptr } { ptr @hits, ptr @.str, ptr @.str, i32 1, ptr null }, { ptr, ptr, ptr, i32, ptr } { ptr @sum, "
+      "ptr @.str, ptr @.str, i32 2, ptr null }], section \"llvm.metadata\"\n");
+  EXPECT_EQ(module.annotated("kestrel.managed"), (std::vector<std::string>{"hits", "sum"}));
+  const SectionPlacement placement = place_device_sections(module);
+  EXPECT_EQ(placement.managed_variables, 2u);
+  EXPECT_EQ(placement.constant_variables, 0u);
+  const std::string text = module.text();
+  EXPECT_NE(text.find("@hits = dso_local global i32 3, section \".kestrel.managed\", align 4\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("@sum = dso_local global float 0.000000e+00, section \".kestrel.managed\", align 4\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("@plain = dso_local global i32 7, align 4\n"), std::string::npos);
+}
+
 TEST(IrText, OpaquePointerAnnotations) {
   const IrModule module = parse_ir(
       "@.str = private unnamed_addr constant [15 x i8] c\"kestrel.kernel\\00\", section \"llvm.metadata\"\n"

@@ -47,14 +47,21 @@
 /* ---- Function and variable qualifiers (guide B.1, B.2) ----------------------
  * The "kestrel.kernel" annotation lists every kernel in the IR's
  * llvm.global.annotations, which is how kestrel-cc finds the kernels to make
- * entry trampolines for; "kestrel.const" tells it which variables to place in
- * section .kestrel.const (a section attribute here would clash between const
- * and non-const __constant__ variables of one file). */
+ * entry trampolines for; "kestrel.const" and "kestrel.managed" tell it which
+ * variables to place in sections .kestrel.const and .kestrel.managed (a
+ * section attribute here would clash between const and non-const variables of
+ * one file, and would place the host pass's shadows too). */
 #define __global__ __attribute__((global)) __attribute__((annotate("kestrel.kernel")))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant)) __attribute__((annotate("kestrel.const")))
+/* A __managed__ variable (guide J.2.2.3) is a __device__ variable that
+ * kestrel-cc places in section .kestrel.managed; the runtime finds it there
+ * and makes its host shadow the variable's host copy, handed to the device
+ * for each launch and back when the launch ends (docs/cuda-runtime.md,
+ * "Managed memory").  clang ignores CUDA's own managed attribute outside HIP. */
+#define __managed__ __attribute__((device)) __attribute__((annotate("kestrel.managed")))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 /* Occupancy hints only: Kestrel has no register file to partition. */

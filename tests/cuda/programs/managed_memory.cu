@@ -3,7 +3,7 @@
 // a host check; then kernels back to back, copies and fills on managed
 // memory, the hints, the refusals, and the rule of devices before compute
 // capability 6.x (J.2.2.1): a host access between a launch and the next
-// synchronization faults (checked in a child process).
+// synchronization faults (checked in a child process); __managed__ variables.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +35,20 @@ __global__ void scale(int n, float factor, float* y) {
   if (i < n) y[i] *= factor;
 }
 
+// __managed__ variables (guide J.2.2.3): one variable for host and device
+// code, its initializer visible to the host before any CUDA call.
+__device__ __managed__ int g_hits = 3;
+__managed__ float g_sum[4];
+
+__global__ void bump_managed(int by) {
+  if (threadIdx.x == 0) g_hits += by;
+  if (threadIdx.x < 4) g_sum[threadIdx.x] = g_sum[threadIdx.x] * 2.0f + 1.0f;
+}
+
+__global__ void store_through(int* p, int value) {
+  if (threadIdx.x == 0) *p = value;
+}
+
 static int failures = 0;
 // The exit status of a child process whose access to managed memory faulted.
 static constexpr int kFaulted = 42;
@@ -58,7 +72,39 @@ static void CUDART_CB hold_stream(void*) {
   while (!g_release.load()) usleep(1000);
 }
 
+// The __managed__ variables through every way a program reaches them.
+static int check_managed_variables() {
+  for (int i = 0; i < 4; ++i) g_sum[i] = static_cast<float>(i);
+  g_hits = 10;
+  bump_managed<<<1, 32>>>(5);
+  CHECK(cudaDeviceSynchronize());
+  expect("a kernel sees the host's writes to __managed__ variables and the host its",
+         g_hits == 15 && g_sum[0] == 1.0f && g_sum[3] == 7.0f);
+  // Back to back: the second launch sees the first one's result.
+  bump_managed<<<1, 32>>>(1);
+  bump_managed<<<1, 32>>>(2);
+  CHECK(cudaDeviceSynchronize());
+  expect("__managed__ variables across two launches", g_hits == 18 && g_sum[1] == 15.0f);
+  // Symbol copies reach the host copy while the host owns it.
+  int value = 0;
+  CHECK(cudaMemcpyFromSymbol(&value, g_hits, sizeof value));
+  expect("cudaMemcpyFromSymbol of a __managed__ variable", value == 18);
+  value = 40;
+  CHECK(cudaMemcpyToSymbol(g_hits, &value, sizeof value));
+  expect("cudaMemcpyToSymbol of a __managed__ variable", g_hits == 40);
+  // Its device address, passed to a kernel.
+  int* address = nullptr;
+  CHECK(cudaGetSymbolAddress(reinterpret_cast<void**>(&address), g_hits));
+  store_through<<<1, 1>>>(address, 41);
+  CHECK(cudaDeviceSynchronize());
+  expect("a kernel writing a __managed__ variable through its address", g_hits == 41);
+  return 0;
+}
+
 int main() {
+  // Before any CUDA call: the variable's initializer.
+  expect("a __managed__ variable's initializer, before any CUDA call", g_hits == 3);
+  if (check_managed_variables() != 0) return EXIT_FAILURE;
   const int n = 1 << 12;
   float *x = nullptr, *y = nullptr;
   CHECK(cudaMallocManaged(&x, n * sizeof(float)));

@@ -315,12 +315,17 @@ SectionPlacement place_device_sections(IrModule& module) {
   SectionPlacement placement;
   const std::vector<std::string> constants = module.annotated("kestrel.const");
   const std::set<std::string> constant_set(constants.begin(), constants.end());
+  const std::vector<std::string> managed = module.annotated("kestrel.managed");
+  const std::set<std::string> managed_set(managed.begin(), managed.end());
   for (IrGlobal& global : module.globals) {
     if (global.is_declaration || global.initializer.empty()) continue;
     const char* section = nullptr;
     if (constant_set.count(global.name)) {
       section = ".kestrel.const";
       ++placement.constant_variables;
+    } else if (managed_set.count(global.name)) {
+      section = ".kestrel.managed";
+      ++placement.managed_variables;
     } else if (!global.is_constant && global.initializer == "undef") {
       section = ".kestrel.shared";
       ++placement.shared_variables;
@@ -329,7 +334,7 @@ SectionPlacement place_device_sections(IrModule& module) {
     if (!global.section.empty()) {
       if (global.section == section) continue;
       throw CompileError("device variable '" + global.name + "' has section \"" + global.section +
-                         "\"; __shared__ and __constant__ variables cannot be given a section");
+                         "\"; __shared__, __constant__ and __managed__ variables cannot be given a section");
     }
     module.lines[global.line].insert(global.initializer_end, std::string(", section \"") + section + "\"");
     global.section = section;

@@ -59,12 +59,15 @@ std::vector<std::string> extern_shared_candidates(const IrModule& module);
 struct SectionPlacement {
   std::size_t shared_variables = 0;    // __shared__ variables moved to .kestrel.shared
   std::size_t constant_variables = 0;  // __constant__ variables moved to .kestrel.const
+  std::size_t managed_variables = 0;   // __managed__ variables moved to .kestrel.managed
 };
 
 // Puts every defined variable with an `undef` initializer (clang's
 // initializer for __shared__ variables in CUDA device mode) in section
 // .kestrel.shared and every variable annotated "kestrel.const" (the SDK's
-// __constant__) in section .kestrel.const, editing module.lines in place.
+// __constant__) in section .kestrel.const and every one annotated
+// "kestrel.managed" (__managed__) in .kestrel.managed, editing module.lines
+// in place.
 // Throws CompileError if such a variable already has another section.
 SectionPlacement place_device_sections(IrModule& module);
 

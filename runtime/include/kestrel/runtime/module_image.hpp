@@ -29,6 +29,9 @@ struct GlobalSymbol {
   std::string name;
   uint64_t address = 0;  // link-time
   uint64_t bytes = 0;
+  // In section .kestrel.managed: a __managed__ variable, whose host copy the
+  // CUDA runtime keeps (docs/cuda-runtime.md, "Managed memory").
+  bool managed = false;
 };
 
 // A run of pages of the image with one permission set (KESTREL_PAGE_*).
