@@ -70,6 +70,8 @@ struct DeviceVector {
   ~DeviceVector() { cudaFree(p); }
 };
 
+// Prints the n results of the kernel just launched, then fills the buffer
+// with a sentinel (all ones) so that a result a kernel did not write shows.
 static void print_results(const char* name, float* d_out, int n) {
   std::vector<float> out(n);
   CHECK(cudaDeviceSynchronize());
@@ -77,6 +79,7 @@ static void print_results(const char* name, float* d_out, int n) {
   printf("%s:", name);
   for (float v : out) printf(" %08x", bits(v));
   printf("\n");
+  CHECK(cudaMemset(d_out, 0xFF, n * sizeof(float)));
 }
 
 // Texel values: distinct, not multiples of a power of two, of both signs.
@@ -162,6 +165,7 @@ int main() {
   const int w = 5, h = 3, d = 4;  // not powers of two
   float* d_out = nullptr;
   CHECK(cudaMalloc(&d_out, 4096 * sizeof(float)));
+  CHECK(cudaMemset(d_out, 0xFF, 4096 * sizeof(float)));
 
   for (const Format& f : formats) {
     // 1D, 2D and 3D arrays of the format.
@@ -209,12 +213,12 @@ int main() {
                    normalized ? "norm" : "unnorm");
           print_results(name, d_out, dc1.n);
           cudaTextureObject_t t2 = make_texture(a2, mode, filter, f.read_mode, normalized);
-          fetch2d<<<2, 64>>>(t2, dc2.p, d_out, dc2.n);
+          fetch2d<<<(dc2.n + 63) / 64, 64>>>(t2, dc2.p, d_out, dc2.n);
           snprintf(name, sizeof name, "%s 2d %s %s %s", f.name, address_name(mode), prefix,
                    normalized ? "norm" : "unnorm");
           print_results(name, d_out, dc2.n);
           cudaTextureObject_t t3 = make_texture(a3, mode, filter, f.read_mode, normalized);
-          fetch3d<<<2, 64>>>(t3, dc3.p, d_out, dc3.n);
+          fetch3d<<<(dc3.n + 63) / 64, 64>>>(t3, dc3.p, d_out, dc3.n);
           snprintf(name, sizeof name, "%s 3d %s %s %s", f.name, address_name(mode), prefix,
                    normalized ? "norm" : "unnorm");
           print_results(name, d_out, dc3.n);
