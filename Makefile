@@ -44,9 +44,13 @@ test-long: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L '^long$$' $(CTEST_ARGS); status=$$?; \
 	  echo "make test-long: $$(( $$(date +%s) - $(START) )) s wall time (configure, build and tests)"; exit $$status
 
-# Host code under ASan and UBSan (a separate build tree).
+# Host code under ASan and UBSan (a separate build tree): the model, driver,
+# runtime, CUDA runtime and toolchain, and the rtlsim backend on its small
+# geometry (KESTREL_RTLSIM_SMALL_ONLY: the Verilated models uninstrumented,
+# the harness, transport and lock-step checker instrumented; the tests
+# labelled san_rtlsim run on it).  docs/reliability.md, "Sanitizers".
 test-san:
-	@$(MAKE) test BUILD=build-san CMAKE_FLAGS="-DKESTREL_SANITIZE=ON -DKESTREL_BUILD_RTL=OFF -DCMAKE_BUILD_TYPE=Debug"
+	@$(MAKE) test BUILD=build-san CMAKE_FLAGS="-DKESTREL_SANITIZE=ON -DKESTREL_BUILD_RTL=ON -DKESTREL_RTLSIM_SMALL_ONLY=ON -DCMAKE_BUILD_TYPE=Debug"
 
 # Verilator lint (-Wall) of every RTL file (the CTest tests labelled lint: no
 # build needed) and the clang-format check of the C++ files.

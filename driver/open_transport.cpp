@@ -48,7 +48,7 @@ std::string default_backend() {
   if (from_env != nullptr && *from_env != '\0') return from_env;
   if (std::string configured = driver::run_config_from_environment().backend; !configured.empty())
     return configured;
-#ifdef KESTREL_HAVE_RTLSIM
+#if defined(KESTREL_HAVE_RTLSIM) && !defined(KESTREL_RTLSIM_NOT_DEFAULT)
   return "rtlsim";
 #else
   return "model";

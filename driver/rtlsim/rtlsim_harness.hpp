@@ -231,7 +231,11 @@ class Harness final : public Engine {
       external_debug(addr, const_cast<void*>(src), bytes, true);
       return;
     }
-    std::memcpy(dram_at(addr, bytes), src, bytes);
+    uint8_t* const at = dram_at(addr, bytes);
+    // An empty copy (src may then be null, which memcpy must not be given)
+    // writes nothing: the observer is not told, the launch stays followed.
+    if (bytes == 0) return;
+    std::memcpy(at, src, bytes);
     if (observer_) {
       // A copy that overlaps the kernel (advance()) ends what the observer
       // can follow of the launch (lock-step: it runs unchecked).
@@ -247,7 +251,8 @@ class Harness final : public Engine {
       external_debug(addr, dst, bytes, false);
       return;
     }
-    std::memcpy(dst, dram_at(addr, bytes), bytes);
+    const uint8_t* const at = dram_at(addr, bytes);
+    if (bytes != 0) std::memcpy(dst, at, bytes);  // dst may be null when empty
   }
 
   void wait_idle() override {

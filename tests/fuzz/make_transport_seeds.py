@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the seed inputs of fuzz_model_transport (the input format is in
-targets/fuzz_model_transport.cpp): small programs of register and DRAM
+"""Writes the seed inputs of fuzz_model_transport and fuzz_rtlsim_transport
+(the input formats are in targets/fuzz_model_transport.cpp and
+targets/fuzz_rtlsim_transport.cpp: the same operations after a first byte of
+geometry or backend options): small programs of register and DRAM
 operations that map pages, load a few instructions, fill a launch descriptor
 and START it, then advance the launch and read STATUS, the fault registers and
 the counters.  Run from tests/fuzz: python3 make_transport_seeds.py"""
@@ -71,7 +73,25 @@ seeds = {
                  bytes([2]) + struct.pack("<II", 0x43, 1) +              # unaligned offset
                  bytes([5]) + struct.pack("<QB", 0xFFFFFFFFFFFFFFF1, 32),  # address wraps
 }
-out = pathlib.Path(__file__).resolve().parent / "corpus" / "model_transport"
-out.mkdir(parents=True, exist_ok=True)
-for name, data in seeds.items():
-    (out / name).write_bytes(data)
+
+# rtlsim: the small preset (RV32, 4 lanes, 4 warps: blocks of up to 16
+# threads); first byte bit 5: 1 MiB of DRAM, bits 0-2 the memory latency.
+RTL_MIB = 0x20
+rtlsim_seeds = {
+    "store": bytes([RTL_MIB | 2]) + launch(STORE, block=16),
+    "store_grid3_interval2": bytes([RTL_MIB | 0x08]) + launch(STORE, grid=3, block=8),
+    "loop_backstop": bytes([RTL_MIB | 0x40]) + launch(LOOP, grid=4, block=16),
+    "fault": bytes([RTL_MIB | 1]) + launch(FAULT, block=4),
+    "shared": bytes([RTL_MIB]) + launch(SHARED_STORE, block=16, shared=64),
+    "registers": bytes([RTL_MIB]) + b"".join(rreg(o) for o in range(0, 0x1000, 4)) +
+                 bytes([2]) + struct.pack("<II", 0x43, 1) +              # unaligned offset
+                 bytes([2]) + struct.pack("<II", 0x1000, 1) +            # past the register map
+                 bytes([5]) + struct.pack("<QB", 0xFFFFFFFFFFFFFFF1, 32),  # address wraps
+    "small_dram": bytes([0]) + launch(STORE, block=16),                   # 256 KiB: SHARED outside
+}
+here = pathlib.Path(__file__).resolve().parent / "corpus"
+for folder, table in (("model_transport", seeds), ("rtlsim_transport", rtlsim_seeds)):
+    out = here / folder
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in table.items():
+        (out / name).write_bytes(data)
