@@ -198,7 +198,11 @@ module kestrel_sm_exec #(
   logic [RowW-1:0] s1_csr;
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
-      logic [63:0] v, instret;
+      // RV32 keeps v's low half (the CSR is 64-bit wide in the case below).
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [63:0] v;
+      /* verilator lint_on UNUSEDSIGNAL */
+      logic [63:0] instret;
       logic [TidW-1:0] tid;
       tid = s1_tid[l*TidW +: TidW];
       instret = instret_i[l*64 +: 64];

@@ -32,5 +32,18 @@ for config in "fpu/kestrel_fpu_lane -GXlen=32 -GStages=1" "fpu/kestrel_fpu_lane 
   fi
   count=$((count + 1))
 done
+# The FPGA board files (fpga/rtl, fpga/icebreaker: docs/fpga.md) at their
+# defaults, the board preset (RV32, 2 lanes, 2 warps).
+fpga_dir="$rtl_dir/../fpga"
+for file in "$fpga_dir"/rtl/*.sv "$fpga_dir"/icebreaker/*.sv; do
+  [ -e "$file" ] || continue
+  top="$(basename "$file" .sv)"
+  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" -y "$fpga_dir/rtl" -y "$fpga_dir/icebreaker" \
+      "$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$file" --top-module "$top"; then
+    echo "lint: $top FAILED"
+    status=1
+  fi
+  count=$((count + 1))
+done
 echo "lint: $count files and configurations checked with verilator -Wall"
 exit $status

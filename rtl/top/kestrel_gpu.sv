@@ -155,12 +155,18 @@ module kestrel_gpu #(
     // memory arbitration mixes its port's ready into its valid in one block,
     // so the two sides meet only through flops (one cycle each way).
     // The SM index completes an LR/SC's thread identity (mem_amo_t).
+    // amo.sm is the request's most significant byte (mem_amo_t leads
+    // mem_req_t, sm leads mem_amo_t; checked below outside synthesis): Yosys
+    // 0.23 cannot resolve a struct member written in a generate block.
+    assign req_bits = {8'(s), req[ReqW-9:0]};
+`ifndef SYNTHESIS
     kestrel_pkg::mem_req_t req_named;
     always_comb begin
       req_named = req;
       req_named.amo.sm = 8'(s);
+      assert (req_bits == ReqW'(req_named)) else $error("kestrel_gpu: amo.sm is not the top byte of mem_req_t");
     end
-    assign req_bits = req_named;
+`endif
     kestrel_skid_buf #(.Width(ReqW)) u_req_stage (
       .clk_i,
       .rst_ni,

@@ -1,0 +1,66 @@
+// kestrel_icebreaker_top: the iCEBreaker (iCE40UP5K) pin-level top: the PLL
+// (12 MHz to the GPU clock), a reset from power-up, the PLL lock and the user
+// button, the board top on the FT2232H's UART, and the LEDs (green: out of
+// reset, red: the button).  The board top is kestrel_board_stub until the
+// real kestrel_board (UART packet bridge) lands; see kestrel_board_stub.sv.
+// The GPU preset comes in as parameters (fpga/Makefile sets them).
+module kestrel_icebreaker_top #(
+  parameter int unsigned Xlen = 32,
+  parameter int unsigned Lanes = 2,
+  parameter int unsigned Warps = 2,
+  parameter int unsigned NumSms = 1,
+  parameter int unsigned SharedBytes = 256,
+  parameter int unsigned MemBytes = 128 * 1024,
+  parameter int unsigned ICacheLines = 2,
+  parameter int unsigned MemOutstanding = 4,
+  parameter int unsigned FpuStages = 3,
+  parameter int unsigned ClkHz = 24_000_000,
+  parameter int unsigned BaudRate = 115_200
+) (
+  input  logic clk_12m_i,
+  input  logic btn_ni,
+  input  logic uart_rx_i,
+  output logic uart_tx_o,
+  output logic led_red_no,
+  output logic led_green_no
+);
+  logic clk, locked;
+  kestrel_ice40_pll u_pll (
+    .pad_clk_i(clk_12m_i),
+    .clk_o(clk),
+    .locked_o(locked)
+  );
+
+  // Reset: held for 2^8 cycles after the PLL locks and while the button is down.
+  logic [8:0] por_q;
+  logic [1:0] btn_q;
+  logic rst_n;
+  always_ff @(posedge clk) begin
+    btn_q <= {btn_q[0], btn_ni};
+    if (!locked || !btn_q[1]) por_q <= '0;
+    else if (!por_q[8]) por_q <= por_q + 1'b1;
+  end
+  assign rst_n = por_q[8];
+
+  kestrel_board_stub #(
+    .Xlen(Xlen),
+    .Lanes(Lanes),
+    .Warps(Warps),
+    .NumSms(NumSms),
+    .SharedBytes(SharedBytes),
+    .MemBytes(MemBytes),
+    .ICacheLines(ICacheLines),
+    .MemOutstanding(MemOutstanding),
+    .FpuStages(FpuStages),
+    .ClkHz(ClkHz),
+    .BaudRate(BaudRate)
+  ) u_board (
+    .clk_i(clk),
+    .rst_ni(rst_n),
+    .uart_rx_i,
+    .uart_tx_o
+  );
+
+  assign led_green_no = !rst_n;
+  assign led_red_no = btn_q[1];
+endmodule
