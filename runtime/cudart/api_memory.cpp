@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "api_common.hpp"
 #include "managed_memory.hpp"
@@ -74,7 +75,16 @@ Side side_of(const char* api, const char* role, DeviceState& device, const void*
   return Side::host;
 }
 
+// Whether [pointer, pointer + bytes) is page-locked host memory
+// (cudaHostAlloc/cudaMallocHost or a cudaHostRegister range).
+bool page_locked(const void* pointer, size_t bytes);
+
 // One row-by-row copy of `height` rows of `width` bytes (height 1: a plain copy).
+// An asynchronous copy (`wait` false) with pageable host memory behaves as
+// CUDA's (runtime API, "API synchronization behavior"): a pageable source is
+// staged before the call returns, so the caller may reuse it at once, and a
+// copy into pageable memory, or from host to host, returns only once it has
+// completed.  Page-locked memory is read and written when the stream gets there.
 void copy(const char* api, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
           size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool wait) {
   require(kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault, cudaErrorInvalidMemcpyDirection);
@@ -88,8 +98,16 @@ void copy(const char* api, void* dst, size_t dpitch, const void* src, size_t spi
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
   const Side dst_side = side_of(api, "destination", *target.device, dst, dst_span, kind, dst_device);
   const Side src_side = side_of(api, "source", *target.device, src, src_span, kind, src_device);
-  const uint64_t d = address_of(dst), s = address_of(src);
+  std::shared_ptr<std::vector<uint8_t>> staged;
+  if (!wait && dst_side == Side::host && (src_side == Side::host || !page_locked(dst, dst_span))) {
+    wait = true;
+  } else if (!wait && src_side == Side::host && !page_locked(src, src_span)) {
+    const auto* bytes = static_cast<const uint8_t*>(src);
+    staged = std::make_shared<std::vector<uint8_t>>(bytes, bytes + src_span);
+  }
+  const uint64_t d = address_of(dst), s = address_of(staged ? staged->data() : src);
   dispatch(target, wait, [=](DeviceState& device) {
+    (void)staged;  // kept alive until the copy has run
     kestrel::runtime::DeviceContext& context = device.context();
     // The host memory of a side, or nullptr for device memory.
     auto host_memory = [&](Side side, uint64_t address) -> void* {
@@ -177,6 +195,19 @@ std::map<void*, size_t>& host_registrations() {
 std::map<void*, size_t>& host_allocations() {
   static std::map<void*, size_t> allocations;
   return allocations;
+}
+
+bool page_locked(const void* pointer, size_t bytes) {
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(pointer);
+  std::lock_guard<std::mutex> lock(g_host_mutex);
+  for (const std::map<void*, size_t>* ranges : {&host_registrations(), &host_allocations()}) {
+    auto it = ranges->upper_bound(const_cast<void*>(pointer));
+    if (it == ranges->begin()) continue;
+    --it;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(it->first);
+    if (begin - start < it->second && bytes <= it->second - (begin - start)) return true;
+  }
+  return false;
 }
 
 // cudaFree and cudaFreeAsync of something that is no live allocation of

@@ -6,11 +6,14 @@
 // never leaks between them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda_profiler_api.h"
@@ -199,6 +202,26 @@ TEST(Memory, HostRegisterAndMapping) {
 // Stream-ordered allocation: memory from cudaMallocAsync works in its
 // stream's order, cudaFreeAsync returns it there, and the default pool
 // reports what is allocated from it.
+// A gate the worker waits at (a host function), so that everything after it
+// is queued before any of it runs: the tests below need that order.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  static void wait(void* self) {
+    Gate& gate = *static_cast<Gate*>(self);
+    std::unique_lock<std::mutex> lock(gate.mutex);
+    gate.opened.wait(lock, [&] { return gate.open; });
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      open = true;
+    }
+    opened.notify_all();
+  }
+};
+
 TEST(Memory, StreamOrderedAllocation) {
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
@@ -246,6 +269,52 @@ TEST(Memory, StreamOrderedAllocation) {
   // cudaFree takes stream-ordered memory too.
   ASSERT_EQ(cudaMallocAsync(&data, 16, stream), cudaSuccess);
   EXPECT_EQ(cudaFree(data), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+}
+
+// The runtime API's synchronization rules for cudaMemcpyAsync: a pageable
+// source is staged before the call returns (the caller may reuse it at
+// once), a copy into pageable memory returns only once it has completed,
+// and page-locked memory is touched when the stream gets there.
+TEST(Memory, AsyncCopiesOfPageableMemoryFollowCudaRules) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  int* data = device_ints(64);
+  int* data_pinned = device_ints(64);
+  int* pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(&pinned, 64 * sizeof(int)), cudaSuccess);
+  Gate gate;
+  ASSERT_EQ(cudaLaunchHostFunc(stream, &Gate::wait, &gate), cudaSuccess);
+
+  std::vector<int> source(64, 7);
+  ASSERT_EQ(cudaMemcpyAsync(data, source.data(), 64 * sizeof(int), cudaMemcpyHostToDevice, stream),
+            cudaSuccess);
+  std::fill(source.begin(), source.end(), -1);  // the copy has not run yet, but its source was staged
+  std::fill(pinned, pinned + 64, 5);
+  ASSERT_EQ(cudaMemcpyAsync(data_pinned, pinned, 64 * sizeof(int), cudaMemcpyHostToDevice, stream),
+            cudaSuccess);
+  std::fill(pinned, pinned + 64, 9);  // read when the stream gets there: 9 arrives
+  ASSERT_EQ(cudaStreamQuery(stream), cudaErrorNotReady);
+
+  std::vector<int> back(64, 0);
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    gate.release();
+  });
+  ASSERT_EQ(cudaMemcpyAsync(back.data(), data, 64 * sizeof(int), cudaMemcpyDeviceToHost, stream),
+            cudaSuccess);
+  // Returned only once done, with no synchronization by the caller.
+  EXPECT_EQ(back[0], 7);
+  EXPECT_EQ(back[63], 7);
+  opener.join();
+  ASSERT_EQ(cudaMemcpyAsync(pinned, data_pinned, 64 * sizeof(int), cudaMemcpyDeviceToHost, stream),
+            cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(pinned[0], 9);
+  EXPECT_EQ(pinned[63], 9);
+  EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+  EXPECT_EQ(cudaFree(data_pinned), cudaSuccess);
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
@@ -744,26 +813,6 @@ TEST(Launches, FaultIsStickyUntilReset) {
   EXPECT_EQ(cudaMalloc(&data, 4), cudaSuccess);
   EXPECT_EQ(cudaFree(data), cudaSuccess);
 }
-
-// A gate the worker waits at (a host function), so that everything after it
-// is queued before any of it runs: the tests below need that order.
-struct Gate {
-  std::mutex mutex;
-  std::condition_variable opened;
-  bool open = false;
-  static void wait(void* self) {
-    Gate& gate = *static_cast<Gate*>(self);
-    std::unique_lock<std::mutex> lock(gate.mutex);
-    gate.opened.wait(lock, [&] { return gate.open; });
-  }
-  void release() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      open = true;
-    }
-    opened.notify_all();
-  }
-};
 
 // Work queued behind a faulting kernel is skipped, but event records still
 // complete: cudaEventSynchronize, cudaEventQuery, cudaStreamWaitEvent and
