@@ -17,6 +17,8 @@ std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config);
 }  // namespace kestrel::rtlsim
 #endif
 
+#include "fpga_transport.hpp"
+
 #ifdef KESTREL_HAVE_SYSTEMC
 namespace kestrel::systemc {
 // Defined by platform/systemc/ (the TLM-2.0 platform around the RTL).
@@ -37,6 +39,12 @@ std::string built_backends() {
 #endif
 #ifdef KESTREL_HAVE_SYSTEMC
   names += " systemc";
+#endif
+#ifdef KESTREL_HAVE_LIBUSB
+  names += " fpga";
+#endif
+#ifdef KESTREL_HAVE_FPGA_SIM
+  names += " fpga-sim";
 #endif
   return names.empty() ? " (none)" : names;
 }
@@ -85,15 +93,30 @@ std::unique_ptr<Transport> open_transport(const std::string& backend, const Back
                     built_backends() + ")");
 #endif
   }
-  if (name == "fpga") {
+  if (name == "fpga-sim") {
+#ifdef KESTREL_HAVE_FPGA_SIM
+    return fpga::make_fpga_sim_transport(config);
+#else
     throw Error(KESTREL_ERROR_NO_DEVICE,
-                "backend 'fpga' is not available yet: the USB board link is specified in "
-                "docs/host-interface.md but not implemented");
+                "backend 'fpga-sim' was not built (configure with KESTREL_BUILD_RTL=ON and Verilator; built "
+                "backends:" +
+                    built_backends() + ")");
+#endif
+  }
+  if (name == "fpga") {
+#ifdef KESTREL_HAVE_LIBUSB
+    return fpga::make_fpga_transport(config);
+#else
+    throw Error(
+        KESTREL_ERROR_NO_DEVICE,
+        "backend 'fpga' was not built (it needs libusb-1.0: Debian's libusb-1.0-0-dev; built backends:" +
+            built_backends() + ")");
+#endif
   }
   (void)config;
-  throw Error(
-      KESTREL_ERROR_NO_DEVICE,
-      "unknown backend '" + name + "' (known: model, rtlsim, systemc, fpga; built:" + built_backends() + ")");
+  throw Error(KESTREL_ERROR_NO_DEVICE,
+              "unknown backend '" + name +
+                  "' (known: model, rtlsim, systemc, fpga, fpga-sim; built:" + built_backends() + ")");
 }
 
 }  // namespace kestrel

@@ -31,9 +31,11 @@ top="$1"
 shift
 chparams=""
 for kv in "$@"; do chparams+=" -set ${kv%%=*} ${kv#*=}"; done
-files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv")
-for d in prim fpu core mem top; do
-  for f in "$rtl_dir/$d"/*.sv; do [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && files+=("$f"); done
+files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv")
+for d in prim fpu core mem top board; do
+  for f in "$rtl_dir/$d"/*.sv; do
+    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] && files+=("$f")
+  done
 done
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
