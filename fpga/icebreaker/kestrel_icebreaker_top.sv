@@ -1,8 +1,9 @@
 // kestrel_icebreaker_top: the iCEBreaker (iCE40UP5K) pin-level top: the PLL
 // (12 MHz to the GPU clock), a reset from power-up, the PLL lock and the user
 // button, the board top on the FT2232H's UART, and the LEDs (green: out of
-// reset, red: the button).  The board top is kestrel_board_stub until the
-// real kestrel_board (UART packet bridge) lands; see kestrel_board_stub.sv.
+// reset, red: the button).  The board top is kestrel_board_stub until
+// kestrel_board (the UART packet bridge) can use the SPRAM; see
+// kestrel_board_stub.sv.
 // The GPU preset comes in as parameters (fpga/Makefile sets them).
 module kestrel_icebreaker_top #(
   parameter int unsigned Xlen = 32,

@@ -1,9 +1,9 @@
-// kestrel_board_stub: TEMPORARY stand-in for kestrel_board (the board top with
-// the UART packet bridge, issue 17's host link, built on another branch), with
-// the same ports and parameters, so that the bitstream flow (fpga/Makefile)
-// can run before that lands.  Swap it for kestrel_board at merge: the only
-// change is the module name in fpga/icebreaker/kestrel_icebreaker_top.sv and
-// the file list in fpga/Makefile.
+// kestrel_board_stub: stand-in for kestrel_board (rtl/board, the board top with
+// the UART packet bridge) in the bitstream flow, with the same ports and
+// parameters.  kestrel_board's memory is a two-port block-RAM line memory;
+// on the UP5K device memory must be the single-port SPRAM, which needs an
+// arbiter between the bridge's and the GPU's ports that is not written yet
+// (docs/fpga.md, "The board top in the bitstream flow").
 //
 // It is NOT a host link: its host port is a bare shift register that shifts
 // uart_rx_i in every cycle and presents a register request whenever its top
