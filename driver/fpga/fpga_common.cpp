@@ -1,6 +1,7 @@
 // What the board backends share: options, the closed links' counters, and
 // the FT2232H's baud divisor and device spec (pure logic, tested without a
 // board).
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -58,6 +59,46 @@ void check_options(const BackendConfig& config, const std::string& backend, cons
       throw Error(KESTREL_ERROR_INVALID_VALUE,
                   backend + ": unknown backend option '" + name + "' (" + backend + " knows: " + known + ")");
     }
+  }
+}
+
+uint32_t LinkTransport::read_reg(uint32_t offset) {
+  check_offset(offset);
+  return link().read_reg(offset);
+}
+
+void LinkTransport::write_reg(uint32_t offset, uint32_t value) {
+  check_offset(offset);
+  link().write_reg(offset, value);
+}
+
+void LinkTransport::write_mem(uint64_t addr, const void* src, size_t bytes) {
+  if (src == nullptr && bytes != 0)
+    throw Error(KESTREL_ERROR_INVALID_VALUE, backend_ + ": write_mem from a null pointer");
+  check_range(addr, bytes);
+  link().write_mem(static_cast<uint32_t>(addr), src, bytes);
+}
+
+void LinkTransport::read_mem(uint64_t addr, void* dst, size_t bytes) {
+  if (dst == nullptr && bytes != 0)
+    throw Error(KESTREL_ERROR_INVALID_VALUE, backend_ + ": read_mem into a null pointer");
+  check_range(addr, bytes);
+  link().read_mem(static_cast<uint32_t>(addr), dst, bytes);
+}
+
+void LinkTransport::check_offset(uint32_t offset) const {
+  if (offset % 4 != 0 || offset >= 0x1000) {
+    char text[64];
+    std::snprintf(text, sizeof text, "register offset 0x%x is not a word of the 4 KiB map", offset);
+    throw Error(KESTREL_ERROR_INVALID_VALUE, backend_ + ": " + text);
+  }
+}
+
+void LinkTransport::check_range(uint64_t addr, size_t bytes) const {
+  if (addr > 0xFFFFFFFFull || bytes > 0x100000000ull - addr) {
+    throw Error(KESTREL_ERROR_INVALID_VALUE, backend_ + ": DRAM access " + std::to_string(addr) + " + " +
+                                                 std::to_string(bytes) +
+                                                 " is outside the 32-bit device address space");
   }
 }
 

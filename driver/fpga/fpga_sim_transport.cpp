@@ -135,10 +135,11 @@ class SimBoardPipe final : public BytePipe {
   uint8_t rx_byte_ = 0;
 };
 
-class FpgaSimTransport final : public Transport {
+class FpgaSimTransport final : public LinkTransport {
  public:
   explicit FpgaSimTransport(const BackendConfig& config)
-      : board_(std::make_unique<SimBoardPipe>()),
+      : LinkTransport("fpga-sim"),
+        board_(std::make_unique<SimBoardPipe>()),
         faults_(parse_fault_spec(option_text(config, "faults", "KESTREL_FPGA_FAULTS"), "fpga-sim: faults")),
         stats_(option_text(config, "stats", "KESTREL_FPGA_STATS")) {
     if (stats_ != "" && stats_ != "0" && stats_ != "1")
@@ -171,29 +172,6 @@ class FpgaSimTransport final : public Transport {
     }
   }
 
-  std::string name() const override { return "fpga-sim"; }
-
-  uint32_t read_reg(uint32_t offset) override {
-    check_offset(offset);
-    return engine_->read_reg(offset);
-  }
-  void write_reg(uint32_t offset, uint32_t value) override {
-    check_offset(offset);
-    engine_->write_reg(offset, value);
-  }
-  void write_mem(uint64_t addr, const void* src, size_t bytes) override {
-    if (src == nullptr && bytes != 0)
-      throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga-sim: write_mem from a null pointer");
-    check_range(addr, bytes);
-    engine_->write_mem(static_cast<uint32_t>(addr), src, bytes);
-  }
-  void read_mem(uint64_t addr, void* dst, size_t bytes) override {
-    if (dst == nullptr && bytes != 0)
-      throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga-sim: read_mem into a null pointer");
-    check_range(addr, bytes);
-    engine_->read_mem(static_cast<uint32_t>(addr), dst, bytes);
-  }
-
   // Polls STATUS as the board backend does, the board running between polls.
   void wait_idle() override {
     while (engine_->read_reg(KESTREL_REG_STATUS) == KESTREL_STATUS_RUNNING) board_->idle(kPollCycles);
@@ -203,21 +181,7 @@ class FpgaSimTransport final : public Transport {
 
  private:
   static constexpr uint64_t kPollCycles = 4096;
-
-  static void check_offset(uint32_t offset) {
-    if (offset % 4 != 0 || offset >= 0x1000) {
-      char text[96];
-      std::snprintf(text, sizeof text, "fpga-sim: register offset 0x%x is not a word of the 4 KiB map",
-                    offset);
-      throw Error(KESTREL_ERROR_INVALID_VALUE, text);
-    }
-  }
-  static void check_range(uint64_t addr, size_t bytes) {
-    if (addr > 0xFFFFFFFFull || bytes > 0x100000000ull - addr) {
-      throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga-sim: DRAM access " + std::to_string(addr) + " + " +
-                                                   std::to_string(bytes) + " is outside device DRAM");
-    }
-  }
+  LinkEngine& link() override { return *engine_; }
 
   std::unique_ptr<SimBoardPipe> board_;
   FaultSpec faults_;

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "kestrel/transport.hpp"
 #include "link_engine.hpp"
@@ -39,6 +40,29 @@ void record_closed_link(const LinkStats& stats);
 std::string option_text(const BackendConfig& config, const char* option, const char* env);
 // Refuses options other than `known` (a comma-separated list).
 void check_options(const BackendConfig& config, const std::string& backend, const std::string& known);
+
+// What the board backends share: the four operations of
+// docs/host-interface.md over the backend's link engine, with the checks of
+// a register offset and a DRAM range (32-bit board addresses) before a
+// request goes out.  A backend provides the engine (it owns the pipe the
+// engine talks through), waiting and its own start-up.
+class LinkTransport : public Transport {
+ public:
+  std::string name() const override { return backend_; }
+  uint32_t read_reg(uint32_t offset) override;
+  void write_reg(uint32_t offset, uint32_t value) override;
+  void write_mem(uint64_t addr, const void* src, size_t bytes) override;
+  void read_mem(uint64_t addr, void* dst, size_t bytes) override;
+
+ protected:
+  explicit LinkTransport(std::string backend) : backend_(std::move(backend)) {}
+  virtual LinkEngine& link() = 0;
+
+ private:
+  void check_offset(uint32_t offset) const;
+  void check_range(uint64_t addr, size_t bytes) const;
+  std::string backend_;
+};
 
 std::unique_ptr<Transport> make_fpga_transport(const BackendConfig& config);
 std::unique_ptr<Transport> make_fpga_sim_transport(const BackendConfig& config);

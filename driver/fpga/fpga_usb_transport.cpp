@@ -209,10 +209,10 @@ uint32_t parse_baud(const std::string& text) {
   return static_cast<uint32_t>(value);
 }
 
-class FpgaTransport final : public Transport {
+class FpgaTransport final : public LinkTransport {
  public:
   explicit FpgaTransport(const BackendConfig& config)
-      : stats_(option_text(config, "stats", "KESTREL_FPGA_STATS")) {
+      : LinkTransport("fpga"), stats_(option_text(config, "stats", "KESTREL_FPGA_STATS")) {
     if (stats_ != "" && stats_ != "0" && stats_ != "1")
       throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga: stats='" + stats_ + "' is not 0 or 1");
     const DeviceSpec spec = parse_device_spec(option_text(config, "device", "KESTREL_FPGA"));
@@ -254,27 +254,6 @@ class FpgaTransport final : public Transport {
     }
   }
 
-  std::string name() const override { return "fpga"; }
-  uint32_t read_reg(uint32_t offset) override {
-    check_offset(offset);
-    return engine_->read_reg(offset);
-  }
-  void write_reg(uint32_t offset, uint32_t value) override {
-    check_offset(offset);
-    engine_->write_reg(offset, value);
-  }
-  void write_mem(uint64_t addr, const void* src, size_t bytes) override {
-    if (src == nullptr && bytes != 0)
-      throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga: write_mem from a null pointer");
-    check_range(addr, bytes);
-    engine_->write_mem(static_cast<uint32_t>(addr), src, bytes);
-  }
-  void read_mem(uint64_t addr, void* dst, size_t bytes) override {
-    if (dst == nullptr && bytes != 0)
-      throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga: read_mem into a null pointer");
-    check_range(addr, bytes);
-    engine_->read_mem(static_cast<uint32_t>(addr), dst, bytes);
-  }
   // Polls STATUS, 100 us between polls at first, backing off to 10 ms
   // (docs/host-interface.md).
   void wait_idle() override {
@@ -286,17 +265,7 @@ class FpgaTransport final : public Transport {
   }
 
  private:
-  static void check_offset(uint32_t offset) {
-    if (offset % 4 != 0 || offset >= 0x1000) {
-      char text[96];
-      std::snprintf(text, sizeof text, "fpga: register offset 0x%x is not a word of the 4 KiB map", offset);
-      throw Error(KESTREL_ERROR_INVALID_VALUE, text);
-    }
-  }
-  static void check_range(uint64_t addr, size_t bytes) {
-    if (addr > 0xFFFFFFFFull || bytes > 0x100000000ull - addr)
-      throw Error(KESTREL_ERROR_INVALID_VALUE, "fpga: DRAM access outside the 32-bit device address space");
-  }
+  LinkEngine& link() override { return *engine_; }
 
   std::string stats_;
   std::unique_ptr<UsbPipe> usb_;

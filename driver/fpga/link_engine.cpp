@@ -38,8 +38,8 @@ std::vector<uint8_t> encode_frame(const std::vector<uint8_t>& body) {
   return frame;
 }
 
-std::vector<uint8_t> request_body(uint8_t seq, uint8_t op, uint32_t addr, uint16_t count, const uint8_t* payload,
-                                  size_t payload_bytes) {
+std::vector<uint8_t> request_body(uint8_t seq, uint8_t op, uint32_t addr, uint16_t count,
+                                  const uint8_t* payload, size_t payload_bytes) {
   std::vector<uint8_t> body(kHeaderBytes + payload_bytes);
   body[0] = seq;
   body[1] = op;
