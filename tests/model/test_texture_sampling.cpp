@@ -540,6 +540,87 @@ Lines model_texture_formats() {
   return lines;
 }
 
+// --- texture_kernels.cu -------------------------------------------------------
+
+// The kernels' own coordinate arithmetic as nvcc compiles it: IEEE float
+// division, and a + i * b contracted to one fused multiply-add.
+Lines model_texture_kernels() {
+  Lines lines;
+  // Bilinear resize of a 7 x 5 uchar4 image read as normalized float.
+  {
+    const int w = 7, h = 5;
+    HostTexture t{TextureDescriptor{}, {}};
+    for (int i = 0; i < w * h; ++i)
+      for (int v : {(i * 37) & 255, (i * 91 + 3) & 255, (255 - i * 13) & 255, (i * 7) & 255})
+        t.data.push_back(static_cast<std::uint8_t>(v));
+    t.desc.dimension = Dimension::k2D;
+    t.desc.width = w;
+    t.desc.height = h;
+    t.desc.kind = ChannelKind::kUnsigned;
+    t.desc.bits_per_channel = 8;
+    t.desc.channels = 4;
+    t.desc.read_mode = ReadMode::kNormalizedFloat;
+    t.desc.normalized_coordinates = true;
+    t.desc.filter = FilterMode::kLinear;
+    for (const AddressMode mode : {AddressMode::kClamp, AddressMode::kWrap, AddressMode::kMirror}) {
+      t.desc.address = {mode, mode, mode};
+      for (const int size : {0, 1}) {
+        const int ow = size ? 3 : 13, oh = size ? 2 : 9;
+        std::vector<std::string>& out = lines["resize 7x5 -> " + std::to_string(ow) + "x" +
+                                              std::to_string(oh) + " " + address_name(mode)];
+        for (int y = 0; y < oh; ++y)
+          for (int x = 0; x < ow; ++x) {
+            const Result r = t.fetch((static_cast<float>(x) + 0.5f) / static_cast<float>(ow),
+                                     (static_cast<float>(y) + 0.5f) / static_cast<float>(oh));
+            for (int c = 0; c < 4; ++c) out.push_back(hex(r[c], 8));
+          }
+      }
+    }
+  }
+  // Trilinear sampling of a 5 x 4 x 3 float volume along two rays.
+  {
+    const int w = 5, h = 4, d = 3;
+    std::vector<float> volume;
+    for (int i = 0; i < w * h * d; ++i) volume.push_back(static_cast<float>((i * 29) % 61) / 3.0f - 5.0f);
+    HostTexture t{TextureDescriptor{}, float_bytes(volume)};
+    t.desc.dimension = Dimension::k3D;
+    t.desc.width = w;
+    t.desc.height = h;
+    t.desc.depth = d;
+    t.desc.filter = FilterMode::kLinear;
+    const float rays[2][2][3] = {{{-0.7f, 0.2f, 0.1f}, {0.17f, 0.11f, 0.09f}},
+                                 {{4.9f, 3.9f, 2.9f}, {-0.125f, -0.0625f, -0.0703125f}}};
+    for (const AddressMode mode : {AddressMode::kClamp, AddressMode::kBorder}) {
+      t.desc.address = {mode, mode, mode};
+      for (int ray = 0; ray < 2; ++ray) {
+        const auto& [origin, step] = rays[ray];
+        std::vector<std::string>& out = lines["volume ray " + std::to_string(ray + 1) + " " +
+                                              (mode == AddressMode::kClamp ? "clamp" : "border")];
+        for (int i = 0; i < 40; ++i) {
+          const float fi = static_cast<float>(i);
+          out.push_back(hex(t.fetch(std::fma(fi, step[0], origin[0]), std::fma(fi, step[1], origin[1]),
+                                    std::fma(fi, step[2], origin[2]))[0],
+                            8));
+        }
+      }
+    }
+  }
+  // Appendix F.3 table lookup: TL(x) = tex((N - 1) / N x + 0.5 / N).
+  {
+    const int entries = 8;
+    HostTexture t{TextureDescriptor{}, float_bytes({0.0f, 1.0f, 4.0f, 9.0f, 16.0f, 25.0f, 36.0f, 49.0f})};
+    t.desc.width = entries;
+    t.desc.filter = FilterMode::kLinear;
+    t.desc.normalized_coordinates = true;
+    std::vector<float> xs;
+    for (int i = 0; i <= 64; ++i) xs.push_back(static_cast<float>(i) / 64.0f);
+    xs.insert(xs.end(), {-0.1f, 1.1f, 1.0f / 3.0f});
+    const float scale = (entries - 1.0f) / entries, offset = 0.5f / entries;
+    for (float x : xs) lines["table lookup F.3"].push_back(hex(t.fetch(std::fma(scale, x, offset))[0], 8));
+  }
+  return lines;
+}
+
 // Every result of texture_addressing matches: 1D/2D/3D x address modes x
 // filters x normalized or not, f32 and u8 normalized, border colour,
 // layered, cubemap, tex1Dfetch and pitched memory.
@@ -565,6 +646,16 @@ TEST(TextureGolden, Formats) {
   const Score s = compare("texture_formats", model_texture_formats());
   EXPECT_EQ(s.total, 1338);
   EXPECT_EQ(s.matching, 1325);
+}
+
+// texture_kernels: the bilinear resizes (u8 x4 normalized, clamp, wrap,
+// mirror) and the F.3 table lookup match; 63 of the 160 trilinear samples
+// along the two volume rays do not (README: the 3D weights at arbitrary
+// fractions are open).  Pinned so that a regression fails.
+TEST(TextureGolden, Kernels) {
+  const Score s = compare("texture_kernels", model_texture_kernels());
+  EXPECT_EQ(s.total, 1704);
+  EXPECT_EQ(s.matching, 1641);
 }
 
 }  // namespace
