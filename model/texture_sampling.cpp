@@ -47,7 +47,9 @@ void validate(const TextureDescriptor& t) {
   if (t.read_mode == ReadMode::kNormalizedFloat && (float_kind || t.bits_per_channel == 32))
     throw std::invalid_argument("texture: only 8- and 16-bit integers can be read as normalized floats");
   if (t.filter == FilterMode::kLinear && !t.returns_float())
-    throw std::invalid_argument("texture: linear filtering needs a float result (guide 3.2.11.1.1)");
+    throw std::invalid_argument("texture: linear filtering needs a float result (guide appendix F.2)");
+  if (t.layered && t.dimension != Dimension::k1D && t.dimension != Dimension::k2D)
+    throw std::invalid_argument("texture: only 1D and 2D textures are layered here (no cubemap layers)");
   if (t.dimension == Dimension::kCubemap && (t.height != t.width || t.layers != 6))
     throw std::invalid_argument("texture: a cubemap has 6 square faces");
 }
@@ -457,7 +459,7 @@ class Sampler {
 };
 
 // The face and face coordinates (s, t in [0, 1]) a cubemap direction picks
-// (guide 3.2.11.1.5, table 3): the axis of largest magnitude picks the face.
+// (guide 3.2.11.1.5, table 1): the axis of largest magnitude picks the face.
 struct CubemapFace {
   int face = 0;
   float s = 0.0f;
@@ -468,8 +470,8 @@ CubemapFace cubemap_face(float x, float y, float z) {
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   CubemapFace f;
   float sc, tc, ma;
-  // Ties go to z, then y (texture_addressing: (1, 1, 0.2) reads face +y,
-  // (1, 1, 1) face +z).
+  // The table's comparisons are strict, so ties go to z, then y
+  // (texture_addressing: (1, 1, 0.2) reads face +y, (1, 1, 1) face +z).
   if (ax > ay && ax > az) {
     f.face = x >= 0 ? 0 : 1;
     sc = x >= 0 ? -z : z;

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -619,6 +620,33 @@ Lines model_texture_kernels() {
     for (float x : xs) lines["table lookup F.3"].push_back(hex(t.fetch(std::fma(scale, x, offset))[0], 8));
   }
   return lines;
+}
+
+// Descriptors CUDA refuses, and bad gather and tex1Dfetch arguments, are
+// errors, not crashes.
+TEST(TextureSampling, RefusesBadInput) {
+  const TexelReader never = [](int, int, int, int, std::uint8_t*) { FAIL() << "no texel should be read"; };
+  TextureDescriptor integer_linear;
+  integer_linear.kind = ChannelKind::kSigned;
+  integer_linear.filter = FilterMode::kLinear;
+  EXPECT_THROW(sample(integer_linear, never, Coordinates{}), std::invalid_argument);
+  TextureDescriptor three_channels;
+  three_channels.channels = 3;
+  EXPECT_THROW(sample(three_channels, never, Coordinates{}), std::invalid_argument);
+  TextureDescriptor normalized_float;
+  normalized_float.read_mode = ReadMode::kNormalizedFloat;
+  EXPECT_THROW(sample(normalized_float, never, Coordinates{}), std::invalid_argument);
+  TextureDescriptor empty;
+  empty.width = 0;
+  EXPECT_THROW(sample(empty, never, Coordinates{}), std::invalid_argument);
+  TextureDescriptor flat;
+  flat.dimension = Dimension::k2D;
+  flat.width = flat.height = 2;
+  EXPECT_THROW(gather(flat, never, 1.0f, 1.0f, 1), std::invalid_argument);                 // one channel
+  EXPECT_THROW(gather(TextureDescriptor{}, never, 1.0f, 1.0f, 0), std::invalid_argument);  // 1D
+  EXPECT_THROW(fetch_linear(TextureDescriptor{}, nullptr, 4, 0), std::invalid_argument);
+  const Result out_of_range = fetch_linear(TextureDescriptor{}, nullptr, 4, 4);
+  EXPECT_EQ(out_of_range, (Result{0, 0, 0, 0}));
 }
 
 // Every result of texture_addressing matches: 1D/2D/3D x address modes x
