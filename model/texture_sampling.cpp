@@ -301,18 +301,25 @@ AxisTaps linear_taps(double u, const Axis& a, bool clamp_to_centres = true) {
 
 long long round_half_up(double v) { return static_cast<long long>(std::floor(v + 0.5)); }
 
-// The per-texel weights of one z slice of weight wz (256 for 2D), indexed
-// [j][i], in units of 1/256.  The weights of the upper texel sets, ax and
-// ay and their product rounded half up, are scaled by the slice's weight and
-// rounded half up again; each texel's weight follows by differences, so in
-// 2D the rows and columns keep the axes' weights exactly
-// (texture_precision, texture_addressing: 2D and 3D).
+long long round_half_down(double v) { return static_cast<long long>(std::ceil(v - 0.5)); }
+
+// The per-texel weights of one z slice of weight wz (256 for 1D and 2D),
+// indexed [j][i], in units of 1/256.  The slice is split along x, the upper
+// column taking ax x wz / 256 rounded half up and the lower the rest; each
+// column is then split along y, the upper row taking column x ay / 256
+// rounded half up in the upper column and half down in the lower one, the
+// lower row the rest.  In 2D this keeps both axes' weights exactly (the
+// upper-upper texel gets rhu(ax x ay / 256), the others the differences:
+// texture_precision, texture_addressing); in 3D it does not, and the tie
+// rules are what texture_addressing's 3D results and texture_kernels'
+// volume rays need.
 std::array<std::array<int, 2>, 2> slice_weights(int ax, int ay, int wz) {
-  const long long both = round_half_up(ax * ay / 256.0);
-  const long long x1 = round_half_up(ax * wz / 256.0), y1 = round_half_up(ay * wz / 256.0),
-                  x1y1 = round_half_up(both * wz / 256.0);
-  return {{{static_cast<int>(wz - x1 - y1 + x1y1), static_cast<int>(x1 - x1y1)},
-           {static_cast<int>(y1 - x1y1), static_cast<int>(x1y1)}}};
+  const long long upper_column = round_half_up(ax * wz / 256.0);
+  const long long column[2] = {wz - upper_column, upper_column};
+  const long long upper_row[2] = {round_half_down(column[0] * ay / 256.0),
+                                  round_half_up(column[1] * ay / 256.0)};
+  return {{{static_cast<int>(column[0] - upper_row[0]), static_cast<int>(column[1] - upper_row[1])},
+           {static_cast<int>(upper_row[0]), static_cast<int>(upper_row[1])}}};
 }
 
 // A texel's channels as the filter sees them, or the border colour.

@@ -676,14 +676,13 @@ TEST(TextureGolden, Formats) {
   EXPECT_EQ(s.matching, 1325);
 }
 
-// texture_kernels: the bilinear resizes (u8 x4 normalized, clamp, wrap,
-// mirror) and the F.3 table lookup match; 63 of the 160 trilinear samples
-// along the two volume rays do not (README: the 3D weights at arbitrary
-// fractions are open).  Pinned so that a regression fails.
+// Every result of texture_kernels matches: the bilinear resizes (u8 x4
+// normalized; clamp, wrap, mirror), the trilinear volume rays (clamp,
+// border) and the appendix F.3 table lookup.
 TEST(TextureGolden, Kernels) {
   const Score s = compare("texture_kernels", model_texture_kernels());
   EXPECT_EQ(s.total, 1704);
-  EXPECT_EQ(s.matching, 1641);
+  EXPECT_EQ(s.matching, s.total);
 }
 
 }  // namespace
