@@ -100,7 +100,8 @@ float channel_float(const TextureDescriptor& t, const std::uint8_t* texel, int c
 }
 
 // The largest value of a normalized format: 2^b - 1 unsigned, 2^(b-1) - 1
-// signed (guide 3.2.11.1.1: -128 and -32768 read as -1.0 too).
+// signed (guide 3.2.11.1 maps the range to [0, 1] or [-1, 1]; -128 and
+// -32768 read as -1.0 too: texture_formats).
 long long normalized_scale(const TextureDescriptor& t) {
   return t.kind == ChannelKind::kSigned ? (1LL << (t.bits_per_channel - 1)) - 1
                                         : (1LL << t.bits_per_channel) - 1;
@@ -287,10 +288,12 @@ TexelIndex resolve(long long i, const Axis& a) {
 
 // The two taps of linear filtering along one axis (appendix F.2): the
 // weight of the upper texel is (u - 0.5)'s fraction in 1.8 fixed point,
-// rounded half up (texture_precision).  Each tap is then addressed on its
-// own: with clamp, a fetch below the first texel centre blends texel 0 with
-// itself (tex2Dgather shows the two taps).
-AxisTaps linear_taps(double u, const Axis& a, bool clamp_to_centres = true) {
+// rounded half up (texture_precision); each tap is then addressed on its
+// own.  For filtering, clamp first clamps u to the texel centres
+// [0.5, N - 0.5] (texture_addressing: 96 3D results need it, where the
+// weights do not keep the axes' marginals); tex2Dgather does not (with clamp
+// a gather at (0.2, 0.2) returns texel (0, 0) four times).
+AxisTaps linear_taps(double u, const Axis& a, bool clamp_to_centres) {
   if (clamp_to_centres && a.mode == AddressMode::kClamp) u = std::clamp(u, 0.5, a.size - 0.5);
   const double below = u - 0.5;
   AxisTaps taps;
@@ -363,7 +366,7 @@ class Sampler {
     std::array<AxisTaps, 3> taps{};
     std::array<std::array<TexelIndex, 2>, 3> index{};
     for (int a = 0; a < axes_used; ++a) {
-      taps[a] = linear_taps(u[a], axes[a]);
+      taps[a] = linear_taps(u[a], axes[a], true);
       index[a] = {resolve(taps[a].i0, axes[a]), resolve(taps[a].i0 + 1, axes[a])};
     }
     std::vector<Tap> blend;

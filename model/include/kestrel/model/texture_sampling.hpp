@@ -64,8 +64,8 @@ struct Coordinates {
 
 // Four result components as bits: the float's bits when the descriptor
 // returns floats, otherwise the integer (sign-extended for signed formats).
-// Components beyond the format's channels hold what CUDA gives: 0 for y and
-// z, and 1 (1.0f or integer 1) for w.
+// Components beyond the format's channels are 0 (y, z) and 1 (w: 1.0f or
+// integer 1), the model's convention: the golden files do not print them.
 using Result = std::array<std::uint32_t, 4>;
 
 // tex1D/tex2D/tex3D/tex1DLayered/tex2DLayered/texCubemap: the fetch at `c`.
