@@ -217,11 +217,25 @@ Place array_place(const char* api, const cudaArray& array, DeviceState& device, 
 }
 
 // A linear side: `pointer` with `pitch` bytes per row and `slice_pitch` per slice.
+// a * b + c, or cudaErrorInvalidValue where that does not fit a size_t: a
+// program's sizes must not wrap a box round onto other memory.
+size_t mul_add(size_t a, size_t b, size_t c) {
+  size_t product = 0, sum = 0;
+  require(!__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(product, c, &sum),
+          cudaErrorInvalidValue);
+  return sum;
+}
+
+// The bytes a box of `slices` x `rows` rows of `row_bytes` spans.
+size_t box_span(size_t row_bytes, size_t pitch, size_t rows, size_t slice_pitch, size_t slices) {
+  return mul_add(slices - 1, slice_pitch, mul_add(rows - 1, pitch, row_bytes));
+}
+
 Place linear_place(const char* api, const char* role, DeviceState& device, const void* pointer, size_t pitch,
                    size_t slice_pitch, size_t row_bytes, size_t rows, size_t slices, cudaMemcpyKind kind,
                    bool device_by_kind, Side* side) {
   require(pointer != nullptr, cudaErrorInvalidValue);
-  const size_t span = (slices - 1) * slice_pitch + (rows - 1) * pitch + row_bytes;
+  const size_t span = box_span(row_bytes, pitch, rows, slice_pitch, slices);
   *side = side_of(api, role, device, pointer, span, kind, device_by_kind);
   Place place;
   place.start = address_of(pointer);
@@ -339,9 +353,9 @@ void copy_3d(const char* api, const cudaMemcpy3DParms* p, cudaStream_t stream, b
     }
     require(row_bytes <= pointer.pitch && pos.x <= pointer.pitch - row_bytes, cudaErrorInvalidValue);
     require(e.depth == 1 || pointer.ysize >= e.height, cudaErrorInvalidValue);
-    const size_t slice_pitch = pointer.pitch * pointer.ysize;
-    const auto* base =
-        static_cast<const uint8_t*>(pointer.ptr) + pos.z * slice_pitch + pos.y * pointer.pitch + pos.x;
+    const size_t slice_pitch = mul_add(pointer.pitch, pointer.ysize, 0);
+    const auto* base = static_cast<const uint8_t*>(pointer.ptr) +
+                       mul_add(pos.z, slice_pitch, mul_add(pos.y, pointer.pitch, pos.x));
     const bool device_by_kind =
         destination ? p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice
                     : p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice;
@@ -361,7 +375,7 @@ void fill_box(const char* api, void* pointer, size_t pitch, size_t slice_pitch, 
   const Target target = resolve(stream);
   if (width == 0 || rows == 0 || slices == 0) return;
   require_device_range(api, "destination", *target.device, pointer,
-                       (slices - 1) * slice_pitch + (rows - 1) * pitch + width);
+                       box_span(width, pitch, rows, slice_pitch, slices));
   const uint64_t start = address_of(pointer);
   const auto byte = static_cast<uint8_t>(static_cast<unsigned>(value) & 0xFFu);
   dispatch(target, wait, [=](DeviceState& device) {
@@ -561,7 +575,7 @@ cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t widt
 cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent) {
   return api([&] {
     require(extent.depth <= 1 || p.ysize >= extent.height, cudaErrorInvalidValue);  // slices must not overlap
-    fill_box("cudaMemset3D", p.ptr, p.pitch, p.pitch * p.ysize, value, extent.width, extent.height,
+    fill_box("cudaMemset3D", p.ptr, p.pitch, mul_add(p.pitch, p.ysize, 0), value, extent.width, extent.height,
              extent.depth, nullptr, true);
   });
 }
@@ -570,8 +584,8 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExt
                               cudaStream_t stream) {
   return api([&] {
     require(extent.depth <= 1 || p.ysize >= extent.height, cudaErrorInvalidValue);
-    fill_box("cudaMemset3DAsync", p.ptr, p.pitch, p.pitch * p.ysize, value, extent.width, extent.height,
-             extent.depth, stream, false);
+    fill_box("cudaMemset3DAsync", p.ptr, p.pitch, mul_add(p.pitch, p.ysize, 0), value, extent.width,
+             extent.height, extent.depth, stream, false);
   });
 }
 

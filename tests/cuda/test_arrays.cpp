@@ -316,6 +316,11 @@ TEST(ArrayCopies, ThreeDimensionalCopiesAndPitchedMemory) {
   p.srcPtr = make_cudaPitchedPtr(host.data(), 24, 24, 2);
   EXPECT_EQ(cudaMemcpy3D(&p), cudaErrorInvalidMemcpyDirection);  // the array is no host memory
   EXPECT_EQ(cudaMemcpy3D(nullptr), cudaErrorInvalidValue);
+  // Sizes whose product wraps round are refused, not copied from wherever they point.
+  p.kind = cudaMemcpyHostToDevice;
+  p.extent = make_cudaExtent(3, 2, 2);
+  p.srcPtr = make_cudaPitchedPtr(host.data(), 24, 24, SIZE_MAX / 8);
+  EXPECT_EQ(cudaMemcpy3D(&p), cudaErrorInvalidValue);
 
   // cudaMemset2D on the pitched memory.
   ASSERT_EQ(cudaMemset2D(pitched.ptr, pitched.pitch, 0x7F, 5, 3), cudaSuccess);
@@ -328,6 +333,12 @@ TEST(ArrayCopies, ThreeDimensionalCopiesAndPitchedMemory) {
   EXPECT_EQ(cudaMemset2D(pitched.ptr, pitched.pitch, 1, 10, 5),
             cudaErrorInvalidValue);  // past the allocation
 
+  EXPECT_EQ(cudaMemset3D(make_cudaPitchedPtr(pitched.ptr, pitched.pitch, 24, SIZE_MAX / 16), 0,
+                         make_cudaExtent(24, 2, 2)),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(
+      cudaMemset3D(make_cudaPitchedPtr(pitched.ptr, pitched.pitch, 24, 2), 0, make_cudaExtent(24, 3, 2)),
+      cudaErrorInvalidValue);  // slices would overlap
   EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
   EXPECT_EQ(cudaFree(pitched.ptr), cudaSuccess);
   EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
