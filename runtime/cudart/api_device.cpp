@@ -311,6 +311,126 @@ cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int dev
       case cudaDevAttrTexturePitchAlignment:
         *value = clamp(p.texturePitchAlignment);
         break;
+      case cudaDevAttrMaxTexture1DWidth:
+        *value = p.maxTexture1D;
+        break;
+      case cudaDevAttrMaxTexture2DWidth:
+        *value = p.maxTexture2D[0];
+        break;
+      case cudaDevAttrMaxTexture2DHeight:
+        *value = p.maxTexture2D[1];
+        break;
+      case cudaDevAttrMaxTexture3DWidth:
+        *value = p.maxTexture3D[0];
+        break;
+      case cudaDevAttrMaxTexture3DHeight:
+        *value = p.maxTexture3D[1];
+        break;
+      case cudaDevAttrMaxTexture3DDepth:
+        *value = p.maxTexture3D[2];
+        break;
+      case cudaDevAttrMaxTexture2DLayeredWidth:
+        *value = p.maxTexture2DLayered[0];
+        break;
+      case cudaDevAttrMaxTexture2DLayeredHeight:
+        *value = p.maxTexture2DLayered[1];
+        break;
+      case cudaDevAttrMaxTexture2DLayeredLayers:
+        *value = p.maxTexture2DLayered[2];
+        break;
+      case cudaDevAttrMaxTexture1DLayeredWidth:
+        *value = p.maxTexture1DLayered[0];
+        break;
+      case cudaDevAttrMaxTexture1DLayeredLayers:
+        *value = p.maxTexture1DLayered[1];
+        break;
+      case cudaDevAttrMaxTexture2DGatherWidth:
+        *value = p.maxTexture2DGather[0];
+        break;
+      case cudaDevAttrMaxTexture2DGatherHeight:
+        *value = p.maxTexture2DGather[1];
+        break;
+      case cudaDevAttrMaxTexture3DWidthAlt:
+        *value = p.maxTexture3DAlt[0];
+        break;
+      case cudaDevAttrMaxTexture3DHeightAlt:
+        *value = p.maxTexture3DAlt[1];
+        break;
+      case cudaDevAttrMaxTexture3DDepthAlt:
+        *value = p.maxTexture3DAlt[2];
+        break;
+      case cudaDevAttrMaxTextureCubemapWidth:
+        *value = p.maxTextureCubemap;
+        break;
+      case cudaDevAttrMaxTextureCubemapLayeredWidth:
+        *value = p.maxTextureCubemapLayered[0];
+        break;
+      case cudaDevAttrMaxTextureCubemapLayeredLayers:
+        *value = p.maxTextureCubemapLayered[1];
+        break;
+      case cudaDevAttrMaxSurface1DWidth:
+        *value = p.maxSurface1D;
+        break;
+      case cudaDevAttrMaxSurface2DWidth:
+        *value = p.maxSurface2D[0];
+        break;
+      case cudaDevAttrMaxSurface2DHeight:
+        *value = p.maxSurface2D[1];
+        break;
+      case cudaDevAttrMaxSurface3DWidth:
+        *value = p.maxSurface3D[0];
+        break;
+      case cudaDevAttrMaxSurface3DHeight:
+        *value = p.maxSurface3D[1];
+        break;
+      case cudaDevAttrMaxSurface3DDepth:
+        *value = p.maxSurface3D[2];
+        break;
+      case cudaDevAttrMaxSurface1DLayeredWidth:
+        *value = p.maxSurface1DLayered[0];
+        break;
+      case cudaDevAttrMaxSurface1DLayeredLayers:
+        *value = p.maxSurface1DLayered[1];
+        break;
+      case cudaDevAttrMaxSurface2DLayeredWidth:
+        *value = p.maxSurface2DLayered[0];
+        break;
+      case cudaDevAttrMaxSurface2DLayeredHeight:
+        *value = p.maxSurface2DLayered[1];
+        break;
+      case cudaDevAttrMaxSurface2DLayeredLayers:
+        *value = p.maxSurface2DLayered[2];
+        break;
+      case cudaDevAttrMaxSurfaceCubemapWidth:
+        *value = p.maxSurfaceCubemap;
+        break;
+      case cudaDevAttrMaxSurfaceCubemapLayeredWidth:
+        *value = p.maxSurfaceCubemapLayered[0];
+        break;
+      case cudaDevAttrMaxSurfaceCubemapLayeredLayers:
+        *value = p.maxSurfaceCubemapLayered[1];
+        break;
+      case cudaDevAttrMaxTexture1DLinearWidth:
+        *value = p.maxTexture1DLinear;
+        break;
+      case cudaDevAttrMaxTexture2DLinearWidth:
+        *value = p.maxTexture2DLinear[0];
+        break;
+      case cudaDevAttrMaxTexture2DLinearHeight:
+        *value = p.maxTexture2DLinear[1];
+        break;
+      case cudaDevAttrMaxTexture2DLinearPitch:
+        *value = p.maxTexture2DLinear[2];
+        break;
+      case cudaDevAttrMaxTexture2DMipmappedWidth:
+        *value = p.maxTexture2DMipmap[0];
+        break;
+      case cudaDevAttrMaxTexture2DMipmappedHeight:
+        *value = p.maxTexture2DMipmap[1];
+        break;
+      case cudaDevAttrMaxTexture1DMipmappedWidth:
+        *value = p.maxTexture1DMipmap;
+        break;
       case cudaDevAttrStreamPrioritiesSupported:
         *value = p.streamPrioritiesSupported;
         break;

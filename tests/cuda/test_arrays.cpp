@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "cuda_runtime.h"
@@ -180,6 +181,31 @@ TEST(Arrays, LimitsOfAppendixG) {
   int value = 0;
   EXPECT_EQ(cudaDeviceGetAttribute(&value, cudaDevAttrTexturePitchAlignment, 0), cudaSuccess);
   EXPECT_EQ(value, 32);
+  // The texture and surface attributes (CUDA's numbers) report the same fields.
+  const std::pair<cudaDeviceAttr, int> attributes[] = {
+      {cudaDevAttrMaxTexture1DWidth, prop.maxTexture1D},
+      {cudaDevAttrMaxTexture2DHeight, prop.maxTexture2D[1]},
+      {cudaDevAttrMaxTexture3DDepth, prop.maxTexture3D[2]},
+      {cudaDevAttrMaxTexture2DLayeredLayers, prop.maxTexture2DLayered[2]},
+      {cudaDevAttrMaxTexture1DLayeredWidth, prop.maxTexture1DLayered[0]},
+      {cudaDevAttrMaxTexture2DGatherWidth, prop.maxTexture2DGather[0]},
+      {cudaDevAttrMaxTextureCubemapLayeredLayers, prop.maxTextureCubemapLayered[1]},
+      {cudaDevAttrMaxSurface2DHeight, prop.maxSurface2D[1]},
+      {cudaDevAttrMaxSurface3DDepth, prop.maxSurface3D[2]},
+      {cudaDevAttrMaxSurfaceCubemapLayeredLayers, prop.maxSurfaceCubemapLayered[1]},
+      {cudaDevAttrMaxTexture1DLinearWidth, prop.maxTexture1DLinear},
+      {cudaDevAttrMaxTexture2DLinearPitch, prop.maxTexture2DLinear[2]},
+      {cudaDevAttrMaxTexture1DMipmappedWidth, 0},
+  };
+  static_assert(cudaDevAttrMaxTexture1DWidth == 21 && cudaDevAttrMaxTexture1DLayeredWidth == 42 &&
+                    cudaDevAttrMaxSurface1DWidth == 55 && cudaDevAttrMaxTexture2DLinearPitch == 72 &&
+                    cudaDevAttrMaxTexture1DMipmappedWidth == 77,
+                "CUDA's attribute numbers");
+  for (const auto& [attribute, expected] : attributes) {
+    value = -1;
+    EXPECT_EQ(cudaDeviceGetAttribute(&value, attribute, 0), cudaSuccess) << attribute;
+    EXPECT_EQ(value, expected) << attribute;
+  }
 }
 
 TEST(ArrayCopies, TwoDimensionalRoundTripAndErrors) {
