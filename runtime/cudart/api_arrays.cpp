@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -414,6 +415,12 @@ size_t texel_bytes_of(const cudaChannelFormatDesc& desc) {
   require(no_gaps && same_size && kind_ok && size_ok && (channels == 1 || channels == 2 || channels == 4),
           cudaErrorInvalidChannelDescriptor);
   return static_cast<size_t>(channels) * static_cast<size_t>(bits) / 8;
+}
+
+void forget_arrays_of(const DeviceState* device) {
+  std::lock_guard<std::mutex> lock(g_arrays_mutex);
+  for (auto it = arrays().begin(); it != arrays().end();)
+    it = it->second->device == device ? arrays().erase(it) : std::next(it);
 }
 
 cudaArray& live_array(cudaArray_const_t array) {

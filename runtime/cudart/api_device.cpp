@@ -540,6 +540,9 @@ cudaError_t cudaDeviceReset(void) {
     require(device != nullptr, cudaErrorInvalidDevice);
     device->reset();
     Runtime::get().destroy_handles_of(device);
+    // The reset freed their memory: the handles name nothing any more.
+    forget_arrays_of(device);
+    forget_texture_objects_of(device);
   });
 }
 

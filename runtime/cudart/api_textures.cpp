@@ -8,6 +8,7 @@
 // (tests/cuda/reference/nvidia_texture/array_api_errors.expected).
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -216,6 +217,12 @@ void destroy(uint64_t handle, bool surface) {
 }
 
 }  // namespace
+
+void kestrel::cudart::forget_texture_objects_of(const DeviceState* device) {
+  std::lock_guard<std::mutex> lock(g_objects_mutex);
+  for (auto it = objects().begin(); it != objects().end();)
+    it = it->second.device == device ? objects().erase(it) : std::next(it);
+}
 
 extern "C" {
 

@@ -70,4 +70,9 @@ struct cudaArray {
 namespace kestrel::cudart {
 // The live array `array` names; cudaErrorInvalidResourceHandle otherwise.
 cudaArray& live_array(cudaArray_const_t array);
+// cudaDeviceReset: the arrays and texture/surface objects of `device` are
+// gone with its memory; their handles become unknown (api_arrays.cpp,
+// api_textures.cpp).
+void forget_arrays_of(const DeviceState* device);
+void forget_texture_objects_of(const DeviceState* device);
 }  // namespace kestrel::cudart

@@ -604,4 +604,31 @@ TEST(SurfaceObjects, ArraysMadeForSurfacesOnly) {
   EXPECT_EQ(cudaFreeArray(surface_array), cudaSuccess);
 }
 
+TEST(Arrays, ResetForgetsArraysAndObjects) {
+  cudaArray_t a = make_array(cudaCreateChannelDesc<float>(), 8, 4, cudaArraySurfaceLoadStore);
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = a;
+  cudaTextureDesc t{};
+  cudaTextureObject_t tex = 0;
+  cudaSurfaceObject_t surf = 0;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaCreateSurfaceObject(&surf, &r), cudaSuccess);
+  ASSERT_EQ(cudaDeviceReset(), cudaSuccess);
+  // Their memory went with the reset: the handles name nothing now.
+  cudaExtent extent{};
+  EXPECT_EQ(cudaArrayGetInfo(nullptr, &extent, nullptr, a), cudaErrorInvalidResourceHandle);
+  float host[8] = {};
+  EXPECT_EQ(cudaMemcpy2DToArray(a, 0, 0, host, 32, 32, 1, cudaMemcpyHostToDevice),
+            cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaFreeArray(a), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaGetTextureObjectResourceDesc(&r, tex), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaDestroySurfaceObject(surf), cudaErrorInvalidValue);
+  // The device works on.
+  cudaArray_t b = make_array(cudaCreateChannelDesc<float>(), 8, 4);
+  EXPECT_EQ(cudaMemcpy2DToArray(b, 0, 0, host, 32, 32, 1, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(b), cudaSuccess);
+}
+
 }  // namespace
