@@ -75,37 +75,25 @@ void check_dram_timing(const DramTiming& t) {
     fail("activate and precharge need rows (row_bytes)");
 }
 
-DramModel::DramModel(uint64_t bytes, const DramTiming& timing)
-    : bytes_(bytes),
-      timing_(timing),
-      storage_(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1))),
-      bank_free_(timing.banks, 0),
-      open_row_(timing.banks, -1) {
+DramBanks::DramBanks(const DramTiming& timing)
+    : timing_(timing), bank_free_(timing.banks, 0), open_row_(timing.banks, -1) {
   check_dram_timing(timing);
-  if (!storage_) throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "rtlsim: cannot allocate device DRAM");
   row_shift_ = timing.row_bytes == 0 ? 0 : log2_of(timing.row_bytes);
+  bank_shift_ = log2_of(timing.banks);
   counters_.peak_bytes_per_cycle = static_cast<double>(kLineBytes) / static_cast<double>(timing.interval);
 }
 
-uint64_t DramModel::access(uint64_t now, uint64_t offset, bool write, uint64_t byte_enables,
-                           const uint8_t* wdata, uint8_t* rdata) {
-  uint8_t* const line = storage_.get() + offset;
-  if (write) {
-    for (unsigned i = 0; i < kLineBytes; ++i) {
-      if ((byte_enables >> i) & 1u) line[i] = wdata[i];
-    }
-  } else {
-    std::memcpy(rdata, line, kLineBytes);
-  }
-
+uint64_t DramBanks::schedule(uint64_t now, uint64_t offset, bool write, uint64_t bytes_written) {
+  const uint64_t arrival = std::max(now, next_accept_);
+  next_accept_ = arrival + timing_.interval;
   // Without rows every access is a hit on bank 0.
   uint64_t bank = 0;
   int64_t row = 0;
   if (timing_.row_bytes != 0) {
     bank = (offset >> row_shift_) & (timing_.banks - 1);
-    row = static_cast<int64_t>(offset >> row_shift_ >> log2_of(timing_.banks));
+    row = static_cast<int64_t>(offset >> row_shift_ >> bank_shift_);
   }
-  const uint64_t start = std::max(now, bank_free_[bank]);
+  const uint64_t start = std::max(arrival, bank_free_[bank]);
   uint64_t opening = 0;
   if (timing_.row_bytes == 0 || open_row_[bank] == row) {
     ++counters_.row_hits;
@@ -121,18 +109,35 @@ uint64_t DramModel::access(uint64_t now, uint64_t offset, bool write, uint64_t b
   bank_free_[bank] = start + opening + timing_.interval;
   const uint64_t response = std::max(start + opening + timing_.latency, last_response_);
   last_response_ = response;
-  next_accept_ = now + timing_.interval;
 
   counters_.bus_bytes += kLineBytes;
   if (write) {
     ++counters_.writes;
-    counters_.bytes_written += std::bitset<64>(byte_enables).count();
+    counters_.bytes_written += bytes_written;
   } else {
     ++counters_.reads;
     counters_.bytes_read += kLineBytes;
     counters_.read_latency_cycles += response - now;
   }
   return response;
+}
+
+DramModel::DramModel(uint64_t bytes, const DramTiming& timing)
+    : bytes_(bytes), banks_(timing), storage_(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1))) {
+  if (!storage_) throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "rtlsim: cannot allocate device DRAM");
+}
+
+uint64_t DramModel::access(uint64_t now, uint64_t offset, bool write, uint64_t byte_enables,
+                           const uint8_t* wdata, uint8_t* rdata) {
+  uint8_t* const line = storage_.get() + offset;
+  if (write) {
+    for (unsigned i = 0; i < kLineBytes; ++i) {
+      if ((byte_enables >> i) & 1u) line[i] = wdata[i];
+    }
+  } else {
+    std::memcpy(rdata, line, kLineBytes);
+  }
+  return banks_.schedule(now, offset, write, write ? std::bitset<64>(byte_enables).count() : 0);
 }
 
 }  // namespace kestrel::rtlsim

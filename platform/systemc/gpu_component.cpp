@@ -75,6 +75,7 @@ void GpuComponent::run() {
       continue;
     }
     const uint64_t before = cycles();
+    quantum_start_ = before;
     uint64_t spent = timing_.quantum_cycles;
     try {
       device().advance(timing_.quantum_cycles);
@@ -88,6 +89,7 @@ void GpuComponent::run() {
     // only when simulated time gets there: until then STATUS reads RUNNING.
     ending_ = !failure_.empty() || !running();
     wait(timing_.clock_period * static_cast<double>(spent));
+    quantum_start_ = cycles();  // simulated time has caught up with the GPU
     ending_ = false;
     if (!failure_.empty() || !running()) irq.write(true);
   }
@@ -153,7 +155,11 @@ void GpuRtl::revoke(uint64_t start, uint64_t end) {
 rtlsim::LineAccess GpuRtl::access(uint64_t addr, bool write, uint64_t byte_enables, const uint8_t* wdata,
                                   uint8_t* rdata) {
   rtlsim::LineAccess result;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  // The access leaves at the GPU's local time (temporal decoupling): a
+  // target that times accesses by their start (a DRAM model) sees when.
+  const sc_core::sc_time offset =
+      timing_.clock_period * static_cast<double>(cycles() >= quantum_start_ ? cycles() - quantum_start_ : 0);
+  sc_core::sc_time delay = offset;
   const bool via_dmi = dmi_valid_ && addr >= dmi_.get_start_address() &&
                        addr + kLineBytes - 1 <= dmi_.get_end_address() &&
                        (write ? dmi_.is_write_allowed() : dmi_.is_read_allowed());
@@ -162,10 +168,10 @@ rtlsim::LineAccess GpuRtl::access(uint64_t addr, bool write, uint64_t byte_enabl
     if (write) {
       for (unsigned i = 0; i < kLineBytes; ++i)
         if ((byte_enables >> i) & 1u) line[i] = wdata[i];
-      delay = dmi_.get_write_latency();
+      delay = offset + dmi_.get_write_latency();
     } else {
       std::memcpy(rdata, line, kLineBytes);
-      delay = dmi_.get_read_latency();
+      delay = offset + dmi_.get_read_latency();
     }
     ++dmi_lines_;
   } else {
@@ -203,7 +209,7 @@ rtlsim::LineAccess GpuRtl::access(uint64_t addr, bool write, uint64_t byte_enabl
       dmi_valid_ = memory->get_direct_mem_ptr(trans, dmi_);
     }
   }
-  result.cycles = static_cast<uint64_t>(std::ceil(delay / timing_.clock_period));
+  result.cycles = static_cast<uint64_t>(std::ceil((delay - offset) / timing_.clock_period));
   return result;
 }
 

@@ -10,7 +10,8 @@ Platform::Platform(sc_core::sc_module_name name, const BackendConfig& config, co
                    GpuKind kind)
     : sc_core::sc_module(name),
       memory("memory", config.mem_bytes,
-             timing.gpu.clock_period * static_cast<double>(timing.memory_latency_cycles)),
+             timing.gpu.clock_period * static_cast<double>(timing.memory_latency_cycles), timing.dram,
+             timing.gpu.clock_period),
       bus("bus", KESTREL_GLOBAL_BASE, config.mem_bytes),
       host("host", timing.gpu.clock_period, kRegisterBase),
       irq_("irq") {

@@ -17,10 +17,11 @@ namespace {
 // context, which the modules belong to, lives until the process ends.
 struct Registry {
   HostPort* host = nullptr;
-  std::function<void()> reset;  // before every device but the first
-  bool owned = false;           // built by make_systemc_transport, from `config`
-  BackendConfig config;         // what it was built from
-  bool used = false;            // a device was open on it: the next one resets it
+  const Memory* memory = nullptr;  // the platform's, for the DRAM counters; null for a user's platform
+  std::function<void()> reset;     // before every device but the first
+  bool owned = false;              // built by make_systemc_transport, from `config`
+  BackendConfig config;            // what it was built from
+  bool used = false;               // a device was open on it: the next one resets it
   bool open = false;
 };
 
@@ -31,7 +32,7 @@ Registry& registry() {
 
 class PlatformTransport final : public Transport {
  public:
-  explicit PlatformTransport(HostPort& host) : host_(host) {}
+  PlatformTransport(HostPort& host, const Memory* memory) : host_(host), memory_(memory) {}
   ~PlatformTransport() override { registry().open = false; }
   PlatformTransport(const PlatformTransport&) = delete;
   PlatformTransport& operator=(const PlatformTransport&) = delete;
@@ -60,9 +61,13 @@ class PlatformTransport final : public Transport {
     return running;
   }
   bool overlaps_copies() const override { return true; }
+  bool dram_counters(DramCounters& out) const override {
+    return memory_ != nullptr && memory_->dram_counters(out);
+  }
 
  private:
   HostPort& host_;
+  const Memory* memory_;
 };
 
 uint64_t number_option(const BackendConfig& config, const char* name, uint64_t fallback) {
@@ -80,7 +85,7 @@ uint64_t number_option(const BackendConfig& config, const char* name, uint64_t f
 // The platform's timing from the backend options, and the options left for
 // the GPU's rtlsim engine.
 PlatformTiming timing_from(const BackendConfig& config, BackendConfig& engine_config) {
-  static const char* const kOwn[] = {"gpu", "clock_mhz", "mem_latency", "quantum", "dmi"};
+  static const char* const kOwn[] = {"gpu", "clock_mhz", "mem_latency", "quantum", "dmi", "dram"};
   static const char* const kEngine[] = {"preset", "itrace", "max_cycles"};
   engine_config = config;
   engine_config.options.clear();
@@ -90,16 +95,22 @@ PlatformTiming timing_from(const BackendConfig& config, BackendConfig& engine_co
     for (const char* e : kEngine) engine = engine || name == e;
     if (engine) engine_config.options[name] = value;
     if (!own && !engine) {
-      throw Error(
-          KESTREL_ERROR_INVALID_VALUE,
-          "systemc: unknown backend option '" + name +
-              "' (systemc knows: gpu, clock_mhz, mem_latency, quantum, dmi, preset, itrace, max_cycles)");
+      throw Error(KESTREL_ERROR_INVALID_VALUE, "systemc: unknown backend option '" + name +
+                                                   "' (systemc knows: gpu, clock_mhz, mem_latency, quantum, "
+                                                   "dmi, dram, preset, itrace, max_cycles)");
     }
   }
   PlatformTiming timing;
   timing.gpu.clock_period =
       sc_core::sc_time(1e3 / static_cast<double>(number_option(config, "clock_mhz", 100)), sc_core::SC_NS);
   timing.memory_latency_cycles = number_option(config, "mem_latency", 20);
+  if (const auto it = config.options.find("dram"); it != config.options.end()) {
+    // rtlsim's DRAM model and presets; mem_latency, when given, over the preset's.
+    rtlsim::DramTiming dram = rtlsim::dram_preset(it->second);
+    dram.latency = number_option(config, "mem_latency", dram.latency);
+    rtlsim::check_dram_timing(dram);
+    timing.dram = dram;  // the memory then grants no DMI pointer: every access is timed
+  }
   timing.gpu.quantum_cycles = number_option(config, "quantum", 1024);
   if (const auto it = config.options.find("dmi"); it != config.options.end()) {
     if (it->second == "1" || it->second == "on") {
@@ -128,6 +139,7 @@ void use_host(HostPort& host, std::function<void()> reset) {
     throw Error(KESTREL_ERROR_NOT_SUPPORTED, "systemc: a device is open on the current platform");
   }
   r.host = &host;
+  r.memory = nullptr;
   r.reset = std::move(reset);
   r.owned = false;
   r.used = false;
@@ -135,6 +147,7 @@ void use_host(HostPort& host, std::function<void()> reset) {
 
 void use_platform(Platform& platform) {
   use_host(platform.host, [&platform] { platform.reset(); });
+  registry().memory = &platform.memory;
 }
 
 std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
@@ -151,6 +164,12 @@ std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
   if (const auto it = config.options.find("gpu"); it != config.options.end()) {
     if (it->second == "model") {
       kind = GpuKind::kFast;
+      if (timing.dram) {
+        throw Error(
+            KESTREL_ERROR_INVALID_VALUE,
+            "systemc: option dram needs the cycle-accurate GPU (gpu=rtl): the fast GPU works on a DMI "
+            "pointer, which a DRAM-timed memory does not grant");
+      }
       // The functional model takes the instruction trace only.
       for (const char* rtl_only : {"preset", "max_cycles"}) {
         if (engine_config.options.erase(rtl_only) != 0) {
@@ -169,6 +188,7 @@ std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     Platform* platform = new Platform("kestrel", engine_config, timing, kind);
     r.host = &platform->host;
+    r.memory = &platform->memory;
     r.reset = [platform] { platform->reset(); };
     r.owned = true;
     r.config = config;
@@ -180,7 +200,7 @@ std::unique_ptr<Transport> make_systemc_transport(const BackendConfig& config) {
     r.reset();
   }
   r.used = true;
-  auto transport = std::make_unique<PlatformTransport>(*r.host);
+  auto transport = std::make_unique<PlatformTransport>(*r.host, r.memory);
   r.open = true;
   return transport;
 }

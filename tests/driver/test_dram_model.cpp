@@ -50,6 +50,20 @@ TEST(DramModel, IntervalPacesAcceptance) {
   EXPECT_DOUBLE_EQ(dram.counters().peak_bytes_per_cycle, 64.0 / 3);
 }
 
+// A memory without backpressure (the SystemC platform's TLM target) hands the
+// timing requests faster than the bus takes them: each waits for the bus.
+TEST(DramModel, BanksWithoutBackpressureQueueOnTheBus) {
+  DramTiming timing;
+  timing.latency = 5;
+  timing.interval = 4;
+  kestrel::rtlsim::DramBanks banks(timing);
+  EXPECT_EQ(banks.schedule(10, 0, false, 0), 15u);
+  EXPECT_EQ(banks.schedule(10, 64, false, 0), 19u) << "on the bus at 14";
+  EXPECT_EQ(banks.schedule(11, 128, true, 8), 23u) << "on the bus at 18";
+  EXPECT_EQ(banks.counters().read_latency_cycles, 5u + 9);
+  EXPECT_EQ(banks.counters().bytes_written, 8u);
+}
+
 // latency 10, interval 2, 2 banks of 256-byte rows, activate 3, precharge 4:
 // offset bits 8 pick the bank, the rest above it the row.
 TEST(DramModel, RowHitsMissesAndConflictsOverlapAcrossBanksAndAnswerInOrder) {

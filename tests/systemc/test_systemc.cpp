@@ -45,6 +45,14 @@ bool fast() {
   return gpu != nullptr && std::string(gpu) == "model";
 }
 
+// KESTREL_TEST_SYSTEMC_DRAM=<preset>: the platform's memory is timed by
+// rtlsim's DRAM model with that preset (docs/memory-system.md), and rtlsim
+// is opened with the same one.
+std::string dram_preset() {
+  const char* dram = std::getenv("KESTREL_TEST_SYSTEMC_DRAM");
+  return dram == nullptr ? std::string() : std::string(dram);
+}
+
 class PlatformEnvironment : public ::testing::Environment {
  public:
   void SetUp() override {
@@ -52,6 +60,7 @@ class PlatformEnvironment : public ::testing::Environment {
     kestrel::BackendConfig config;
     config.mem_bytes = 16u << 20;
     kestrel::systemc::PlatformTiming timing;  // 100 MHz, memory latency 20 cycles: rtlsim's default
+    if (!dram_preset().empty()) timing.dram = kestrel::rtlsim::dram_preset(dram_preset());
     World& w = world();
     w.platform = std::make_unique<kestrel::systemc::Platform>(
         "platform", config, timing,
@@ -144,6 +153,8 @@ struct SaxpyRun {
 SaxpyRun saxpy(const std::string& backend, int n) {
   kestrel::DeviceConfig config{};
   config.mem_bytes = 16u << 20;
+  const std::string settings = "rtlsim.dram=" + dram_preset();
+  if (backend == "rtlsim" && !dram_preset().empty()) config.settings = settings.c_str();
   kestrel::Device device = kestrel::Device::open(backend, &config);
   kestrel::Module module = kestrel::Module::load(device, KESTREL_SYSTEMC_MODULE);
   const kestrel::Kernel kernel = module.kernel("saxpy_int");
@@ -172,7 +183,7 @@ TEST(SystemcPlatform, KernelMatchesItsBackendsResultAndCycles) {
   EXPECT_GE(sc_core::sc_time_stamp() - started,
             sc_core::sc_time(10, sc_core::SC_NS) * static_cast<double>(tlm.cycles))
       << "the launch's cycles took their time at 100 MHz";
-  if (!fast()) {
+  if (!fast() && dram_preset().empty()) {
     EXPECT_GT(world().platform->gpu_rtl()->dmi_lines(), 0u)
         << "the GPU took the DMI pointer the memory granted";
   }
@@ -181,9 +192,37 @@ TEST(SystemcPlatform, KernelMatchesItsBackendsResultAndCycles) {
   EXPECT_EQ(tlm.cycles, reference.cycles) << "the same memory timing gives the backend's cycle count";
 }
 
+// The DRAM model's counters reach the runtime's statistics from the
+// platform's memory: every line request the GPU made (no fault: its
+// mem_requests counter) and nothing invented on a fixed-latency memory.
+TEST(SystemcPlatform, DramCountersReachTheStatistics) {
+  kestrel::DeviceConfig config{};
+  config.mem_bytes = 16u << 20;
+  kestrel::Device device = kestrel::Device::open("systemc", &config);
+  kestrel::Module module = kestrel::Module::load(device, KESTREL_SYSTEMC_MODULE);
+  kestrel::DeviceBuffer<int> x(device, 256), y(device, 256);
+  x.upload(std::vector<int>(256, 2));
+  y.upload(std::vector<int>(256, 1));
+  module.kernel("saxpy_int").launch(kestrel::Dim3(2), kestrel::Dim3(128), 0, x, y, 5, 256);
+  device.synchronize();
+  EXPECT_EQ(y.download(), std::vector<int>(256, 11));
+  const kestrel_dram_stats dram = device.launch_dram_stats();
+  if (dram_preset().empty()) {
+    EXPECT_EQ(dram.modelled, 0u) << "a fixed-latency memory has no DRAM figures";
+    return;
+  }
+  ASSERT_EQ(dram.modelled, 1u);
+  EXPECT_EQ(dram.reads + dram.writes, device.launch_stats().counters.value[KESTREL_CNT_MEM_REQUESTS]);
+  EXPECT_GT(dram.writes, 0u);
+  EXPECT_EQ(dram.row_hits + dram.row_misses + dram.row_conflicts, dram.reads + dram.writes);
+  EXPECT_GE(dram.average_read_latency,
+            static_cast<double>(kestrel::rtlsim::dram_preset(dram_preset()).latency));
+}
+
 TEST(SystemcPlatform, TransportedLinesGiveTheSameCyclesAsDmi) {
   kestrel::systemc::GpuRtl* gpu = world().platform->gpu_rtl();
   if (gpu == nullptr) GTEST_SKIP() << "the fast GPU always works through DMI";
+  if (!dram_preset().empty()) GTEST_SKIP() << "a DRAM-timed memory grants no DMI pointer";
   const SaxpyRun with_dmi = saxpy("systemc", 700);
   gpu->set_dmi(false);
   const uint64_t before = gpu->transported_lines();

@@ -47,6 +47,35 @@ std::string dram_preset_list();
 // a DRAM cannot have (banks not a power of two, a row smaller than a line...).
 void check_dram_timing(const DramTiming& timing);
 
+// The timing alone: banks, open rows and the bus's pace, with the counters.
+// Storage-free, so a memory with storage of its own (the SystemC platform's
+// TLM memory) takes the same timing.
+class DramBanks {
+ public:
+  explicit DramBanks(const DramTiming& timing);
+
+  const DramTiming& timing() const { return timing_; }
+  // Whether a request can be accepted at cycle `now` (the data bus's pace).
+  bool accepts(uint64_t now) const { return now >= next_accept_; }
+  // One line request arriving at `now` at a byte offset of the memory (a
+  // write with `bytes_written` enabled bytes): the cycle its response is
+  // ready, never before an earlier request's.  A request that arrives before
+  // the bus can take it (a memory without backpressure) waits for it.
+  uint64_t schedule(uint64_t now, uint64_t offset, bool write, uint64_t bytes_written);
+  const DramCounters& counters() const { return counters_; }
+
+ private:
+  DramTiming timing_;
+  unsigned row_shift_ = 0;           // log2(row_bytes); the bank is the next bits
+  unsigned bank_shift_ = 0;          // log2(banks)
+  std::vector<uint64_t> bank_free_;  // first cycle a bank takes its next access
+  std::vector<int64_t> open_row_;    // -1: no open row
+  uint64_t next_accept_ = 0;
+  uint64_t last_response_ = 0;
+  DramCounters counters_;
+};
+
+// The rtlsim backend's DRAM: storage and its timing.
 class DramModel {
  public:
   DramModel(uint64_t bytes, const DramTiming& timing);
@@ -54,10 +83,10 @@ class DramModel {
   uint64_t size() const { return bytes_; }
   uint8_t* data() { return storage_.get(); }
   const uint8_t* data() const { return storage_.get(); }
-  const DramTiming& timing() const { return timing_; }
+  const DramTiming& timing() const { return banks_.timing(); }
 
   // Whether a request can be accepted at cycle `now` (the data bus's pace).
-  bool accepts(uint64_t now) const { return now >= next_accept_; }
+  bool accepts(uint64_t now) const { return banks_.accepts(now); }
 
   // One line request accepted at `now`, at a line-aligned offset inside the
   // storage (the caller checks): a write stores the bytes of `wdata` whose
@@ -67,7 +96,7 @@ class DramModel {
   uint64_t access(uint64_t now, uint64_t offset, bool write, uint64_t byte_enables, const uint8_t* wdata,
                   uint8_t* rdata);
 
-  const DramCounters& counters() const { return counters_; }
+  const DramCounters& counters() const { return banks_.counters(); }
 
  private:
   struct FreeDeleter {
@@ -75,14 +104,8 @@ class DramModel {
   };
 
   uint64_t bytes_;
-  DramTiming timing_;
+  DramBanks banks_;
   std::unique_ptr<uint8_t, FreeDeleter> storage_;
-  unsigned row_shift_ = 0;           // log2(row_bytes); the bank is the next bits
-  std::vector<uint64_t> bank_free_;  // first cycle a bank takes its next access
-  std::vector<int64_t> open_row_;    // -1: no open row
-  uint64_t next_accept_ = 0;
-  uint64_t last_response_ = 0;
-  DramCounters counters_;
 };
 
 }  // namespace kestrel::rtlsim

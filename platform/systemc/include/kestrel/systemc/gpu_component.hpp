@@ -68,6 +68,9 @@ class GpuComponent : public sc_core::sc_module {
 
   BackendConfig config_;
   GpuTiming timing_;
+  // cycles() when the quantum in progress began: the GPU runs ahead of
+  // simulated time by cycles() minus this (its local time offset).
+  uint64_t quantum_start_ = 0;
 
  private:
   SC_HAS_PROCESS(GpuComponent);

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "kestrel/systemc/bus.hpp"
 #include "kestrel/systemc/gpu_component.hpp"
@@ -35,6 +36,8 @@ namespace kestrel::systemc {
 struct PlatformTiming {
   GpuTiming gpu;
   uint64_t memory_latency_cycles = 20;  // the memory's annotation, in GPU clock periods
+  // A DRAM model times the memory instead (option dram: docs/memory-system.md).
+  std::optional<rtlsim::DramTiming> dram;
 };
 
 enum class GpuKind { kCycleAccurate, kFast };
