@@ -157,6 +157,8 @@ class Harness {
   unsigned offer_pct = 70, rsp_ready_pct = 70, ext_ready_pct = 70;
   unsigned min_latency = 1, max_latency = 12;
   std::set<uint32_t> faulty;  // lines DRAM answers with ILLEGAL_ADDRESS
+  std::set<uint32_t> slow;    // lines DRAM answers after slow_latency cycles
+  unsigned slow_latency = 100;
 
   void send(const MemReq& r) { to_send_.push_back(r); }
   MemReq read(uint32_t addr, unsigned kind = kestrel::contract::kMemRead) {
@@ -265,7 +267,8 @@ class Harness {
     }
     if (d.ext_req_valid_o && d.ext_req_ready_i) {
       const MemReq r = kestrel::rtlbench::unpack_req(d.ext_req_o.data(), 0);
-      const unsigned latency = min_latency + rng_() % (max_latency - min_latency + 1);
+      const unsigned latency =
+          slow.count(r.addr) ? slow_latency : min_latency + rng_() % (max_latency - min_latency + 1);
       dram_queue_.push_back({r, now_ + latency});
       if (!r.amo && !is_write(r)) {
         ++dram_reads;
@@ -553,6 +556,28 @@ TYPED_TEST(L2Cache, FaultPassThrough) {
   h.transact(h.read(good));
   h.transact(h.read(good));
   EXPECT_GE(h.hits, hits + 1);
+}
+
+// A miss whose way (the least recently used) still has its fill in flight
+// waits for that fill: a way has one fill at a time, so a read merged into
+// the new fill is answered with the new fill's fault, not the old one's.
+// Here the old fill is slow and faults, the new line is good.
+TYPED_TEST(L2Cache, VictimWithFillInFlightWaits) {
+  auto& h = this->harness;
+  h.offer_pct = h.rsp_ready_pct = h.ext_ready_pct = 100;
+  h.min_latency = h.max_latency = 5;
+  const uint32_t old_line = h.line_addr(3, 1), new_line = h.line_addr(3, 3);
+  h.faulty.insert(old_line);
+  h.slow.insert(old_line);
+  h.send(h.read(h.line_addr(0, 0)));  // a quick fill that frees its MSHR first
+  h.send(h.read(old_line));
+  h.send(h.read(h.line_addr(3, 2)));
+  h.send(h.read(h.line_addr(1, 0)));  // now every MSHR of the 4 is busy
+  h.send(h.read(new_line));           // its victim: old_line's way
+  h.send(h.read(new_line));           // merges into new_line's fill
+  h.drain();
+  EXPECT_EQ(h.answered, 6u);
+  h.expect_counts();
 }
 
 // An atomic invalidates its line and passes through to DRAM: it gets the old
