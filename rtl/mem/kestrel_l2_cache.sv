@@ -55,8 +55,10 @@
 //
 // Throughput: one request per cycle into the lookup (a bubble after a miss
 // that allocates in the set of the next request: the tag write and read
-// would meet); one response per cycle; a hit costs two cycles of latency
-// plus its queue wait, a miss DRAM's latency plus one.  Handshakes are
+// would meet); one response per cycle; a hit alone takes four cycles (taken
+// with its tag read, lookup, data RAM read, answer), a miss sends its DRAM
+// read in the cycle after it is taken and passes DRAM's response through in
+// the cycle it arrives.  Handshakes are
 // valid/ready on all four sides.
 `include "kestrel_assert.svh"
 

@@ -317,6 +317,7 @@ class Harness {
     EXPECT_EQ(dram_reads, misses) << "a read went to DRAM without a miss";
   }
 
+  uint64_t now() const { return now_; }
   Line dram_line(uint32_t addr) { return dram_.at(addr); }
   Line ref_line(uint32_t addr) { return ref_mem_.at(addr); }
   std::mt19937& rng() { return rng_; }
@@ -402,6 +403,25 @@ TYPED_TEST(L2Cache, ReadAfterWrite) {
   EXPECT_EQ(h.hits, 2u);
   EXPECT_EQ(h.writes, 2u);
   h.expect_counts();
+}
+
+// Throughput and latency with every port willing: a hit takes four cycles
+// (taken with its tag read, lookup, data RAM read, answer), and hits stream
+// at one per cycle (the cached lines spread over every set and way).
+TYPED_TEST(L2Cache, HitsStreamOnePerCycle) {
+  auto& h = this->harness;
+  h.offer_pct = h.rsp_ready_pct = h.ext_ready_pct = 100;
+  for (unsigned s = 0; s < h.sets; ++s)
+    for (unsigned n = 0; n < h.ways; ++n) h.transact(h.read(h.line_addr(s, n)));
+  uint64_t start = h.now();
+  h.transact(h.read(h.line_addr(0, 0)));
+  EXPECT_EQ(h.now() - start, 4u) << "cycles from taken to answered, one hit";
+  start = h.now();
+  constexpr unsigned kHits = 64;
+  for (unsigned i = 0; i < kHits; ++i) h.send(h.read(h.line_addr(i % h.sets, (i / h.sets) % h.ways)));
+  h.drain();
+  EXPECT_EQ(h.now() - start, kHits + 3) << "cycles for a stream of hits";
+  EXPECT_EQ(h.hits, kHits + 1);
 }
 
 // Filling a set beyond its ways evicts its least recently used line.
