@@ -643,6 +643,14 @@ kestrel_status kestrel_get_launch_stats(kestrel_device_t* device, kestrel_launch
   });
 }
 
+kestrel_status kestrel_get_launch_dram_stats(kestrel_device_t* device, kestrel_dram_stats* stats) {
+  return guarded(device, [&] {
+    kestrel_device* d = checked(device);
+    require_out(stats, "stats");
+    *stats = kestrel::runtime::dram_stats(d->context->last_launch());
+  });
+}
+
 const char* kestrel_counter_name(int counter) {
   switch (counter) {
     case KESTREL_CNT_CYCLES:

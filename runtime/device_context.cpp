@@ -512,8 +512,13 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   regs.local_backing = static_cast<uint32_t>(local_backing_);
   regs.watchdog = watchdog_units_;
   last_fault_ = kestrel_fault_info{};
+  // The DRAM counters run from the backend's start: the launch's share is
+  // the difference (retire_launch).
+  DramCounters dram_before;
+  const bool has_dram = device_.read_dram_counters(dram_before);
   device_.launch(regs);
   LaunchRecord record;
+  if (has_dram) record.dram = dram_before;
   record.sequence = ++launches_;
   record.kernel = kernel.name;
   record.grid = grid;
@@ -541,6 +546,11 @@ void DeviceContext::retire_launch() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.started).count();
   stats.counters = device_.read_counters();
   stats.sm_counters = device_.read_sm_counters();
+  if (DramCounters after; stats.dram && device_.read_dram_counters(after)) {
+    stats.dram = dram_difference(*stats.dram, after);
+  } else {
+    stats.dram.reset();
+  }
   // The output printed before a fault comes first, as on CUDA.
   if (launch.uses_printf) drain_printf(state == driver::RunState::fault);
   if (state != driver::RunState::fault) {

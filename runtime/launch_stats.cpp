@@ -52,6 +52,42 @@ kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_devi
   return s;
 }
 
+DramCounters dram_difference(const DramCounters& before, const DramCounters& after) {
+  DramCounters d = after;
+  d.reads -= before.reads;
+  d.writes -= before.writes;
+  d.bytes_read -= before.bytes_read;
+  d.bytes_written -= before.bytes_written;
+  d.bus_bytes -= before.bus_bytes;
+  d.row_hits -= before.row_hits;
+  d.row_misses -= before.row_misses;
+  d.row_conflicts -= before.row_conflicts;
+  d.read_latency_cycles -= before.read_latency_cycles;
+  return d;
+}
+
+kestrel_dram_stats dram_stats(const LaunchRecord& record) {
+  kestrel_dram_stats s{};
+  if (!record.dram) return s;
+  const DramCounters& d = *record.dram;
+  const uint64_t requests = d.reads + d.writes;
+  const uint64_t cycles = record.counters[KESTREL_CNT_CYCLES];
+  s.modelled = 1;
+  s.reads = d.reads;
+  s.writes = d.writes;
+  s.bytes_read = d.bytes_read;
+  s.bytes_written = d.bytes_written;
+  s.row_hits = d.row_hits;
+  s.row_misses = d.row_misses;
+  s.row_conflicts = d.row_conflicts;
+  s.row_hit_rate = ratio(d.row_hits, requests);
+  s.average_read_latency = ratio(d.read_latency_cycles, d.reads);
+  s.bytes_per_cycle = ratio(d.bus_bytes, cycles);
+  s.peak_bytes_per_cycle = d.peak_bytes_per_cycle;
+  s.bandwidth_utilization = d.peak_bytes_per_cycle > 0 ? s.bytes_per_cycle / d.peak_bytes_per_cycle : 0.0;
+  return s;
+}
+
 kestrel_sm_stats sm_stats(const LaunchRecord& record, const kestrel_device_props& props, uint32_t sm) {
   const driver::SmCounterValues& c = record.sm_counters.at(sm);
   const uint64_t cycles = record.counters[KESTREL_CNT_CYCLES];
@@ -92,6 +128,24 @@ nlohmann::ordered_json per_sm_json(const LaunchRecord& record, const kestrel_dev
     sms.push_back(json);
   }
   return sms;
+}
+
+// The DRAM model's figures of the launch; null for a backend without one.
+nlohmann::ordered_json dram_json(const LaunchRecord& record) {
+  if (!record.dram) return nullptr;
+  const kestrel_dram_stats s = dram_stats(record);
+  return {{"reads", s.reads},
+          {"writes", s.writes},
+          {"bytes_read", s.bytes_read},
+          {"bytes_written", s.bytes_written},
+          {"row_hits", s.row_hits},
+          {"row_misses", s.row_misses},
+          {"row_conflicts", s.row_conflicts},
+          {"row_hit_rate", s.row_hit_rate},
+          {"average_read_latency", s.average_read_latency},
+          {"bytes_per_cycle", s.bytes_per_cycle},
+          {"peak_bytes_per_cycle", s.peak_bytes_per_cycle},
+          {"bandwidth_utilization", s.bandwidth_utilization}};
 }
 
 nlohmann::ordered_json imbalance_json(const LaunchRecord& record, const kestrel_device_props& props) {
@@ -139,6 +193,7 @@ std::string launch_json(const LaunchRecord& record, const kestrel_device_props& 
       {"host_seconds", record.host_seconds},
       {"counters", counters},
       {"per_sm", per_sm_json(record, props)},
+      {"dram", dram_json(record)},
       {"derived",
        {{"ipc", s.ipc},
         {"ipc_per_sm", s.ipc_per_sm},

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,17 @@ struct LaunchRecord {
   // Inside the CUDA profiler window (cudaProfilerStart/Stop): 1 or 0; -1
   // for a launch of the C/C++ API, which has no such window.
   int profiler_window = -1;
+  // What the backend's DRAM model did during the launch (the counters'
+  // difference over it); absent for a backend without one.
+  std::optional<DramCounters> dram;
 };
+
+// What a DRAM model did between two readings of its counters.
+DramCounters dram_difference(const DramCounters& before, const DramCounters& after);
+
+// The record's DRAM figures in the C API's form; all zero without a DRAM
+// model (kestrel_dram_stats::modelled is then 0).
+kestrel_dram_stats dram_stats(const LaunchRecord& record);
 
 // The record and its derived figures in the C API's form.
 kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_device_props& props);

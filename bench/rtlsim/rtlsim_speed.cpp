@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "Vgpu_bench1.h"
+#include "bench_launch.hpp"
 #include "kestrel/abi.h"
 #include "kestrel/host_regs.h"
 #include "kestrel/model/rv_assembler.hpp"
@@ -179,16 +180,7 @@ struct Result {
   uint64_t cycles = 0, warp_instrs = 0, thread_instrs = 0, mem_requests = 0;
 };
 
-uint64_t counter(kestrel::Transport& t, unsigned i) {
-  return t.read_reg(KESTREL_REG_COUNTERS + 8 * i) |
-         (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * i + 4)} << 32);
-}
-
-void map(kestrel::Transport& t, uint64_t addr, uint32_t pages, uint32_t perms) {
-  t.write_reg(KESTREL_REG_MAP_ADDR, static_cast<uint32_t>(addr));
-  t.write_reg(KESTREL_REG_MAP_PAGES, pages);
-  t.write_reg(KESTREL_REG_MAP_PERMS, perms);
-}
+using kestrel::bench::counter;
 
 Result run(const Assembler& program, uint32_t blocks, uint32_t threads, bool lockstep) {
   kestrel::BackendConfig config;
@@ -201,40 +193,17 @@ Result run(const Assembler& program, uint32_t blocks, uint32_t threads, bool loc
   kestrel::rtlsim::detail::Options options = kestrel::rtlsim::detail::options_from(config);
   options.max_cycles = 500'000'000;
   Harness gpu(config, options, nullptr);
-  const std::vector<uint32_t> words = program.finish();
-  gpu.write_mem(kCode, words.data(), words.size() * 4);
-  const uint32_t exit_word = 0x0000000B;  // kx.exit
-  gpu.write_mem(kExitStub, &exit_word, 4);
-  map(gpu, kCode, 16, KESTREL_PAGE_READ | KESTREL_PAGE_EXEC);
-  map(gpu, kParams, 1, KESTREL_PAGE_READ);
-  map(gpu, kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
-  const uint64_t params[3] = {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes};
-  gpu.write_mem(kParams, params, sizeof params);
+  kestrel::bench::map(gpu, kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE,
+                      KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
   std::vector<float> init(kArrayBytes / 4);
   for (size_t i = 0; i < init.size(); ++i) init[i] = static_cast<float>(i % 17) * 0.25f;
   gpu.write_mem(kArrays, init.data(), kArrayBytes);
   gpu.write_mem(kArrays + kArrayBytes, init.data(), kArrayBytes);
-
-  gpu.write_reg(KESTREL_REG_ENTRY_LO, static_cast<uint32_t>(kCode));
-  gpu.write_reg(KESTREL_REG_EXIT_LO, static_cast<uint32_t>(kExitStub));
-  gpu.write_reg(KESTREL_REG_PARAM_LO, static_cast<uint32_t>(kParams));
-  gpu.write_reg(KESTREL_REG_GRID_X, blocks);
-  gpu.write_reg(KESTREL_REG_GRID_Y, 1);
-  gpu.write_reg(KESTREL_REG_GRID_Z, 1);
-  gpu.write_reg(KESTREL_REG_BLOCK_X, threads);
-  gpu.write_reg(KESTREL_REG_BLOCK_Y, 1);
-  gpu.write_reg(KESTREL_REG_BLOCK_Z, 1);
-  gpu.write_reg(KESTREL_REG_STACK_BYTES, 1024);
-  gpu.write_reg(KESTREL_REG_LOCAL_BACKING, static_cast<uint32_t>(kLocal));
   const auto begin = std::chrono::steady_clock::now();
-  gpu.write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
-  gpu.wait_idle();
+  kestrel::bench::run_launch(gpu, {kCode, kExitStub, kParams, kLocal}, program.finish(),
+                             {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes}, blocks, threads,
+                             "rtlsim_speed");
   const auto end = std::chrono::steady_clock::now();
-  if (gpu.read_reg(KESTREL_REG_STATUS) != KESTREL_STATUS_DONE) {
-    std::fprintf(stderr, "rtlsim_speed: launch faulted (kind %u at pc 0x%x)\n",
-                 gpu.read_reg(KESTREL_REG_FAULT_KIND), gpu.read_reg(KESTREL_REG_FAULT_PC_LO));
-    std::exit(1);
-  }
   Result r;
   r.seconds = std::chrono::duration<double>(end - begin).count();
   r.cycles = counter(gpu, KESTREL_CNT_CYCLES);

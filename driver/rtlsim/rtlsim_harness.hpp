@@ -1,7 +1,8 @@
 // The rtlsim harness: one class, templated on the Verilated kestrel_gpu of a
 // preset, that owns the model and its VerilatedContext, drives the host
-// register port, answers the external memory port from a C++ DRAM model of
-// configurable latency and bandwidth, and on request
+// register port, answers the external memory port from a C++ DRAM model
+// (kestrel/rtlsim/dram_model.hpp: latency, bandwidth, banks and rows), and on
+// request
 //
 // * reports to a tap observer (kestrel/driver/sim_tap.hpp) every host DRAM
 //   write and page mapping, each launch's START and end (fault record,
@@ -23,6 +24,7 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +41,7 @@
 #include "kestrel/model/gpu.hpp"
 #include "kestrel/model/host_registers.hpp"
 #include "kestrel/model/itrace.hpp"
+#include "kestrel/rtlsim/dram_model.hpp"
 #include "kestrel/rtlsim/rtlsim_engine.hpp"
 #include "kestrel/transport.hpp"
 #include "kestrel_contract.hpp"
@@ -87,8 +90,9 @@ inline std::string hex(uint64_t v) {
 // timing, lock-step, tracing (options_from() fills it from the config and the
 // environment).
 struct Options {
-  uint64_t latency = 20;            // KESTREL_RTLSIM_MEM_LATENCY
-  uint64_t interval = 1;            // KESTREL_RTLSIM_MEM_INTERVAL
+  // The DRAM model's timing: option dram (a preset), then mem_latency,
+  // mem_interval, dram_banks, dram_row_bytes, dram_activate, dram_precharge.
+  DramTiming dram;
   uint64_t max_cycles = 0;          // KESTREL_RTLSIM_MAX_CYCLES; 0: the watchdog's budget and a margin
   bool lockstep = false;            // option "lockstep" or KESTREL_LOCKSTEP=1
   std::string trace_path;           // option "trace" or KESTREL_TRACE
@@ -117,8 +121,8 @@ Options options_from(const BackendConfig& config);
 void check_config(const BackendConfig& config);
 
 // `memory`: where the GPU's memory port goes; null for the harness's own DRAM
-// model (Options::latency and interval), which is then also what write_mem
-// and read_mem reach.  `Traced`: the model was Verilated with --trace-fst
+// model (Options::dram), which is then also what write_mem and read_mem
+// reach.  `Traced`: the model was Verilated with --trace-fst
 // (only then are the FST writer's symbols used, so untraced builds need not
 // link it).
 template <typename Model, bool Traced = false>
@@ -129,7 +133,7 @@ class Harness final : public Engine {
         options_(options),
         context_(std::make_unique<VerilatedContext>()),
         memory_(memory),
-        dram_(memory == nullptr ? config.mem_bytes : 0, 0) {
+        dram_(memory == nullptr ? config.mem_bytes : 0, memory == nullptr ? options.dram : DramTiming{}) {
     context_->randReset(0);
     if constexpr (Traced) {
       if (!options_.trace_path.empty()) context_->traceEverOn(true);
@@ -266,6 +270,12 @@ class Harness final : public Engine {
   // Host DRAM accesses between two calls land between clock cycles, so a
   // copy can overlap the kernel (docs/host-interface.md).
   bool overlaps_copies() const override { return true; }
+
+  bool dram_counters(DramCounters& out) const override {
+    if (memory_ != nullptr) return false;
+    out = dram_.counters();
+    return true;
+  }
 
   bool advance(uint64_t cycles) override {
     for (uint64_t i = 0; i < cycles && model_->running_o; ++i) {
@@ -517,7 +527,7 @@ class Harness final : public Engine {
 
   void drive_memory() {
     const bool room = queue_.size() < kMaxQueued;
-    model_->mem_req_ready_i = room && now_ >= next_accept_;
+    model_->mem_req_ready_i = room && (memory_ != nullptr || dram_.accepts(now_));
     const bool respond = !queue_.empty() && queue_.front().ready_at <= now_;
     model_->mem_rsp_valid_i = respond;
     if (respond) {
@@ -539,7 +549,6 @@ class Harness final : public Engine {
       const bool write = kind == contract::kMemWrite ||
                          (kind == contract::kMemLocal && contract::get(words, mem_req::write) != 0);
       Pending p{};
-      p.ready_at = now_ + options_.latency;
       p.tag = static_cast<uint8_t>(contract::get(words, mem_req::tag));
       const uint64_t be = write ? contract::get(words, mem_req::be) : 0;
       uint8_t wdata[kLineBytes];
@@ -561,18 +570,13 @@ class Harness final : public Engine {
         const uint64_t offset = uint64_t{addr} - KESTREL_GLOBAL_BASE;
         if (addr < KESTREL_GLOBAL_BASE || offset + kLineBytes > dram_.size() || addr % kLineBytes != 0) {
           p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
-        } else if (write) {
-          for (unsigned i = 0; i < kLineBytes; ++i) {
-            if ((be >> i) & 1u) dram_[offset + i] = wdata[i];
-          }
+          const uint64_t last = queue_.empty() ? 0 : queue_.back().ready_at;
+          p.ready_at = std::max(now_ + 1, last);
         } else {
-          // Data is taken when the request is accepted: the memory is in
-          // order, so this is what a read behind every earlier write sees.
-          std::memcpy(p.rdata, dram_.data() + offset, kLineBytes);
+          p.ready_at = dram_.access(now_, offset, write, be, wdata, p.rdata);
         }
       }
       queue_.push_back(p);
-      next_accept_ = now_ + options_.interval;
     }
   }
 
@@ -595,11 +599,10 @@ class Harness final : public Engine {
   std::unique_ptr<model::InstructionTrace> itrace_;  // null unless asked for (Options::itrace_path)
   bool observed_ = false;                            // the observer follows the launch in progress
   model::HostRegisters regs_;                        // what the host wrote (mirror_reg)
-  std::vector<uint8_t> dram_;
+  DramModel dram_;                                   // empty when memory_ is the memory
   std::deque<Pending> queue_;
   uint64_t now_ = 0;
   uint64_t launch_cycles_ = 0;  // cycles simulated for the launch in progress
-  uint64_t next_accept_ = 0;
 };
 
 }  // namespace kestrel::rtlsim::detail

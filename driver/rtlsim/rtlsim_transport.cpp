@@ -29,8 +29,13 @@ struct Known {
   const char* env;
 };
 constexpr Known kKnown[] = {
+    {"dram", "KESTREL_RTLSIM_DRAM"},
     {"mem_latency", "KESTREL_RTLSIM_MEM_LATENCY"},
     {"mem_interval", "KESTREL_RTLSIM_MEM_INTERVAL"},
+    {"dram_banks", "KESTREL_RTLSIM_DRAM_BANKS"},
+    {"dram_row_bytes", "KESTREL_RTLSIM_DRAM_ROW_BYTES"},
+    {"dram_activate", "KESTREL_RTLSIM_DRAM_ACTIVATE"},
+    {"dram_precharge", "KESTREL_RTLSIM_DRAM_PRECHARGE"},
     {"max_cycles", "KESTREL_RTLSIM_MAX_CYCLES"},
     {"lockstep", "KESTREL_LOCKSTEP"},
     {"lockstep_inject", "KESTREL_LOCKSTEP_INJECT"},
@@ -138,8 +143,17 @@ namespace detail {
 Options options_from(const BackendConfig& config) {
   check_options(config);
   Options options;
-  options.latency = number(config, "mem_latency", 20, 1);
-  options.interval = number(config, "mem_interval", 1, 1);
+  // A preset first, then each timing option over it.
+  const std::string preset = text_of(config, "dram");
+  DramTiming& dram = options.dram;
+  dram = dram_preset(preset.empty() ? "ideal" : preset);
+  dram.latency = number(config, "mem_latency", dram.latency, 1);
+  dram.interval = number(config, "mem_interval", dram.interval, 1);
+  dram.banks = number(config, "dram_banks", dram.banks, 1);
+  dram.row_bytes = number(config, "dram_row_bytes", dram.row_bytes, 0);
+  dram.activate = number(config, "dram_activate", dram.activate, 0);
+  dram.precharge = number(config, "dram_precharge", dram.precharge, 0);
+  check_dram_timing(dram);
   options.max_cycles = number(config, "max_cycles", 0, 1);
   options.lockstep = flag(config, "lockstep");
   options.inject = number(config, "lockstep_inject", 0, 0);
@@ -255,7 +269,8 @@ std::unique_ptr<Transport> make_rtlsim_transport(const BackendConfig& config) {
 
 std::unique_ptr<Engine> make_rtlsim_engine(const BackendConfig& config, LineMemory& memory) {
   detail::check_config(config);
-  for (const char* timing : {"mem_latency", "mem_interval"}) {
+  for (const char* timing : {"dram", "mem_latency", "mem_interval", "dram_banks", "dram_row_bytes",
+                             "dram_activate", "dram_precharge"}) {
     if (config.options.count(timing) != 0) {
       throw Error(KESTREL_ERROR_NOT_SUPPORTED, std::string("rtlsim engine: option ") + timing +
                                                    " does not apply: the memory is the platform's, with its "

@@ -225,6 +225,40 @@ enum kestrel_fault_kind {
   KESTREL_FAULT_ASSERT = 10, /* assert() failed */
   KESTREL_FAULT_TIMEOUT = 11 /* launch instruction/cycle budget exhausted */
 };
+
+/* What a texture or surface descriptor's memory holds (its resource's shape). */
+enum kestrel_tex_shape {
+  KESTREL_TEX_SHAPE_1D = 0, /* a 1D CUDA array: width texels */
+  KESTREL_TEX_SHAPE_2D = 1, /* a 2D CUDA array: height rows */
+  KESTREL_TEX_SHAPE_3D = 2, /* a 3D CUDA array: depth slices */
+  KESTREL_TEX_SHAPE_1D_LAYERED = 3, /* layers 1D images, one row each */
+  KESTREL_TEX_SHAPE_2D_LAYERED = 4, /* layers 2D images */
+  KESTREL_TEX_SHAPE_CUBEMAP = 5, /* 6 square faces (+x, -x, +y, -y, +z, -z): layers = 6 */
+  KESTREL_TEX_SHAPE_CUBEMAP_LAYERED = 6, /* cubemaps of 6 faces each: layers = 6 x cubemaps */
+  KESTREL_TEX_SHAPE_LINEAR = 7, /* linear memory (cudaResourceTypeLinear): width texels, tex1Dfetch */
+  KESTREL_TEX_SHAPE_PITCH2D = 8 /* pitched linear memory (cudaResourceTypePitch2D) */
+};
+
+/* How a texel's channels are encoded (cudaChannelFormatKind's values). */
+enum kestrel_tex_channel_kind {
+  KESTREL_TEX_CHANNEL_SIGNED = 0, /* two's complement integers */
+  KESTREL_TEX_CHANNEL_UNSIGNED = 1, /* unsigned integers */
+  KESTREL_TEX_CHANNEL_FLOAT = 2 /* IEEE binary16 or binary32 */
+};
+
+/* What a coordinate outside the texture addresses (cudaTextureAddressMode's values; guide F.2). */
+enum kestrel_tex_address {
+  KESTREL_TEX_ADDRESS_WRAP = 0, /* normalized coordinates only; clamp otherwise */
+  KESTREL_TEX_ADDRESS_CLAMP = 1,
+  KESTREL_TEX_ADDRESS_MIRROR = 2, /* normalized coordinates only; clamp otherwise */
+  KESTREL_TEX_ADDRESS_BORDER = 3 /* the border colour */
+};
+
+/* Texture filtering (cudaTextureFilterMode's values; guide F.2). */
+enum kestrel_tex_filter {
+  KESTREL_TEX_FILTER_POINT = 0, /* nearest texel */
+  KESTREL_TEX_FILTER_LINEAR = 1 /* (bi/tri)linear; float results only */
+};
 #endif /* __ASSEMBLER__ */
 
 #endif /* KESTREL_ABI_CONTRACT_H */

@@ -231,6 +231,23 @@ typedef struct kestrel_sm_stats {
  * count.  KESTREL_ERROR_NOT_FOUND before the device's first launch. */
 kestrel_status kestrel_get_launch_sm_stats(kestrel_device_t* device, kestrel_sm_stats* sms, uint32_t capacity,
                                            uint32_t* count);
+/* What the backend's DRAM model did during the latest launch
+ * (docs/memory-system.md): the GPU's line requests at its external memory
+ * port, the row-buffer outcomes and the latency reads saw.  A backend
+ * without a DRAM model (the functional model, a board) gives modelled = 0
+ * and zeros. */
+typedef struct kestrel_dram_stats {
+  uint32_t modelled; /* 1 when the figures below come from a DRAM model */
+  uint64_t reads, writes;                      /* line requests served */
+  uint64_t bytes_read, bytes_written;          /* whole lines read; written bytes enabled */
+  uint64_t row_hits, row_misses, row_conflicts; /* per request */
+  double row_hit_rate;                         /* row_hits / requests */
+  double average_read_latency;                 /* cycles from acceptance to response */
+  double bytes_per_cycle;                      /* lines moved x 64 / the launch's cycles */
+  double peak_bytes_per_cycle;                 /* what the data bus can move */
+  double bandwidth_utilization;                /* bytes_per_cycle / peak_bytes_per_cycle */
+} kestrel_dram_stats;
+kestrel_status kestrel_get_launch_dram_stats(kestrel_device_t* device, kestrel_dram_stats* stats);
 /* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */
 const char* kestrel_counter_name(int counter);
 /* "active_cycles", "warp_instrs", ... (enum kestrel_sm_counter); NULL for an index that names none. */

@@ -100,6 +100,12 @@ class Device {
     detail::check(kestrel_get_launch_stats(handle_, &stats), handle_);
     return stats;
   }
+  // The latest launch's DRAM figures (modelled = 0 without a DRAM model).
+  kestrel_dram_stats launch_dram_stats() const {
+    kestrel_dram_stats stats{};
+    detail::check(kestrel_get_launch_dram_stats(handle_, &stats), handle_);
+    return stats;
+  }
   // The latest launch's per-SM statistics; empty when the device has no
   // per-SM counters.
   std::vector<kestrel_sm_stats> launch_sm_stats() const {

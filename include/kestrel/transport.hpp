@@ -41,6 +41,22 @@ inline std::string sched_policy_name(unsigned policy) {
   return "policy " + std::to_string(policy);
 }
 
+// What the memory behind the GPU did, counted since the backend was opened:
+// the simulated backends' DRAM model (docs/memory-system.md).  The runtime
+// takes the difference over a launch for its statistics.
+struct DramCounters {
+  uint64_t reads = 0;                // line reads served
+  uint64_t writes = 0;               // line writes served
+  uint64_t bytes_read = 0;           // whole lines read
+  uint64_t bytes_written = 0;        // bytes whose byte enable was set
+  uint64_t bus_bytes = 0;            // what the data bus carried: every request's whole line
+  uint64_t row_hits = 0;             // the bank's open row was the one wanted
+  uint64_t row_misses = 0;           // the bank had no open row
+  uint64_t row_conflicts = 0;        // another row was open and had to close
+  uint64_t read_latency_cycles = 0;  // sum over reads of cycles from acceptance to response
+  double peak_bytes_per_cycle = 0;   // what the data bus can move
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -73,6 +89,13 @@ class Transport {
   }
   // Whether advance() returns mid-launch, i.e. copies can overlap a kernel.
   virtual bool overlaps_copies() const { return false; }
+
+  // The DRAM model's counters; false (and `out` untouched) for a backend
+  // without one (the functional model, a board).
+  virtual bool dram_counters(DramCounters& out) const {
+    (void)out;
+    return false;
+  }
 };
 
 // Factory: "model" (functional model) is always available; "rtlsim" and "fpga"

@@ -950,5 +950,124 @@ struct SfuReq {
   }
 };
 
+// kestrel_pkg::tex_desc_t: 512 bits (16 words of a Verilated port).
+namespace tex_desc {
+constexpr unsigned kBits = 512;
+constexpr unsigned kWords = 16;
+constexpr Field reserved{384, 128};
+constexpr Field border_a{352, 32};
+constexpr Field border_b{320, 32};
+constexpr Field border_g{288, 32};
+constexpr Field border_r{256, 32};
+constexpr Field pad{247, 9};
+constexpr Field surface{246, 1};
+constexpr Field seamless_cubemap{245, 1};
+constexpr Field srgb{244, 1};
+constexpr Field normalized_coords{243, 1};
+constexpr Field read_normalized{242, 1};
+constexpr Field filter{241, 1};
+constexpr Field address_z{239, 2};
+constexpr Field address_y{237, 2};
+constexpr Field address_x{235, 2};
+constexpr Field channels{232, 3};
+constexpr Field channel_size{230, 2};
+constexpr Field channel_kind{228, 2};
+constexpr Field shape{224, 4};
+constexpr Field slice_pitch{192, 32};
+constexpr Field pitch{160, 32};
+constexpr Field layers{128, 32};
+constexpr Field depth{96, 32};
+constexpr Field height{64, 32};
+constexpr Field width{32, 32};
+constexpr Field base_addr{0, 32};
+}  // namespace tex_desc
+struct TexDesc {
+  std::array<uint8_t, 16> reserved{};
+  uint32_t border_a = 0;
+  uint32_t border_b = 0;
+  uint32_t border_g = 0;
+  uint32_t border_r = 0;
+  uint16_t pad = 0;
+  bool surface = false;
+  bool seamless_cubemap = false;
+  bool srgb = false;
+  bool normalized_coords = false;
+  bool read_normalized = false;
+  bool filter = false;
+  uint8_t address_z = 0;
+  uint8_t address_y = 0;
+  uint8_t address_x = 0;
+  uint8_t channels = 0;
+  uint8_t channel_size = 0;
+  uint8_t channel_kind = 0;
+  uint8_t shape = 0;
+  uint32_t slice_pitch = 0;
+  uint32_t pitch = 0;
+  uint32_t layers = 0;
+  uint32_t depth = 0;
+  uint32_t height = 0;
+  uint32_t width = 0;
+  uint32_t base_addr = 0;
+
+  static TexDesc unpack(const uint32_t* words, unsigned base = 0) {
+    TexDesc s;
+    for (unsigned i = 0; i < 16; ++i) s.reserved[i] = get_byte(words, tex_desc::reserved, i, base);
+    s.border_a = static_cast<uint32_t>(get(words, tex_desc::border_a, base));
+    s.border_b = static_cast<uint32_t>(get(words, tex_desc::border_b, base));
+    s.border_g = static_cast<uint32_t>(get(words, tex_desc::border_g, base));
+    s.border_r = static_cast<uint32_t>(get(words, tex_desc::border_r, base));
+    s.pad = static_cast<uint16_t>(get(words, tex_desc::pad, base));
+    s.surface = get(words, tex_desc::surface, base) != 0;
+    s.seamless_cubemap = get(words, tex_desc::seamless_cubemap, base) != 0;
+    s.srgb = get(words, tex_desc::srgb, base) != 0;
+    s.normalized_coords = get(words, tex_desc::normalized_coords, base) != 0;
+    s.read_normalized = get(words, tex_desc::read_normalized, base) != 0;
+    s.filter = get(words, tex_desc::filter, base) != 0;
+    s.address_z = static_cast<uint8_t>(get(words, tex_desc::address_z, base));
+    s.address_y = static_cast<uint8_t>(get(words, tex_desc::address_y, base));
+    s.address_x = static_cast<uint8_t>(get(words, tex_desc::address_x, base));
+    s.channels = static_cast<uint8_t>(get(words, tex_desc::channels, base));
+    s.channel_size = static_cast<uint8_t>(get(words, tex_desc::channel_size, base));
+    s.channel_kind = static_cast<uint8_t>(get(words, tex_desc::channel_kind, base));
+    s.shape = static_cast<uint8_t>(get(words, tex_desc::shape, base));
+    s.slice_pitch = static_cast<uint32_t>(get(words, tex_desc::slice_pitch, base));
+    s.pitch = static_cast<uint32_t>(get(words, tex_desc::pitch, base));
+    s.layers = static_cast<uint32_t>(get(words, tex_desc::layers, base));
+    s.depth = static_cast<uint32_t>(get(words, tex_desc::depth, base));
+    s.height = static_cast<uint32_t>(get(words, tex_desc::height, base));
+    s.width = static_cast<uint32_t>(get(words, tex_desc::width, base));
+    s.base_addr = static_cast<uint32_t>(get(words, tex_desc::base_addr, base));
+    return s;
+  }
+  void pack(uint32_t* words, unsigned base = 0) const {
+    for (unsigned i = 0; i < 16; ++i) put_byte(words, tex_desc::reserved, i, reserved[i], base);
+    put(words, tex_desc::border_a, border_a, base);
+    put(words, tex_desc::border_b, border_b, base);
+    put(words, tex_desc::border_g, border_g, base);
+    put(words, tex_desc::border_r, border_r, base);
+    put(words, tex_desc::pad, pad, base);
+    put(words, tex_desc::surface, surface, base);
+    put(words, tex_desc::seamless_cubemap, seamless_cubemap, base);
+    put(words, tex_desc::srgb, srgb, base);
+    put(words, tex_desc::normalized_coords, normalized_coords, base);
+    put(words, tex_desc::read_normalized, read_normalized, base);
+    put(words, tex_desc::filter, filter, base);
+    put(words, tex_desc::address_z, address_z, base);
+    put(words, tex_desc::address_y, address_y, base);
+    put(words, tex_desc::address_x, address_x, base);
+    put(words, tex_desc::channels, channels, base);
+    put(words, tex_desc::channel_size, channel_size, base);
+    put(words, tex_desc::channel_kind, channel_kind, base);
+    put(words, tex_desc::shape, shape, base);
+    put(words, tex_desc::slice_pitch, slice_pitch, base);
+    put(words, tex_desc::pitch, pitch, base);
+    put(words, tex_desc::layers, layers, base);
+    put(words, tex_desc::depth, depth, base);
+    put(words, tex_desc::height, height, base);
+    put(words, tex_desc::width, width, base);
+    put(words, tex_desc::base_addr, base_addr, base);
+  }
+};
+
 }  // namespace kestrel::contract
 // clang-format on

@@ -336,6 +336,40 @@
     SmCntBlocks = 3'd7  // blocks completed
   } sm_counter_e;
 
+  // What a texture or surface descriptor's memory holds (its resource's shape).
+  typedef enum logic [3:0] {
+    TexShape1d = 4'd0,  // a 1D CUDA array: width texels
+    TexShape2d = 4'd1,  // a 2D CUDA array: height rows
+    TexShape3d = 4'd2,  // a 3D CUDA array: depth slices
+    TexShape1dLayered = 4'd3,  // layers 1D images, one row each
+    TexShape2dLayered = 4'd4,  // layers 2D images
+    TexShapeCubemap = 4'd5,  // 6 square faces (+x, -x, +y, -y, +z, -z): layers = 6
+    TexShapeCubemapLayered = 4'd6,  // cubemaps of 6 faces each: layers = 6 x cubemaps
+    TexShapeLinear = 4'd7,  // linear memory (cudaResourceTypeLinear): width texels, tex1Dfetch
+    TexShapePitch2d = 4'd8  // pitched linear memory (cudaResourceTypePitch2D)
+  } tex_shape_e;
+
+  // How a texel's channels are encoded (cudaChannelFormatKind's values).
+  typedef enum logic [1:0] {
+    TexChannelSigned = 2'd0,  // two's complement integers
+    TexChannelUnsigned = 2'd1,  // unsigned integers
+    TexChannelFloat = 2'd2  // IEEE binary16 or binary32
+  } tex_channel_kind_e;
+
+  // What a coordinate outside the texture addresses (cudaTextureAddressMode's values; guide F.2).
+  typedef enum logic [1:0] {
+    TexAddressWrap = 2'd0,  // normalized coordinates only; clamp otherwise
+    TexAddressClamp = 2'd1,
+    TexAddressMirror = 2'd2,  // normalized coordinates only; clamp otherwise
+    TexAddressBorder = 2'd3  // the border colour
+  } tex_address_e;
+
+  // Texture filtering (cudaTextureFilterMode's values; guide F.2).
+  typedef enum logic [0:0] {
+    TexFilterPoint = 1'd0,  // nearest texel
+    TexFilterLinear = 1'd1  // (bi/tri)linear; float results only
+  } tex_filter_e;
+
   // An atomic read-modify-write of one naturally aligned 4- or 8-byte word (docs/isa.md section
   // 2.2), performed at the memory side (kestrel_mem_atomic): `be` marks the word, `wdata` holds the
   // operand at the word's place, the response's `rdata` the line before the operation. `op` is the
@@ -440,3 +474,36 @@
     logic [6:0] shared_passes;  // the bank passes it took
     logic [6:0] atomics;  // thread-level atomics it performed
   } sm_events_t;
+
+  // A texture or surface object's descriptor: one 64-byte memory line at the address that is the
+  // object's handle (cudaTextureObject_t, cudaSurfaceObject_t). Texel (x, y, z or layer) of the
+  // resource is at base_addr + slice * slice_pitch + y * pitch + x * texel bytes, texel bytes =
+  // channels << channel_size. height, depth and layers are 1 where the shape has no such axis.
+  typedef struct packed {  // 512 bits
+    logic [127:0] reserved;  // zero
+    logic [31:0] border_a;  // border colour (binary32 bits)
+    logic [31:0] border_b;
+    logic [31:0] border_g;
+    logic [31:0] border_r;
+    logic [8:0] pad;  // zero
+    logic surface;  // a surface object's descriptor (the fields from filter up are 0)
+    logic seamless_cubemap;  // cudaTextureDesc::seamlessCubemap
+    logic srgb;  // cudaTextureDesc::sRGB
+    logic normalized_coords;  // coordinates in [0, 1)
+    logic read_normalized;  // 8/16-bit integers read as float in [0, 1] or [-1, 1]
+    tex_filter_e filter;
+    tex_address_e address_z;
+    tex_address_e address_y;
+    tex_address_e address_x;
+    logic [2:0] channels;  // 1, 2 or 4
+    logic [1:0] channel_size;  // log2 of a channel's bytes: 0, 1 or 2
+    tex_channel_kind_e channel_kind;
+    tex_shape_e shape;
+    logic [31:0] slice_pitch;  // bytes from one 3D slice, layer or cube face to the next
+    logic [31:0] pitch;  // bytes from one row to the next
+    logic [31:0] layers;  // layers (cube faces count: 6 per cubemap)
+    logic [31:0] depth;  // 3D slices
+    logic [31:0] height;  // rows
+    logic [31:0] width;  // texels per row
+    logic [31:0] base_addr;  // device address of texel (0, 0, 0)
+  } tex_desc_t;

@@ -71,4 +71,25 @@ void require_device_range(const char* api, const char* role, DeviceState& device
 // "0x10000000".
 std::string hex_address(const void* pointer);
 
+// Where one side of a copy lies.  A managed allocation (cudaMallocManaged) is
+// either side: the copy touches whichever copy of it holds the data when it
+// runs (managed_memory.hpp).
+enum class Side { host, device, managed };
+
+// The side of a copy's `role` ("source", "destination") pointer, whose
+// `span` bytes the copy touches.  An explicit direction is checked against
+// the device ranges the runtime knows, both ways: a device side must lie in
+// one of the call's device's allocations or variables, and a host side must
+// not be device memory of any device (the copy would dereference a device
+// address on the host and crash).  cudaMemcpyDefault infers the side from
+// those ranges (guide 3.2.7): the call's device's memory is device memory,
+// another device's is an error (no peer access), anything else is host.
+// `device_by_kind`: the explicit kind says this side is device memory.
+Side side_of(const char* api, const char* role, DeviceState& device, const void* pointer, size_t span,
+             cudaMemcpyKind kind, bool device_by_kind);
+
+// Whether [pointer, pointer + bytes) is page-locked host memory
+// (cudaHostAlloc/cudaMallocHost or a cudaHostRegister range).
+bool page_locked(const void* pointer, size_t bytes);
+
 }  // namespace kestrel::cudart

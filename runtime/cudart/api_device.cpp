@@ -6,12 +6,52 @@
 #include <mutex>
 
 #include "api_common.hpp"
+#include "cuda_arrays.hpp"
 #include "kestrel/cuda/cuda_profiler_api.h"
 #include "kestrel/error.hpp"
 
 using namespace kestrel::cudart;
 
 namespace {
+
+// The array and texture object limits the runtime enforces (cuda_arrays.hpp:
+// guide appendix G.1 for compute capability 6.x).  Kestrel has no mipmapped
+// arrays, so the maxTexture*Mipmap fields stay 0.
+void fill_texture_limits(cudaDeviceProp* prop) {
+  auto i = [](size_t value) { return static_cast<int>(value); };
+  prop->textureAlignment = kTextureAlignment;
+  prop->texturePitchAlignment = kTexturePitchAlignment;
+  prop->surfaceAlignment = kTextureAlignment;
+  prop->maxTexture1D = i(kMax1D);
+  prop->maxTexture1DLinear = i(kMax1DLinear);
+  prop->maxTexture2D[0] = i(kMax2DWidth);
+  prop->maxTexture2D[1] = i(kMax2DHeight);
+  prop->maxTexture2DLinear[0] = i(kMax2DLinear);
+  prop->maxTexture2DLinear[1] = i(kMax2DLinear);
+  prop->maxTexture2DLinear[2] = i(kMax2DLinearPitch);
+  prop->maxTexture2DGather[0] = prop->maxTexture2DGather[1] = i(kMaxGather2D);
+  for (int axis = 0; axis < 3; ++axis) prop->maxTexture3D[axis] = prop->maxTexture3DAlt[axis] = i(kMax3D);
+  prop->maxTextureCubemap = i(kMaxCubemap);
+  prop->maxTexture1DLayered[0] = i(kMaxLayeredWidth);
+  prop->maxTexture1DLayered[1] = i(kMaxLayers);
+  prop->maxTexture2DLayered[0] = prop->maxTexture2DLayered[1] = i(kMaxLayeredWidth);
+  prop->maxTexture2DLayered[2] = i(kMaxLayers);
+  prop->maxTextureCubemapLayered[0] = i(kMaxCubemap);
+  prop->maxTextureCubemapLayered[1] = i(kMaxCubemapLayers);
+  // A surface array is a texture array too: the smaller of the two tables.
+  prop->maxSurface1D = i(kMax1D);
+  prop->maxSurface2D[0] = i(kMax2DWidth);
+  prop->maxSurface2D[1] = i(kMaxSurface2DHeight);
+  prop->maxSurface3D[0] = prop->maxSurface3D[1] = i(kMax3D);
+  prop->maxSurface3D[2] = i(kMaxSurface3DDepth);
+  prop->maxSurface1DLayered[0] = i(kMaxLayeredWidth);
+  prop->maxSurface1DLayered[1] = i(kMaxLayers);
+  prop->maxSurface2DLayered[0] = prop->maxSurface2DLayered[1] = i(kMaxLayeredWidth);
+  prop->maxSurface2DLayered[2] = i(kMaxLayers);
+  prop->maxSurfaceCubemap = i(kMaxCubemap);
+  prop->maxSurfaceCubemapLayered[0] = i(kMaxCubemap);
+  prop->maxSurfaceCubemapLayered[1] = i(kMaxCubemapLayers);
+}
 
 void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   std::memset(prop, 0, sizeof *prop);
@@ -31,8 +71,7 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   prop->totalConstMem = p.global_mem_bytes;
   prop->major = 7;
   prop->minor = 0;
-  prop->textureAlignment = kPitchAlignment;
-  prop->texturePitchAlignment = kPitchAlignment;
+  fill_texture_limits(prop);
   prop->multiProcessorCount = static_cast<int>(p.num_sms);
   prop->kernelExecTimeoutEnabled = 1;  // the launch watchdog (KESTREL_LIMIT_WATCHDOG_MCYCLES)
   prop->managedMemory = 1;      // cudaMallocManaged, with the pre-6.x rules (concurrentManagedAccess 0)
@@ -52,7 +91,7 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   prop->hostRegisterSupported = 1;
   prop->memoryPoolsSupported = 1;  // the default pool of cudaMallocAsync (no IPC handle types)
   // The fields CUDA 12 adds stay 0 (memset above) where Kestrel lacks the
-  // unit or the feature: textures and surfaces, L1/L2 caches and their
+  // unit or the feature: mipmapped textures, L1/L2 caches and their
   // persistence windows, ECC, managed and pageable memory access, compute
   // preemption, cooperative and cluster launches, memory pools, IPC,
   // GPUDirect, NUMA; docs/cuda-runtime.md ("Devices") lists them.
@@ -272,6 +311,126 @@ cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int dev
       case cudaDevAttrTexturePitchAlignment:
         *value = clamp(p.texturePitchAlignment);
         break;
+      case cudaDevAttrMaxTexture1DWidth:
+        *value = p.maxTexture1D;
+        break;
+      case cudaDevAttrMaxTexture2DWidth:
+        *value = p.maxTexture2D[0];
+        break;
+      case cudaDevAttrMaxTexture2DHeight:
+        *value = p.maxTexture2D[1];
+        break;
+      case cudaDevAttrMaxTexture3DWidth:
+        *value = p.maxTexture3D[0];
+        break;
+      case cudaDevAttrMaxTexture3DHeight:
+        *value = p.maxTexture3D[1];
+        break;
+      case cudaDevAttrMaxTexture3DDepth:
+        *value = p.maxTexture3D[2];
+        break;
+      case cudaDevAttrMaxTexture2DLayeredWidth:
+        *value = p.maxTexture2DLayered[0];
+        break;
+      case cudaDevAttrMaxTexture2DLayeredHeight:
+        *value = p.maxTexture2DLayered[1];
+        break;
+      case cudaDevAttrMaxTexture2DLayeredLayers:
+        *value = p.maxTexture2DLayered[2];
+        break;
+      case cudaDevAttrMaxTexture1DLayeredWidth:
+        *value = p.maxTexture1DLayered[0];
+        break;
+      case cudaDevAttrMaxTexture1DLayeredLayers:
+        *value = p.maxTexture1DLayered[1];
+        break;
+      case cudaDevAttrMaxTexture2DGatherWidth:
+        *value = p.maxTexture2DGather[0];
+        break;
+      case cudaDevAttrMaxTexture2DGatherHeight:
+        *value = p.maxTexture2DGather[1];
+        break;
+      case cudaDevAttrMaxTexture3DWidthAlt:
+        *value = p.maxTexture3DAlt[0];
+        break;
+      case cudaDevAttrMaxTexture3DHeightAlt:
+        *value = p.maxTexture3DAlt[1];
+        break;
+      case cudaDevAttrMaxTexture3DDepthAlt:
+        *value = p.maxTexture3DAlt[2];
+        break;
+      case cudaDevAttrMaxTextureCubemapWidth:
+        *value = p.maxTextureCubemap;
+        break;
+      case cudaDevAttrMaxTextureCubemapLayeredWidth:
+        *value = p.maxTextureCubemapLayered[0];
+        break;
+      case cudaDevAttrMaxTextureCubemapLayeredLayers:
+        *value = p.maxTextureCubemapLayered[1];
+        break;
+      case cudaDevAttrMaxSurface1DWidth:
+        *value = p.maxSurface1D;
+        break;
+      case cudaDevAttrMaxSurface2DWidth:
+        *value = p.maxSurface2D[0];
+        break;
+      case cudaDevAttrMaxSurface2DHeight:
+        *value = p.maxSurface2D[1];
+        break;
+      case cudaDevAttrMaxSurface3DWidth:
+        *value = p.maxSurface3D[0];
+        break;
+      case cudaDevAttrMaxSurface3DHeight:
+        *value = p.maxSurface3D[1];
+        break;
+      case cudaDevAttrMaxSurface3DDepth:
+        *value = p.maxSurface3D[2];
+        break;
+      case cudaDevAttrMaxSurface1DLayeredWidth:
+        *value = p.maxSurface1DLayered[0];
+        break;
+      case cudaDevAttrMaxSurface1DLayeredLayers:
+        *value = p.maxSurface1DLayered[1];
+        break;
+      case cudaDevAttrMaxSurface2DLayeredWidth:
+        *value = p.maxSurface2DLayered[0];
+        break;
+      case cudaDevAttrMaxSurface2DLayeredHeight:
+        *value = p.maxSurface2DLayered[1];
+        break;
+      case cudaDevAttrMaxSurface2DLayeredLayers:
+        *value = p.maxSurface2DLayered[2];
+        break;
+      case cudaDevAttrMaxSurfaceCubemapWidth:
+        *value = p.maxSurfaceCubemap;
+        break;
+      case cudaDevAttrMaxSurfaceCubemapLayeredWidth:
+        *value = p.maxSurfaceCubemapLayered[0];
+        break;
+      case cudaDevAttrMaxSurfaceCubemapLayeredLayers:
+        *value = p.maxSurfaceCubemapLayered[1];
+        break;
+      case cudaDevAttrMaxTexture1DLinearWidth:
+        *value = p.maxTexture1DLinear;
+        break;
+      case cudaDevAttrMaxTexture2DLinearWidth:
+        *value = p.maxTexture2DLinear[0];
+        break;
+      case cudaDevAttrMaxTexture2DLinearHeight:
+        *value = p.maxTexture2DLinear[1];
+        break;
+      case cudaDevAttrMaxTexture2DLinearPitch:
+        *value = p.maxTexture2DLinear[2];
+        break;
+      case cudaDevAttrMaxTexture2DMipmappedWidth:
+        *value = p.maxTexture2DMipmap[0];
+        break;
+      case cudaDevAttrMaxTexture2DMipmappedHeight:
+        *value = p.maxTexture2DMipmap[1];
+        break;
+      case cudaDevAttrMaxTexture1DMipmappedWidth:
+        *value = p.maxTexture1DMipmap;
+        break;
       case cudaDevAttrStreamPrioritiesSupported:
         *value = p.streamPrioritiesSupported;
         break;
@@ -381,6 +540,9 @@ cudaError_t cudaDeviceReset(void) {
     require(device != nullptr, cudaErrorInvalidDevice);
     device->reset();
     Runtime::get().destroy_handles_of(device);
+    // The reset freed their memory: the handles name nothing any more.
+    forget_arrays_of(device);
+    forget_texture_objects_of(device);
   });
 }
 

@@ -19,10 +19,6 @@ namespace {
 
 // ---- Copies -------------------------------------------------------------------
 
-// A managed allocation (cudaMallocManaged) is either side: the copy touches
-// whichever copy of it holds the data when it runs (managed_memory.hpp).
-enum class Side { host, device, managed };
-
 const char* kind_name(cudaMemcpyKind kind) {
   switch (kind) {
     case cudaMemcpyHostToHost:
@@ -39,14 +35,10 @@ const char* kind_name(cudaMemcpyKind kind) {
   return "an unknown direction";
 }
 
-// The side of a copy's `role` ("source", "destination") pointer, whose
-// `span` bytes the copy touches.  An explicit direction is checked against
-// the device ranges the runtime knows, both ways: a device side must lie in
-// one of the call's device's allocations or variables, and a host side must
-// not be device memory of any device (the copy would dereference a device
-// address on the host and crash).  cudaMemcpyDefault infers the side from
-// those ranges (guide 3.2.7): the call's device's memory is device memory,
-// another device's is an error (no peer access), anything else is host.
+}  // namespace
+
+namespace kestrel::cudart {
+
 Side side_of(const char* api, const char* role, DeviceState& device, const void* pointer, size_t span,
              cudaMemcpyKind kind, bool device_by_kind) {
   const std::string what = std::string(api) + ": the " + role + " " + hex_address(pointer);
@@ -75,9 +67,9 @@ Side side_of(const char* api, const char* role, DeviceState& device, const void*
   return Side::host;
 }
 
-// Whether [pointer, pointer + bytes) is page-locked host memory
-// (cudaHostAlloc/cudaMallocHost or a cudaHostRegister range).
-bool page_locked(const void* pointer, size_t bytes);
+}  // namespace kestrel::cudart
+
+namespace {
 
 // One row-by-row copy of `height` rows of `width` bytes (height 1: a plain copy).
 // An asynchronous copy (`wait` false) with pageable host memory behaves as
@@ -197,7 +189,9 @@ std::map<void*, size_t>& host_allocations() {
   return allocations;
 }
 
-bool page_locked(const void* pointer, size_t bytes) {
+}  // namespace
+
+bool kestrel::cudart::page_locked(const void* pointer, size_t bytes) {
   const uintptr_t begin = reinterpret_cast<uintptr_t>(pointer);
   std::lock_guard<std::mutex> lock(g_host_mutex);
   for (const std::map<void*, size_t>* ranges : {&host_registrations(), &host_allocations()}) {
@@ -209,6 +203,8 @@ bool page_locked(const void* pointer, size_t bytes) {
   }
   return false;
 }
+
+namespace {
 
 // cudaFree and cudaFreeAsync of something that is no live allocation of
 // `device`: another device's allocation gets a message saying so.

@@ -111,6 +111,18 @@ void print_counters(const kestrel::Device& device, const kestrel_device_props& p
   if (stats.host_seconds > 0)
     std::printf("  %-34s %8.3f s (%.0f cycles/s)\n", "simulation time", stats.host_seconds,
                 stats.cycles_per_host_second);
+  // The DRAM model's side of the launch, where the backend has one.
+  const kestrel_dram_stats dram = device.launch_dram_stats();
+  if (dram.modelled) {
+    std::printf("\nDRAM (the backend's model; docs/memory-system.md)\n");
+    std::printf("  %-34s %8" PRIu64 " / %" PRIu64 "\n", "line reads / writes", dram.reads, dram.writes);
+    std::printf("  %-34s %8.2f of %.2f (%.1f%%)\n", "bytes per cycle", dram.bytes_per_cycle,
+                dram.peak_bytes_per_cycle, 100.0 * dram.bandwidth_utilization);
+    std::printf("  %-34s %8.1f cycles\n", "average read latency", dram.average_read_latency);
+    std::printf("  %-34s %7.1f%% (%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " conflicts)\n",
+                "row-buffer hit rate", 100.0 * dram.row_hit_rate, dram.row_hits, dram.row_misses,
+                dram.row_conflicts);
+  }
   // Each SM's part (the per-SM counters), where the device has them.
   const std::vector<kestrel_sm_stats> sms = device.launch_sm_stats();
   if (sms.empty()) {

@@ -11,6 +11,18 @@ __global__ void add_one(int* data, int n) {
 
 __global__ void write_null(int value) { *static_cast<volatile int*>(nullptr) = value; }
 
+// Reads device memory that no pointer of the program names (a texture
+// descriptor, a CUDA array's texels) the way the texture unit will.
+__global__ void read_words(unsigned long long address, unsigned* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = reinterpret_cast<const volatile unsigned*>(static_cast<size_t>(address))[i];
+}
+
+cudaError_t launch_read_words(unsigned long long address, unsigned* out, int n) {
+  read_words<<<1, 32>>>(address, out, n);
+  return cudaGetLastError();
+}
+
 const void* add_one_kernel() { return reinterpret_cast<const void*>(&add_one); }
 const void* counter_symbol() { return &g_counter; }
 const void* table_symbol() { return &g_table; }

@@ -127,7 +127,7 @@ TEST(Devices, Cuda12PropertiesFlagsAndCacheConfig) {
   EXPECT_EQ(prop.computeMode, cudaComputeModeDefault);
   EXPECT_EQ(prop.hostRegisterSupported, 1);
   EXPECT_EQ(prop.canMapHostMemory, 0);
-  EXPECT_EQ(prop.maxTexture1D, 0);  // no texture unit
+  EXPECT_EQ(prop.maxTexture1D, 65536);  // the CUDA array limit (guide G.1), though no texture unit yet
   EXPECT_EQ(prop.clusterLaunch, 0);
   EXPECT_EQ(prop.reservedSharedMemPerBlock, 0u);
   EXPECT_GE(CUDART_VERSION, 12000);

@@ -217,6 +217,66 @@ TEST(Rtlsim, ChecksBackendOptions) {
   unsetenv("KESTREL_RTLSIM_MEM_LATENCY");
 }
 
+// The DRAM model behind the port (docs/memory-system.md): a preset and its
+// overrides from the options, bad timings refused; every line request the
+// GPU counts reaches the model (no fault: the RTL's mem_requests, fetches
+// included, equal the model's reads and writes), each with one row-buffer
+// outcome; a slower DRAM takes more cycles for the same kernel, whose result
+// does not change.
+TEST(Rtlsim, DramModelTimesTheMemoryPortAndCountsIt) {
+  const std::vector<uint32_t> code = index_kernel();
+  constexpr uint32_t kGrid = 6, kBlock = 8;
+  uint64_t cycles[2] = {0, 0};
+  const char* presets[2] = {"ideal", "ddr3"};
+  for (int i = 0; i < 2; ++i) {
+    kestrel::BackendConfig config = small_config();
+    config.options["dram"] = presets[i];
+    auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
+    kestrel::DramCounters before;
+    ASSERT_TRUE(rtl->dram_counters(before));
+    launch(*rtl, code, kOut, kGrid, kBlock);
+    ASSERT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE) << presets[i];
+    std::vector<uint32_t> got(kGrid * kBlock);
+    rtl->read_mem(kOut, got.data(), got.size() * 4);
+    for (uint32_t t = 0; t < kGrid * kBlock; ++t) ASSERT_EQ(got[t], t) << presets[i] << " thread " << t;
+    kestrel::DramCounters after;
+    ASSERT_TRUE(rtl->dram_counters(after));
+    const uint64_t requests = after.reads + after.writes - before.reads - before.writes;
+    EXPECT_EQ(requests, counter(*rtl, KESTREL_CNT_MEM_REQUESTS)) << presets[i];
+    EXPECT_GE(after.writes - before.writes, 3u) << presets[i] << ": 48 words are three lines at least";
+    EXPECT_EQ(after.row_hits + after.row_misses + after.row_conflicts, after.reads + after.writes);
+    EXPECT_EQ(after.bus_bytes, 64 * (after.reads + after.writes));
+    cycles[i] = counter(*rtl, KESTREL_CNT_CYCLES);
+    if (i == 1) {
+      EXPECT_GT(after.row_misses, 0u) << "ddr3 has rows";
+      EXPECT_DOUBLE_EQ(after.peak_bytes_per_cycle, 16.0);
+    }
+  }
+  EXPECT_GT(cycles[1], cycles[0]) << "ddr3 (latency 24, 16 bytes per cycle) is slower than ideal";
+
+  auto model = kestrel::model::make_model_transport(small_config());
+  kestrel::DramCounters none;
+  EXPECT_FALSE(model->dram_counters(none)) << "the functional model has no DRAM timing";
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"dram", "gddr9"}, {"dram_banks", "3"}, {"dram_row_bytes", "100"}, {"dram_activate", "4"}};
+  for (const auto& [option, value] : bad) {
+    kestrel::BackendConfig config = small_config();
+    config.options[option] = value;
+    try {
+      kestrel::rtlsim::make_rtlsim_transport(config);
+      ADD_FAILURE() << option << "=" << value << " was accepted";
+    } catch (const kestrel::Error& e) {
+      EXPECT_EQ(e.status(), KESTREL_ERROR_INVALID_VALUE) << option;
+    }
+  }
+  kestrel::BackendConfig config = small_config();
+  config.options["dram"] = "ddr3";
+  config.options["dram_banks"] = "4";
+  config.options["mem_latency"] = "40";
+  EXPECT_NO_THROW(kestrel::rtlsim::make_rtlsim_transport(config)) << "overrides over a preset";
+}
+
 TEST(Rtlsim, IndexKernelMatchesModel) {
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
   auto model = kestrel::model::make_model_transport(small_config());

@@ -2,9 +2,13 @@
 """The statistics path end to end: kestrel-demo on the functional model with
 KESTREL_STATS writes a launch record (with its per-SM part), kestrel-stats
 turns it into a table, a per-SM table and a well-formed SVG chart, and
-refuses a file that is not statistics.
+refuses a file that is not statistics.  The model has no DRAM model, so its
+record's "dram" is null; with a fourth argument `rtlsim`, a small run on the
+cycle-accurate backend with the ddr3 DRAM preset must carry the DRAM figures,
+its line requests equal to the RTL's mem_requests counter
+(docs/memory-system.md).
 
-    check_kestrel_stats.py <kestrel-demo> <kestrel-stats> <scratch dir>
+    check_kestrel_stats.py <kestrel-demo> <kestrel-stats> <scratch dir> [rtlsim]
 """
 import json
 import os
@@ -25,6 +29,7 @@ record = records[0]
 assert record["kernel"].startswith("vector_add("), record["kernel"]
 assert record["grid"] == [12, 1, 1] and record["block"] == [256, 1, 1], record
 assert record["counters"]["blocks"] == 12, record["counters"]
+assert record["dram"] is None, record["dram"]
 
 table = subprocess.run([sys.executable, tool, stats, "--svg", chart], check=True, capture_output=True,
                        text=True).stdout
@@ -63,4 +68,20 @@ with open(bad, "w", encoding="utf-8") as f:
     f.write('{"hello": 1}\n')
 refused = subprocess.run([sys.executable, tool, bad], capture_output=True, text=True)
 assert refused.returncode != 0 and "not a Kestrel launch record" in refused.stderr, refused
+if sys.argv[4:] == ["rtlsim"]:
+    rtl_stats = os.path.join(scratch, "demo_rtlsim_stats.jsonl")
+    env = dict(os.environ, KESTREL_BACKEND="rtlsim", KESTREL_STATS=rtl_stats, KESTREL_CONFIG="rtlsim.dram=ddr3")
+    shown = subprocess.run([demo, "--n", "256"], env=env, check=True, capture_output=True, text=True).stdout
+    assert "row-buffer hit rate" in shown, shown
+    with open(rtl_stats, encoding="utf-8") as f:
+        dram_record = json.loads(f.readline())
+    dram = dram_record["dram"]
+    assert dram["reads"] + dram["writes"] == dram_record["counters"]["mem_requests"], dram_record
+    assert dram["peak_bytes_per_cycle"] == 16.0, dram
+    assert dram["bytes_read"] == 64 * dram["reads"] and dram["writes"] > 0, dram
+    assert 0 < dram["bandwidth_utilization"] <= 1, dram
+    assert dram["average_read_latency"] >= 24, dram
+    print(f"rtlsim ddr3: {dram['reads']} reads, {dram['writes']} writes, "
+          f"{100 * dram['bandwidth_utilization']:.1f} % of peak, row hits {100 * dram['row_hit_rate']:.1f} %")
+
 print("kestrel-stats: table, per-kernel and per-SM tables and SVG chart from a kestrel-demo run; bad input refused")

@@ -342,6 +342,54 @@ TEST_F(LaunchTest, PerSmFiguresOnlyFromADeviceWithTheWindow) {
   EXPECT_EQ(count, 0u);
 }
 
+// The DRAM figures of a launch are the difference of the backend's
+// cumulative counters over it, with the derived rates; a backend without a
+// DRAM model gives modelled = 0 and zeros, never invented figures
+// (docs/runtime.md, "Statistics").
+TEST_F(LaunchTest, DramFiguresAreTheLaunchsShareOfTheModelsCounters) {
+  kestrel_dram_stats dram{};
+  EXPECT_EQ(kestrel_get_launch_dram_stats(device_, &dram), KESTREL_ERROR_NOT_FOUND) << "no launch yet";
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  ASSERT_EQ(kestrel_get_launch_dram_stats(device_, &dram), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(dram.modelled, 0u);
+  EXPECT_EQ(dram.reads, 0u);
+
+  kestrel::DramCounters start;
+  start.reads = 1000;  // an earlier launch's traffic, not this one's
+  start.writes = 7;
+  start.bus_bytes = 64 * 1007;
+  start.read_latency_cycles = 99999;
+  start.peak_bytes_per_cycle = 16;
+  state_->dram_counters = start;
+  state_->run = [](kestrel::testing::FakeDeviceState& s) {
+    kestrel::DramCounters& c = *s.dram_counters;
+    c.reads += 100;
+    c.writes += 25;
+    c.bytes_read += 100 * 64;
+    c.bytes_written += 25 * 60;
+    c.bus_bytes += 125 * 64;
+    c.row_hits += 100;
+    c.row_misses += 5;
+    c.row_conflicts += 20;
+    c.read_latency_cycles += 100 * 30;
+    s.regs[KESTREL_REG_STATUS] = KESTREL_STATUS_DONE;
+  };
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  ASSERT_EQ(kestrel_get_launch_dram_stats(device_, &dram), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(dram.modelled, 1u);
+  EXPECT_EQ(dram.reads, 100u);
+  EXPECT_EQ(dram.writes, 25u);
+  EXPECT_EQ(dram.bytes_read, 6400u);
+  EXPECT_EQ(dram.bytes_written, 1500u);
+  EXPECT_EQ(dram.row_conflicts, 20u);
+  EXPECT_DOUBLE_EQ(dram.row_hit_rate, 100.0 / 125);
+  EXPECT_DOUBLE_EQ(dram.average_read_latency, 30.0);
+  EXPECT_DOUBLE_EQ(dram.bytes_per_cycle, 125.0 * 64 / 1000);  // the fake's launches take 1000 cycles
+  EXPECT_DOUBLE_EQ(dram.peak_bytes_per_cycle, 16.0);
+  EXPECT_DOUBLE_EQ(dram.bandwidth_utilization, 8.0 / 16);
+  EXPECT_EQ(kestrel_get_launch_dram_stats(device_, nullptr), KESTREL_ERROR_INVALID_VALUE);
+}
+
 TEST_F(LaunchTest, RejectsConfigurationsBeyondTheDevice) {
   EXPECT_EQ(launch({1, 1, 1}, {257, 1, 1}), KESTREL_ERROR_INVALID_CONFIG);  // 9 warps, an SM has 8
   EXPECT_NE(last_error().find("needs 9 warps"), std::string::npos) << last_error();

@@ -54,6 +54,7 @@ TEST(StatsFile, EveryLaunchIsAJsonLine) {
   EXPECT_EQ(launch["device"]["backend"], "model");
   EXPECT_EQ(launch["device"]["scheduler"], "lrr");
   EXPECT_EQ(launch["counters"]["blocks"], 2);
+  EXPECT_TRUE(launch["dram"].is_null()) << "the model has no DRAM model: no figures invented";
   const double cycles = launch["counters"]["cycles"].get<double>();
   ASSERT_GT(cycles, 0.0);
   EXPECT_DOUBLE_EQ(launch["derived"]["ipc"].get<double>(),

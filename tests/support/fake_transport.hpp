@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct FakeDeviceState {
   std::map<uint64_t, uint32_t> page_perms;  // page address -> KESTREL_PAGE_* (absent: unmapped)
   int starts = 0;
   int aborts = 0;
+  // A DRAM model's counters, when the fake has one (a test's run() moves them).
+  std::optional<DramCounters> dram_counters;
   // Registers as they were at each START.
   std::vector<std::map<uint32_t, uint32_t>> launches;
   // Decides how the launch in progress ends; the default completes it.
@@ -128,6 +131,12 @@ class FakeTransport : public Transport {
     std::memcpy(at(addr, bytes), src, bytes);
   }
   void read_mem(uint64_t addr, void* dst, size_t bytes) override { std::memcpy(dst, at(addr, bytes), bytes); }
+
+  bool dram_counters(DramCounters& out) const override {
+    if (!state_->dram_counters) return false;
+    out = *state_->dram_counters;
+    return true;
+  }
 
   void wait_idle() override {
     auto& s = *state_;

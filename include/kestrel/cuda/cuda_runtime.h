@@ -14,6 +14,7 @@
 #if defined(__CUDA__)
 #include "kestrel_cuda.h"
 #endif
+#include "channel_descriptor.h"
 #include "cuda_runtime_api.h"
 
 #ifdef __cplusplus

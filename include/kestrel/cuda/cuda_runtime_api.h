@@ -12,7 +12,10 @@
 
 #include <stddef.h>
 
+#include "driver_functions.h"
 #include "driver_types.h"
+#include "surface_types.h"
+#include "texture_types.h"
 #include "vector_types.h"
 
 /* The CUDA runtime API version Kestrel's headers follow: CUDA 12.0's names,
@@ -97,18 +100,83 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream KESTREL_DEFAULT(0));
-cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream KESTREL_DEFAULT(0));
+                              size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream KESTREL_DEFAULT(0));
 /* Managed memory (guide J.2), with the rules of compute capability < 6.0:
  * the host may not touch it between a launch and the next synchronization. */
-cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags KESTREL_DEFAULT(cudaMemAttachGlobal));
+cudaError_t cudaMallocManaged(void** devPtr, size_t size,
+                              unsigned int flags KESTREL_DEFAULT(cudaMemAttachGlobal));
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice,
                                  cudaStream_t stream KESTREL_DEFAULT(0));
 cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 cudaError_t cudaMemset(void* devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream KESTREL_DEFAULT(0));
+
+/* ---- CUDA arrays and 3D copies (guide 3.2.11.1.1, 3.2.11.2, 3.2.2) ------------
+ * An array's layout in device memory is docs/cuda-runtime.md's ("CUDA arrays").
+ * Sizes beyond appendix G's compute capability 6.x limits are
+ * cudaErrorInvalidValue; a format CUDA cannot hold is
+ * cudaErrorInvalidChannelDescriptor. */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
+cudaError_t cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc, size_t width,
+                            size_t height KESTREL_DEFAULT(0), unsigned int flags KESTREL_DEFAULT(0));
+cudaError_t cudaMalloc3DArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc,
+                              struct cudaExtent extent, unsigned int flags KESTREL_DEFAULT(0));
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc* desc, struct cudaExtent* extent,
+                             unsigned int* flags, cudaArray_t array);
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc* desc, cudaArray_const_t array);
+/* wOffset and width in bytes, hOffset and height in rows (guide 3.2.2). */
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                                size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                  size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                                     size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                       size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind,
+                                       cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                     size_t width, size_t height,
+                                     enum cudaMemcpyKind kind KESTREL_DEFAULT(cudaMemcpyDeviceToDevice));
+/* Deprecated in CUDA but in the v8.0 guide: `count` bytes from (wOffset,
+ * hOffset) on, continuing on the next row at the end of one. */
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                              enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t stream KESTREL_DEFAULT(0));
+/* Pitched 3D memory: rows as cudaMallocPitch's, extent.width in bytes. */
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct cudaExtent extent);
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream KESTREL_DEFAULT(0));
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                              cudaStream_t stream KESTREL_DEFAULT(0));
+
+/* ---- Texture and surface objects (guide 3.2.11.1.1, 3.2.11.2.1) --------------
+ * The handle is the device address of a 64-byte descriptor the runtime
+ * writes (docs/isa.md, "Texture and surface descriptors").  Kestrel has no
+ * texture unit yet: objects can be created and described, not fetched from. */
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struct cudaResourceDesc* pResDesc,
+                                    const struct cudaTextureDesc* pTexDesc,
+                                    const struct cudaResourceViewDesc* pResViewDesc);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* pResDesc,
+                                             cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc* pTexDesc, cudaTextureObject_t texObject);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject,
+                                    const struct cudaResourceDesc* pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
+                                             cudaSurfaceObject_t surfObject);
 
 /* ---- Symbols: __device__ and __constant__ variables (guide 3.2.2, B.2) ------- */
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
@@ -129,7 +197,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags KESTREL_DEFAULT(0));
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned int flags KESTREL_DEFAULT(0));
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
                                   unsigned int flags);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
@@ -164,13 +233,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
 cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, const void* func,
                                                size_t dynamicSMemSize, int blockSizeLimit);
 
-
 /* ---- What clang's CUDA host code calls (not for users) ----------------------- */
 void** __cudaRegisterFatBinary(void* fatCubin);
 void __cudaRegisterFatBinaryEnd(void** fatCubinHandle);
 void __cudaUnregisterFatBinary(void** fatCubinHandle);
-int __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
-                           int thread_limit, uint3* tid, uint3* bid, dim3* bDim, dim3* gDim, int* wSize);
+int __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun,
+                           const char* deviceName, int thread_limit, uint3* tid, uint3* bid, dim3* bDim,
+                           dim3* gDim, int* wSize);
 void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName,
                        int ext, size_t size, int constant, int global);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem KESTREL_DEFAULT(0),

@@ -36,8 +36,11 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorInvalidHostPointer = 16,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidChannelDescriptor = 20,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorSynchronizationError = 25,
+  cudaErrorInvalidFilterSetting = 26,
+  cudaErrorInvalidNormSetting = 27,
   cudaErrorNotYetImplemented = 31,
   cudaErrorInsufficientDriver = 35,
   cudaErrorMissingConfiguration = 52,
@@ -113,6 +116,15 @@ enum cudaDeviceAttr KESTREL_CUDA_ENUM_BASE {
   cudaDevAttrIntegrated = 18,
   cudaDevAttrCanMapHostMemory = 19,
   cudaDevAttrComputeMode = 20,
+  cudaDevAttrMaxTexture1DWidth = 21,
+  cudaDevAttrMaxTexture2DWidth = 22,
+  cudaDevAttrMaxTexture2DHeight = 23,
+  cudaDevAttrMaxTexture3DWidth = 24,
+  cudaDevAttrMaxTexture3DHeight = 25,
+  cudaDevAttrMaxTexture3DDepth = 26,
+  cudaDevAttrMaxTexture2DLayeredWidth = 27,
+  cudaDevAttrMaxTexture2DLayeredHeight = 28,
+  cudaDevAttrMaxTexture2DLayeredLayers = 29,
   cudaDevAttrSurfaceAlignment = 30,
   cudaDevAttrConcurrentKernels = 31,
   cudaDevAttrEccEnabled = 32,
@@ -125,10 +137,41 @@ enum cudaDeviceAttr KESTREL_CUDA_ENUM_BASE {
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrAsyncEngineCount = 40,
   cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrMaxTexture1DLayeredWidth = 42,
+  cudaDevAttrMaxTexture1DLayeredLayers = 43,
+  cudaDevAttrMaxTexture2DGatherWidth = 45,
+  cudaDevAttrMaxTexture2DGatherHeight = 46,
+  cudaDevAttrMaxTexture3DWidthAlt = 47,
+  cudaDevAttrMaxTexture3DHeightAlt = 48,
+  cudaDevAttrMaxTexture3DDepthAlt = 49,
   cudaDevAttrPciDomainId = 50,
   cudaDevAttrTexturePitchAlignment = 51,
+  cudaDevAttrMaxTextureCubemapWidth = 52,
+  cudaDevAttrMaxTextureCubemapLayeredWidth = 53,
+  cudaDevAttrMaxTextureCubemapLayeredLayers = 54,
+  cudaDevAttrMaxSurface1DWidth = 55,
+  cudaDevAttrMaxSurface2DWidth = 56,
+  cudaDevAttrMaxSurface2DHeight = 57,
+  cudaDevAttrMaxSurface3DWidth = 58,
+  cudaDevAttrMaxSurface3DHeight = 59,
+  cudaDevAttrMaxSurface3DDepth = 60,
+  cudaDevAttrMaxSurface1DLayeredWidth = 61,
+  cudaDevAttrMaxSurface1DLayeredLayers = 62,
+  cudaDevAttrMaxSurface2DLayeredWidth = 63,
+  cudaDevAttrMaxSurface2DLayeredHeight = 64,
+  cudaDevAttrMaxSurface2DLayeredLayers = 65,
+  cudaDevAttrMaxSurfaceCubemapWidth = 66,
+  cudaDevAttrMaxSurfaceCubemapLayeredWidth = 67,
+  cudaDevAttrMaxSurfaceCubemapLayeredLayers = 68,
+  cudaDevAttrMaxTexture1DLinearWidth = 69,
+  cudaDevAttrMaxTexture2DLinearWidth = 70,
+  cudaDevAttrMaxTexture2DLinearHeight = 71,
+  cudaDevAttrMaxTexture2DLinearPitch = 72,
+  cudaDevAttrMaxTexture2DMipmappedWidth = 73,
+  cudaDevAttrMaxTexture2DMipmappedHeight = 74,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxTexture1DMipmappedWidth = 77,
   cudaDevAttrStreamPrioritiesSupported = 78,
   cudaDevAttrGlobalL1CacheSupported = 79,
   cudaDevAttrLocalL1CacheSupported = 80,
@@ -383,6 +426,111 @@ struct cudaDeviceProp {
   int clusterLaunch;
   int unifiedFunctionPointers;
   int reserved[63];
+};
+
+/* ---- CUDA arrays (guide 3.2.11.1.1, 3.2.11.2) ------------------------------------
+ * A CUDA array is an opaque image in device memory that the texture unit
+ * reads (docs/cuda-runtime.md, "CUDA arrays", gives Kestrel's layout). */
+enum cudaChannelFormatKind KESTREL_CUDA_ENUM_BASE {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3
+};
+/* Bits of each channel (x, y, z, w) of a texel and their kind. */
+struct cudaChannelFormatDesc {
+  int x;
+  int y;
+  int z;
+  int w;
+  enum cudaChannelFormatKind f;
+};
+typedef struct cudaArray* cudaArray_t;
+typedef const struct cudaArray* cudaArray_const_t;
+/* Mipmapped arrays are not implemented; the type exists for cudaResourceDesc. */
+typedef struct cudaMipmappedArray* cudaMipmappedArray_t;
+
+/* cudaMallocArray / cudaMalloc3DArray flags. */
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+
+/* Sizes and positions of 3D copies (guide 3.2.2): in elements of a CUDA
+ * array where one takes part, in bytes (width, x) otherwise. */
+struct cudaExtent {
+  size_t width;
+  size_t height;
+  size_t depth;
+};
+struct cudaPos {
+  size_t x;
+  size_t y;
+  size_t z;
+};
+/* Pitched linear memory: ptr, the bytes from one row to the next, and the
+ * logical width (bytes) and height (rows) of the allocation. */
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+};
+/* One of srcArray/srcPtr and one of dstArray/dstPtr is set. */
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
+
+/* ---- Resources of texture and surface objects (guide 3.2.11.1.1) ------------- */
+enum cudaResourceType KESTREL_CUDA_ENUM_BASE {
+  cudaResourceTypeArray = 0x00,
+  cudaResourceTypeMipmappedArray = 0x01,
+  cudaResourceTypeLinear = 0x02,
+  cudaResourceTypePitch2D = 0x03
+};
+/* Resource views reinterpret a resource's format; Kestrel takes none
+ * (a non-null view is refused: docs/cuda-runtime.md). */
+enum cudaResourceViewFormat KESTREL_CUDA_ENUM_BASE { cudaResViewFormatNone = 0x00 };
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct {
+      cudaArray_t array;
+    } array;
+    struct {
+      cudaMipmappedArray_t mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      struct cudaChannelFormatDesc desc;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+  } res;
+};
+struct cudaResourceViewDesc {
+  enum cudaResourceViewFormat format;
+  size_t width;
+  size_t height;
+  size_t depth;
+  unsigned int firstMipmapLevel;
+  unsigned int lastMipmapLevel;
+  unsigned int firstLayer;
+  unsigned int lastLayer;
 };
 
 struct cudaFuncAttributes {

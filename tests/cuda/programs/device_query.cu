@@ -53,10 +53,11 @@ int main() {
     EXPECT(prop.warpSize == 32 && prop.maxThreadsPerBlock == prop.maxThreadsPerMultiProcessor);
     EXPECT(prop.clockRate > 0 && prop.totalGlobalMem > 0 && prop.major == 7);
     // CUDA 12's fields, as NVIDIA's deviceQuery prints them: no peer access,
-    // no texture unit, host memory can be registered but not mapped.
+    // CUDA arrays up to guide G.1's limits (no texture unit yet), host memory
+    // can be registered but not mapped.
     int peer = -1;
     EXPECT(cudaDeviceCanAccessPeer(&peer, dev, count - 1 - dev) == cudaSuccess && peer == 0);
-    EXPECT(prop.hostRegisterSupported == 1 && prop.canMapHostMemory == 0 && prop.maxTexture1D == 0);
+    EXPECT(prop.hostRegisterSupported == 1 && prop.canMapHostMemory == 0 && prop.maxTexture1D == 65536);
     EXPECT(prop.computeMode == cudaComputeModeDefault && prop.multiGpuBoardGroupID == dev);
     size_t free_bytes = 0, total_bytes = 0;
     EXPECT(cudaSetDevice(dev) == cudaSuccess);

@@ -126,6 +126,9 @@ class Device {
   // SM s's counters at [s], for s below sm_counter_sms(); empty without the
   // window (an older bitstream), never zeros in its place.
   std::vector<SmCounterValues> read_sm_counters();
+  // The backend's DRAM model counters, cumulative since it was opened; false
+  // for a backend without a DRAM model (Transport::dram_counters).
+  bool read_dram_counters(DramCounters& out) const { return transport_->dram_counters(out); }
 
  private:
   uint64_t read_reg64(uint32_t lo_offset);

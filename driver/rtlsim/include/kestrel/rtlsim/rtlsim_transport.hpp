@@ -5,12 +5,20 @@
 //
 // Backend options (BackendConfig::options; each, when not given there, from
 // its environment variable; any other option name is refused):
-//   mem_latency      KESTREL_RTLSIM_MEM_LATENCY   cycles from a request to its
-//                                                 response (default 20)
+//   dram             KESTREL_RTLSIM_DRAM          the DRAM model's timing preset:
+//                                                 ideal (default), ddr3, hbm
+//                                                 (docs/memory-system.md)
+//   mem_latency      KESTREL_RTLSIM_MEM_LATENCY   cycles from a row hit's
+//                                                 acceptance to its response
+//                                                 (ideal: 20)
 //   mem_interval     KESTREL_RTLSIM_MEM_INTERVAL  cycles between two accepted
 //                                                 requests, i.e. the bandwidth is
 //                                                 one 64-byte line per interval
-//                                                 (default 1)
+//                                                 (ideal: 1)
+//   dram_banks, dram_row_bytes, dram_activate, dram_precharge
+//                    KESTREL_RTLSIM_DRAM_BANKS, ..._ROW_BYTES, ..._ACTIVATE,
+//                    ..._PRECHARGE: the banks, row-buffer size and the extra
+//                    cycles of a row miss and a row conflict, over the preset
 //   max_cycles       KESTREL_RTLSIM_MAX_CYCLES    cycles a launch may run
 //                                                 (wait_idle/advance) before the
 //                                                 backend gives up with

@@ -1,0 +1,67 @@
+// What the rtlsim benches share: driving one launch of a hand-assembled
+// kernel through a harness's host registers, as the runtime would, and
+// reading the global counters back.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "kestrel/abi.h"
+#include "kestrel/host_regs.h"
+#include "kestrel/transport.hpp"
+
+namespace kestrel::bench {
+
+inline uint64_t counter(Transport& t, unsigned i) {
+  return t.read_reg(KESTREL_REG_COUNTERS + 8 * i) |
+         (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * i + 4)} << 32);
+}
+
+inline void map(Transport& t, uint64_t addr, uint32_t pages, uint32_t perms) {
+  t.write_reg(KESTREL_REG_MAP_ADDR, static_cast<uint32_t>(addr));
+  t.write_reg(KESTREL_REG_MAP_PAGES, pages);
+  t.write_reg(KESTREL_REG_MAP_PERMS, perms);
+}
+
+// Where a launch's pieces live in device memory.
+struct LaunchLayout {
+  uint64_t code;       // the kernel's first instruction, 16 pages mapped R+X
+  uint64_t exit_stub;  // a kx.exit the launch returns to, inside those pages
+  uint64_t params;     // one page mapped R
+  uint64_t local;      // the local-memory backing
+};
+
+// Writes the code, maps it and the parameter page, runs a 1D launch to its
+// end and exits the bench with a message if it faults.
+inline void run_launch(Transport& gpu, const LaunchLayout& at, const std::vector<uint32_t>& code,
+                       const std::vector<uint64_t>& params, uint32_t blocks, uint32_t threads,
+                       const char* bench) {
+  gpu.write_mem(at.code, code.data(), code.size() * 4);
+  const uint32_t exit_word = 0x0000000B;  // kx.exit
+  gpu.write_mem(at.exit_stub, &exit_word, 4);
+  map(gpu, at.code, 16, KESTREL_PAGE_READ | KESTREL_PAGE_EXEC);
+  map(gpu, at.params, 1, KESTREL_PAGE_READ);
+  gpu.write_mem(at.params, params.data(), params.size() * sizeof(uint64_t));
+  gpu.write_reg(KESTREL_REG_ENTRY_LO, static_cast<uint32_t>(at.code));
+  gpu.write_reg(KESTREL_REG_EXIT_LO, static_cast<uint32_t>(at.exit_stub));
+  gpu.write_reg(KESTREL_REG_PARAM_LO, static_cast<uint32_t>(at.params));
+  gpu.write_reg(KESTREL_REG_GRID_X, blocks);
+  gpu.write_reg(KESTREL_REG_GRID_Y, 1);
+  gpu.write_reg(KESTREL_REG_GRID_Z, 1);
+  gpu.write_reg(KESTREL_REG_BLOCK_X, threads);
+  gpu.write_reg(KESTREL_REG_BLOCK_Y, 1);
+  gpu.write_reg(KESTREL_REG_BLOCK_Z, 1);
+  gpu.write_reg(KESTREL_REG_STACK_BYTES, 1024);
+  gpu.write_reg(KESTREL_REG_LOCAL_BACKING, static_cast<uint32_t>(at.local));
+  gpu.write_reg(KESTREL_REG_CONTROL, KESTREL_CTRL_START);
+  gpu.wait_idle();
+  if (gpu.read_reg(KESTREL_REG_STATUS) != KESTREL_STATUS_DONE) {
+    std::fprintf(stderr, "%s: launch faulted (kind %u at pc 0x%x)\n", bench,
+                 gpu.read_reg(KESTREL_REG_FAULT_KIND), gpu.read_reg(KESTREL_REG_FAULT_PC_LO));
+    std::exit(1);
+  }
+}
+
+}  // namespace kestrel::bench

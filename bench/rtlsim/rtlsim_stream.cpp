@@ -1,0 +1,188 @@
+// STREAM on the Verilated GPU (issue 15's bandwidth benchmark): copy, scale,
+// add and triad over float arrays, one SM of 8 warps x 32 lanes (RV64, the
+// "bench1" model), behind the rtlsim harness's DRAM model.  For each kernel
+// and each DRAM it prints the bandwidth the kernel achieved (the bytes its
+// loads and stores name, over the launch's cycles) as a fraction of the
+// DRAM's peak, the DRAM's own view (bus bytes per cycle, row-buffer hit
+// rate, average read latency) and the SM's memory stall share.
+//
+// DRAMs: the ddr3 preset's bus (16 bytes per cycle) with its latency set to
+// 20, 100 and 300 cycles, then the ddr3 and hbm presets as they are
+// (docs/memory-system.md).  The memory system's target is 80 % of peak at
+// 300 cycles with 8 warps; figures only, nothing here asserts.  The kernels
+// are hand-assembled, like rtlsim_speed's.
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "Vgpu_bench1.h"
+#include "bench_launch.hpp"
+#include "kestrel/abi.h"
+#include "kestrel/model/rv_assembler.hpp"
+#include "rtlsim_harness.hpp"
+
+namespace {
+
+using namespace kestrel::model::rvasm;
+using Harness = kestrel::rtlsim::detail::Harness<Vgpu_bench1>;
+
+constexpr unsigned kXlen = 64, kLanes = 32, kWarps = 8;
+constexpr uint64_t kCode = KESTREL_GLOBAL_BASE;
+constexpr uint64_t kExitStub = kCode + 0xF000;
+constexpr uint64_t kParams = KESTREL_GLOBAL_BASE + 0x10000;
+constexpr uint64_t kArrays = KESTREL_GLOBAL_BASE + 0x100000;
+constexpr uint32_t kElements = 32 * 1024;  // floats per array: 128 KiB
+constexpr uint64_t kArrayBytes = uint64_t{kElements} * 4;
+constexpr uint64_t kLocal = KESTREL_GLOBAL_BASE + 0x800000;
+constexpr float kScalar = 3.0f;
+
+enum class Op { copy, scale, add, triad };
+
+struct Kernel {
+  const char* name;
+  Op op;
+  unsigned arrays_read;  // arrays loaded per element; one is stored
+};
+
+// The guide's STREAM forms over arrays a, b, c (parameters 0, 1, 2):
+// copy c = a, scale b = q c, add c = a + b, triad a = b + q c; grid-stride.
+Assembler stream_kernel(Op op) {
+  Assembler a(kXlen);
+  a.csrr(t0, KESTREL_CSR_CTAID_X);
+  a.csrr(t1, KESTREL_CSR_NTID_X);
+  a.mul(t0, t0, t1);
+  a.csrr(t2, KESTREL_CSR_TID_X);
+  a.add(t0, t0, t2);
+  a.csrr(t2, KESTREL_CSR_NCTAID_X);
+  a.mul(t1, t1, t2);
+  a.ld(s2, a0, 0);
+  a.ld(s3, a0, 8);
+  a.ld(s4, a0, 16);
+  a.li(s5, kElements);
+  uint32_t q_bits;
+  std::memcpy(&q_bits, &kScalar, 4);
+  a.li(t3, q_bits);
+  a.fmv_w_x(f(3), t3);
+  a.bind("loop");
+  a.slli(t2, t0, 2);
+  switch (op) {
+    case Op::copy:
+      a.add(t3, s2, t2);
+      a.flw(f(0), t3, 0);
+      a.add(t3, s4, t2);
+      a.fsw(f(0), t3, 0);
+      break;
+    case Op::scale:
+      a.add(t3, s4, t2);
+      a.flw(f(0), t3, 0);
+      a.fmul(f(0), f(0), f(3), kRne);
+      a.add(t3, s3, t2);
+      a.fsw(f(0), t3, 0);
+      break;
+    case Op::add:
+      a.add(t3, s2, t2);
+      a.flw(f(0), t3, 0);
+      a.add(t4, s3, t2);
+      a.flw(f(1), t4, 0);
+      a.fadd(f(0), f(0), f(1), kRne);
+      a.add(t3, s4, t2);
+      a.fsw(f(0), t3, 0);
+      break;
+    case Op::triad:
+      a.add(t3, s3, t2);
+      a.flw(f(0), t3, 0);
+      a.add(t4, s4, t2);
+      a.flw(f(1), t4, 0);
+      a.fmadd(f(0), f(1), f(3), f(0), kRne);
+      a.add(t3, s2, t2);
+      a.fsw(f(0), t3, 0);
+      break;
+  }
+  a.add(t0, t0, t1);
+  a.bltu(t0, s5, "loop");
+  a.kx_exit();
+  return a;
+}
+
+struct Dram {
+  std::string label;
+  std::map<std::string, std::string> options;
+};
+
+struct Figures {
+  double stream_fraction = 0;  // the kernel's bytes per cycle over the peak
+  double bus_bytes_per_cycle = 0, peak = 0, row_hit_rate = 0, read_latency = 0, stall_memory = 0;
+  uint64_t cycles = 0;
+};
+
+Figures run(const Kernel& kernel, const Dram& dram) {
+  kestrel::BackendConfig config;
+  config.xlen = kXlen;
+  config.lanes_per_warp = kLanes;
+  config.warps_per_sm = kWarps;
+  config.num_sms = 1;
+  config.mem_bytes = 16u << 20;
+  config.options = dram.options;
+  kestrel::rtlsim::detail::Options options = kestrel::rtlsim::detail::options_from(config);
+  options.max_cycles = 500'000'000;
+  Harness gpu(config, options, nullptr);
+  kestrel::bench::map(gpu, kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE,
+                      KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
+  std::vector<float> init(kElements);
+  for (size_t i = 0; i < init.size(); ++i) init[i] = static_cast<float>(i % 17) * 0.25f;
+  for (int array = 0; array < 3; ++array)
+    gpu.write_mem(kArrays + array * kArrayBytes, init.data(), kArrayBytes);
+  kestrel::DramCounters before, after;
+  gpu.dram_counters(before);
+  // Enough threads for every warp slot of the SM, each a grid-stride loop.
+  kestrel::bench::run_launch(gpu, {kCode, kExitStub, kParams, kLocal}, stream_kernel(kernel.op).finish(),
+                             {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes}, 1, kLanes * kWarps,
+                             "rtlsim_stream");
+  gpu.dram_counters(after);
+  Figures r;
+  r.cycles = kestrel::bench::counter(gpu, KESTREL_CNT_CYCLES);
+  const double cycles = static_cast<double>(r.cycles);
+  const double kernel_bytes = static_cast<double>(kArrayBytes) * (kernel.arrays_read + 1);
+  r.peak = after.peak_bytes_per_cycle;
+  r.stream_fraction = kernel_bytes / cycles / r.peak;
+  r.bus_bytes_per_cycle = static_cast<double>(after.bus_bytes - before.bus_bytes) / cycles;
+  const uint64_t requests = after.reads + after.writes - before.reads - before.writes;
+  r.row_hit_rate = requests == 0 ? 0 : static_cast<double>(after.row_hits - before.row_hits) / requests;
+  const uint64_t reads = after.reads - before.reads;
+  r.read_latency =
+      reads == 0 ? 0 : static_cast<double>(after.read_latency_cycles - before.read_latency_cycles) / reads;
+  r.stall_memory = kestrel::bench::counter(gpu, KESTREL_CNT_STALL_MEMORY) / cycles;
+  return r;
+}
+
+}  // namespace
+
+int main() {
+  const Kernel kernels[] = {
+      {"copy", Op::copy, 1}, {"scale", Op::scale, 1}, {"add", Op::add, 2}, {"triad", Op::triad, 2}};
+  const Dram drams[] = {
+      {"ddr3 bus, latency 20", {{"dram", "ddr3"}, {"mem_latency", "20"}}},
+      {"ddr3 bus, latency 100", {{"dram", "ddr3"}, {"mem_latency", "100"}}},
+      {"ddr3 bus, latency 300", {{"dram", "ddr3"}, {"mem_latency", "300"}}},
+      {"ddr3 preset", {{"dram", "ddr3"}}},
+      {"hbm preset", {{"dram", "hbm"}}},
+  };
+  std::printf(
+      "rtlsim_stream: STREAM on the Verilated kestrel_gpu, 1 SM x %u warps x %u lanes, RV%u, %u floats "
+      "per array\n",
+      kWarps, kLanes, kXlen, kElements);
+  std::printf("%-24s %-6s %10s %9s %11s %8s %9s %9s %8s\n", "DRAM", "kernel", "cycles", "of peak",
+              "bus B/cyc", "peak", "row hits", "read lat", "mem stall");
+  for (const Dram& dram : drams) {
+    for (const Kernel& kernel : kernels) {
+      const Figures r = run(kernel, dram);
+      std::printf("%-24s %-6s %10llu %8.1f%% %11.2f %8.1f %8.1f%% %9.1f %8.1f%%\n", dram.label.c_str(),
+                  kernel.name, static_cast<unsigned long long>(r.cycles), 100.0 * r.stream_fraction,
+                  r.bus_bytes_per_cycle, r.peak, 100.0 * r.row_hit_rate, r.read_latency,
+                  100.0 * r.stall_memory);
+    }
+  }
+  return 0;
+}
