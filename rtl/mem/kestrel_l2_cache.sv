@@ -40,14 +40,16 @@
 //   every write without a flush.  (A GPU's L2 is usually write-back; that,
 //   with a flush at the end of a launch, is the later step.)
 // - Anything else (atomics: mem_amo_t valid) invalidates its line if present
-//   and passes through to DRAM in order: kestrel_mem_atomic performs it on
-//   DRAM's copy, and the next read of the line fetches the result.
+//   and passes through to DRAM in order; the next read of the line fetches
+//   the result.  (Behind kestrel_mem_atomic no request carries an atomic:
+//   its read and write-back of the line are plain requests.)
 // - Invalidate (inv_i, a one-cycle pulse; the runtime raises it at each
 //   launch start so that host writes between launches are seen): no request
-//   is taken while inv_busy_o is high; once the lookup stage is empty (it
-//   holds at most one request) every valid bit clears in one cycle.  Fills
-//   in flight complete but stay invalid.  A request taken in the cycle of
-//   the pulse counts as before it.
+//   is taken while inv_busy_o is high; once the lookup stage is empty (its
+//   one request may wait there for DRAM, a free MSHR or queue room) every
+//   valid bit clears in one cycle, so inv_busy_o is high for one cycle on an
+//   idle cache.  Fills in flight complete but stay invalid.  A request taken
+//   in the cycle of the pulse counts as before it.
 //
 // Events (ev_*_o): one-cycle pulses, registered, at most one of each per
 // cycle, for the GPU's counters to add (as kestrel_sm_events' events are):
@@ -58,8 +60,7 @@
 // would meet); one response per cycle; a hit alone takes four cycles (taken
 // with its tag read, lookup, data RAM read, answer), a miss sends its DRAM
 // read in the cycle after it is taken and passes DRAM's response through in
-// the cycle it arrives.  Handshakes are
-// valid/ready on all four sides.
+// the cycle it arrives.  Handshakes are valid/ready on all four sides.
 `include "kestrel_assert.svh"
 
 module kestrel_l2_cache #(
