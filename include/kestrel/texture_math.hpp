@@ -184,12 +184,14 @@ KESTREL_TEXTURE_MATH_FN uint32_t flush_subnormal(uint32_t u) {
 // The weighted sum of up to eight texels: each product weight/256 x float
 // is exact; they are summed in a fixed-point accumulator (bit 0 weighs
 // 2^-160, below the smallest product 2^-149 x 2^-8; the top limb's sign bit
-// is the sign) and rounded once.
+// is the sign) and rounded once.  Two passes over the same terms, note()
+// then add(), so that no list of terms is kept: a kernel's stack is small
+// (1 KiB by default, docs/isa.md section 4).
 class ExactSum {
  public:
-  // Adds weight/256 x value.  Terms of weight 0 take no part (a fetch at a
-  // texel centre of -0 returns -0).
-  KESTREL_TEXTURE_MATH_FN void add(int weight, float value) {
+  // First pass: weight/256 x value is one of the terms.  Terms of weight 0
+  // take no part (a fetch at a texel centre of -0 returns -0).
+  KESTREL_TEXTURE_MATH_FN void note(int weight, float value) {
     if (weight == 0) return;
     const uint32_t u = flush_subnormal(float_bits(value));
     const bool negative = (u >> 31) != 0;
@@ -205,10 +207,25 @@ class ExactSum {
       has_special_ = true;
       return;
     }
-    const int biased = (u >> 23) & 0xff;
-    const uint64_t mantissa = (u & 0x7fffff) | 0x800000;  // value = mantissa x 2^(biased - 150)
-    terms_[term_count_++] = {mantissa * static_cast<uint64_t>(weight), biased - 150 - 8 + kFractionBits,
-                             negative};
+    int shift;
+    const uint64_t product = term(weight, u, &shift);
+    top_term_ = max_int(top_term_, shift + leading_bit(product));
+  }
+
+  // Second pass: adds the term, its bits in a window of kAccumulatorBits
+  // below the leading bit of the largest term.
+  KESTREL_TEXTURE_MATH_FN void add(int weight, float value) {
+    if (weight == 0 || has_special_) return;
+    const uint32_t u = flush_subnormal(float_bits(value));
+    if ((u & 0x7fffffffu) == 0) return;
+    int shift;
+    uint64_t product = term(weight, u, &shift);
+    const int drop = top_term_ - kAccumulatorBits - shift;  // this term's bits below the window
+    if (drop >= 64)
+      product = 0;
+    else if (drop > 0)
+      product &= ~((uint64_t{1} << drop) - 1);
+    if (product) add_magnitude(product, shift, (u >> 31) != 0);
   }
 
   // The sum rounded once to a binary format of `precision` significant bits
@@ -218,21 +235,7 @@ class ExactSum {
   // and 3D filtering), returned as float bits (exact for both formats).
   KESTREL_TEXTURE_MATH_FN uint32_t round(int precision, int min_exponent, int max_exponent) {
     if (has_special_) return special_;
-    int top_term = 0;
-    for (int n = 0; n < term_count_; ++n)
-      top_term = max_int(top_term, terms_[n].shift + leading_bit(terms_[n].product));
-    for (int n = 0; n < term_count_; ++n) {
-      uint64_t product = terms_[n].product;
-      const int drop = top_term - kAccumulatorBits - terms_[n].shift;  // this term's bits below the window
-      if (drop >= 64)
-        product = 0;
-      else if (drop > 0)
-        product &= ~((uint64_t{1} << drop) - 1);
-      if (product) add_magnitude(product, terms_[n].shift, terms_[n].negative);
-    }
-    term_count_ = 0;
-    uint64_t magnitude[kLimbs];
-    for (int i = 0; i < kLimbs; ++i) magnitude[i] = limbs_[i];
+    uint64_t* magnitude = limbs_;
     const bool negative = (magnitude[kLimbs - 1] >> 63) != 0;
     if (negative) negate(magnitude);
     int top = -1;
@@ -256,12 +259,19 @@ class ExactSum {
  private:
   static constexpr int kLimbs = 6;
   static constexpr int kFractionBits = 160;
-  static constexpr int kMaxTerms = 8;
   // The products are added in a window of this many bits below the leading
   // bit of the largest: smaller bits are dropped (texture_formats: 0.75e30
   // - 1.9375 rounds as the tie 0.75e30, away from zero; any window of 30 to
   // 60 bits fits every golden result).
   static constexpr int kAccumulatorBits = 32;
+
+  // weight x the finite nonzero float of bits u, as product x 2^(shift - 160).
+  KESTREL_TEXTURE_MATH_FN static uint64_t term(int weight, uint32_t u, int* shift) {
+    const int biased = (u >> 23) & 0xff;
+    const uint64_t mantissa = (u & 0x7fffff) | 0x800000;  // value = mantissa x 2^(biased - 150)
+    *shift = biased - 150 - 8 + kFractionBits;
+    return mantissa * static_cast<uint64_t>(weight);  // < 2^33
+  }
 
   KESTREL_TEXTURE_MATH_FN static unsigned bit(const uint64_t* m, int b) {
     return (m[b / 64] >> (b % 64)) & 1u;
@@ -276,31 +286,25 @@ class ExactSum {
   }
 
   KESTREL_TEXTURE_MATH_FN void add_magnitude(uint64_t value, int shift, bool negative) {
-    uint64_t term[kLimbs] = {};
+    // value x 2^shift spans at most two limbs; a negative term is added as
+    // its two's complement, whose higher limbs are all ones.
     const int limb = shift / 64, offset = shift % 64;
-    term[limb] = value << offset;
-    if (offset && limb + 1 < kLimbs) term[limb + 1] = value >> (64 - offset);
-    if (negative) negate(term);
-    unsigned carry = 0;
+    unsigned carry = negative ? 1u : 0u;
     for (int i = 0; i < kLimbs; ++i) {
-      const uint64_t sum = limbs_[i] + term[i];
+      uint64_t part = i == limb ? value << offset : i == limb + 1 && offset ? value >> (64 - offset) : 0;
+      if (negative) part = ~part;
+      const uint64_t sum = limbs_[i] + part;
       const unsigned carry_out = sum < limbs_[i];
       limbs_[i] = sum + carry;
       carry = carry_out | (limbs_[i] < sum);
     }
   }
 
-  struct Term {
-    uint64_t product;
-    int shift;
-    bool negative;
-  };
   uint64_t limbs_[kLimbs] = {};
+  int top_term_ = 0;
   bool has_special_ = false;
   uint32_t special_ = 0;
   bool all_negative_zero_ = true;
-  Term terms_[kMaxTerms] = {};
-  int term_count_ = 0;
 };
 
 // --- Coordinates and weights --------------------------------------------------
@@ -319,7 +323,7 @@ struct AxisTaps {
 
 // Where a texel index lands: inside (index valid) or on the border colour.
 struct TexelIndex {
-  long long index;
+  int index;  // inside the axis unless border
   bool border;
 };
 
@@ -337,16 +341,16 @@ KESTREL_TEXTURE_MATH_FN TexelIndex resolve(long long i, const Axis& a) {
   const long long n = a.size;
   switch (a.mode) {
     case AddressMode::kWrap:
-      return {((i % n) + n) % n, false};
+      return {static_cast<int>(((i % n) + n) % n), false};
     case AddressMode::kMirror: {
       const long long m = ((i % (2 * n)) + 2 * n) % (2 * n);
-      return {m < n ? m : 2 * n - 1 - m, false};
+      return {static_cast<int>(m < n ? m : 2 * n - 1 - m), false};
     }
     case AddressMode::kBorder:
-      return {i, i < 0 || i >= n};
+      return {i < 0 || i >= n ? 0 : static_cast<int>(i), i < 0 || i >= n};
     case AddressMode::kClamp:
     default:
-      return {min_ll(max_ll(i, 0), n - 1), false};
+      return {static_cast<int>(min_ll(max_ll(i, 0), n - 1)), false};
   }
 }
 
@@ -440,36 +444,46 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
     index[a][0] = resolve(taps[a].i0, axes[a]);
     index[a][1] = resolve(taps[a].i0 + 1, axes[a]);
   }
-  uint8_t texels[8][kMaxTexelBytes];
-  bool inside[8];
+  // Tap n is (i, j, k) = (n & 1, (n >> 1) & 1, n >> 2), of weight weights[n].
   int weights[8];
-  int count = 0;
-  const int slices = axes_used == 3 ? 2 : 1;
-  for (int k = 0; k < slices; ++k) {
+  const int count = axes_used == 3 ? 8 : 4;
+  for (int k = 0; k < count / 4; ++k) {
     const int wz = axes_used == 3 ? (k ? taps[2].weight : kWeightOne - taps[2].weight) : kWeightOne;
     int w[2][2];
     slice_weights(taps[0].weight, taps[1].weight, wz, w);
     for (int j = 0; j < 2; ++j)
-      for (int i = 0; i < 2; ++i) {
-        const TexelIndex& xi = index[0][i];
-        const TexelIndex& yi = index[1][j];
-        const TexelIndex& zi = index[2][k];
-        weights[count] = w[j][i];
-        inside[count] = !(xi.border || yi.border || zi.border);
-        // Only taps that take part are read, as the hardware would.
-        if (inside[count] && weights[count] != 0)
-          read(static_cast<int>(xi.index), static_cast<int>(yi.index), static_cast<int>(zi.index), layer,
-               texels[count]);
-        ++count;
-      }
+      for (int i = 0; i < 2; ++i) weights[k * 4 + j * 2 + i] = w[j][i];
   }
+  // One channel at a time, so that only one texel and one channel's eight
+  // values are held (a kernel's stack is 1 KiB by default): a texture of c
+  // channels reads each tap c times.  Taps of weight 0 are not read.
   Texels r = defaults(t);
   for (int c = 0; c < t.channels; ++c) {
+    uint32_t value[8];  // float bits, or the 16-bit fixed-point value of a normalized integer
+    for (int n = 0; n < count; ++n) {
+      if (weights[n] == 0) continue;
+      const TexelIndex& xi = index[0][n & 1];
+      const TexelIndex& yi = index[1][(n >> 1) & 1];
+      const TexelIndex& zi = index[2][n >> 2];
+      if (xi.border || yi.border || zi.border) {
+        value[n] = t.kind == ChannelKind::kFloat
+                       ? t.border_color[c]
+                       : static_cast<uint32_t>(round_half_up(
+                             static_cast<double>(bits_float(t.border_color[c])) * fixed16_scale(t)));
+        continue;
+      }
+      uint8_t texel[kMaxTexelBytes];
+      read(xi.index, yi.index, zi.index, layer, texel);
+      value[n] = t.kind == ChannelKind::kFloat
+                     ? float_bits(channel_float(t, texel, c))
+                     : static_cast<uint32_t>(normalized_fixed16(t, channel_integer(t, texel, c)));
+    }
     if (t.kind == ChannelKind::kFloat) {
       ExactSum sum;
       for (int n = 0; n < count; ++n)
-        if (weights[n] != 0)
-          sum.add(weights[n], inside[n] ? channel_float(t, texels[n], c) : bits_float(t.border_color[c]));
+        if (weights[n] != 0) sum.note(weights[n], bits_float(value[n]));
+      for (int n = 0; n < count; ++n)
+        if (weights[n] != 0) sum.add(weights[n], bits_float(value[n]));
       // A half-float texture's filtered value is rounded to half precision
       // (texture_formats: 65504 / 4 - 1.5 / 4 reads as 16376).
       r.v[c] = t.bits_per_channel == 16 ? sum.round(11, -14, 15) : sum.round(24, -126, 127);
@@ -478,10 +492,7 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
       // texels, rounded half up to 16 bits, then converted to float.
       long long sum = 0;
       for (int n = 0; n < count; ++n)
-        if (weights[n] != 0)
-          sum += weights[n] * (inside[n] ? normalized_fixed16(t, channel_integer(t, texels[n], c))
-                                         : round_half_up(static_cast<double>(bits_float(t.border_color[c])) *
-                                                         fixed16_scale(t)));
+        if (weights[n] != 0) sum += weights[n] * static_cast<long long>(static_cast<int32_t>(value[n]));
       long long q = (sum + 128) >> 8;  // floor((sum + 128) / 256)
       if (t.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
       r.v[c] = float_bits(static_cast<float>(static_cast<double>(q) / fixed16_scale(t)));
@@ -614,7 +625,7 @@ KESTREL_TEXTURE_MATH_FN Texels gather(const Descriptor& texture, Reader& read, f
       r.v[n] = border_component(texture, component);
       continue;
     }
-    read(static_cast<int>(xi.index), static_cast<int>(yi.index), 0, 0, texel);
+    read(xi.index, yi.index, 0, 0, texel);
     const long long v = channel_integer(texture, texel, component);
     if (texture.kind == ChannelKind::kFloat)
       r.v[n] = flush_subnormal(float_bits(channel_float(texture, texel, component)));

@@ -224,7 +224,9 @@ static __device__ __forceinline__ bool surface_place(unsigned long long handle, 
       layer = layer < 0 ? 0 : layer >= layers ? layers - 1 : layer;
     } else {
       (void)*(const volatile uint32_t*)(uintptr_t)KESTREL_SURFACE_TRAP_ADDRESS;
-      __builtin_unreachable();
+      /* Never reached (the load faults); not __builtin_unreachable, which
+       * would let the compiler drop the whole branch, load included. */
+      __kestrel_thread_exit();
     }
   }
   *address = KESTREL_TEX_FIELD(handle, BASE_ADDR) +
