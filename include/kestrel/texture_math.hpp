@@ -87,15 +87,11 @@ KESTREL_TEXTURE_MATH_FN long long max_ll(long long a, long long b) { return a > 
 KESTREL_TEXTURE_MATH_FN long long min_ll(long long a, long long b) { return a < b ? a : b; }
 KESTREL_TEXTURE_MATH_FN int max_int(int a, int b) { return a > b ? a : b; }
 
-// floor and ceil of a double of magnitude below 2^62 (every caller's
-// values are within +-2^41).
+// floor of a double of magnitude below 2^63 (the largest is a clamped
+// normalized coordinate, 1e12 x 2^21 < 2^61).
 KESTREL_TEXTURE_MATH_FN long long floor_ll(double v) {
   const long long t = static_cast<long long>(v);  // toward zero
   return static_cast<double>(t) > v ? t - 1 : t;
-}
-KESTREL_TEXTURE_MATH_FN long long ceil_ll(double v) {
-  const long long t = static_cast<long long>(v);
-  return static_cast<double>(t) < v ? t + 1 : t;
 }
 // 2^e as a double, -1022 <= e <= 1023.
 KESTREL_TEXTURE_MATH_FN double pow2(int e) {
@@ -146,10 +142,9 @@ KESTREL_TEXTURE_MATH_FN long long normalized_scale(const Descriptor& t) {
 KESTREL_TEXTURE_MATH_FN float normalized_exact(const Descriptor& t, long long v) {
   const long long scale = normalized_scale(t);
   v = max_ll(v, -scale);
-  // v / scale is never within 2^-53 of a float's rounding boundary (the
-  // quotient's binary expansion repeats with a short period), so the double
-  // quotient rounds to the correctly rounded float.
-  return static_cast<float>(static_cast<double>(v) / static_cast<double>(scale));
+  // v and scale are exact floats (below 2^16), so the float division is the
+  // correctly rounded quotient.
+  return static_cast<float>(v) / static_cast<float>(scale);
 }
 
 // Filtering and gather read normalized integers through a 16-bit fixed
@@ -170,8 +165,13 @@ KESTREL_TEXTURE_MATH_FN double fixed16_scale(const Descriptor& t) {
   return t.kind == ChannelKind::kSigned ? 32767.0 : 65535.0;
 }
 
+// q / 65535 or q / 32767 rounded once to float: both are exact floats
+// (|q| < 2^24), so the float division is the correctly rounded quotient.
+KESTREL_TEXTURE_MATH_FN float fixed16_to_float(const Descriptor& t, long long q) {
+  return static_cast<float>(q) / (t.kind == ChannelKind::kSigned ? 32767.0f : 65535.0f);
+}
+
 KESTREL_TEXTURE_MATH_FN long long round_half_up(double v) { return floor_ll(v + 0.5); }
-KESTREL_TEXTURE_MATH_FN long long round_half_down(double v) { return ceil_ll(v - 0.5); }
 
 // A subnormal float counts as a zero of its sign in filtering and gather
 // (texture_formats: a subnormal texel filters and gathers as +0).
@@ -382,13 +382,14 @@ KESTREL_TEXTURE_MATH_FN AxisTaps linear_taps(double u, const Axis& a, bool clamp
 // rules are what texture_addressing's 3D results and texture_kernels'
 // volume rays need.
 KESTREL_TEXTURE_MATH_FN void slice_weights(int ax, int ay, int wz, int w[2][2]) {
-  const long long upper_column = round_half_up(ax * wz / 256.0);
-  const long long column[2] = {wz - upper_column, upper_column};
-  const long long upper_row[2] = {round_half_down(column[0] * ay / 256.0),
-                                  round_half_up(column[1] * ay / 256.0)};
+  // p / 256 for p >= 0 in integers: half up (p + 128) >> 8, half down
+  // (p + 127) >> 8 (no software double on the device).
+  const int upper_column = (ax * wz + 128) >> 8;
+  const int column[2] = {wz - upper_column, upper_column};
+  const int upper_row[2] = {(column[0] * ay + 127) >> 8, (column[1] * ay + 128) >> 8};
   for (int i = 0; i < 2; ++i) {
-    w[0][i] = static_cast<int>(column[i] - upper_row[i]);
-    w[1][i] = static_cast<int>(upper_row[i]);
+    w[0][i] = column[i] - upper_row[i];
+    w[1][i] = upper_row[i];
   }
 }
 
@@ -495,7 +496,7 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
         if (weights[n] != 0) sum += weights[n] * static_cast<long long>(static_cast<int32_t>(value[n]));
       long long q = (sum + 128) >> 8;  // floor((sum + 128) / 256)
       if (t.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
-      r.v[c] = float_bits(static_cast<float>(static_cast<double>(q) / fixed16_scale(t)));
+      r.v[c] = float_bits(fixed16_to_float(t, q));
     }
   }
   return r;
@@ -630,8 +631,7 @@ KESTREL_TEXTURE_MATH_FN Texels gather(const Descriptor& texture, Reader& read, f
     if (texture.kind == ChannelKind::kFloat)
       r.v[n] = flush_subnormal(float_bits(channel_float(texture, texel, component)));
     else if (texture.read_mode == ReadMode::kNormalizedFloat)
-      r.v[n] = float_bits(static_cast<float>(
-          static_cast<double>(max_ll(normalized_fixed16(texture, v), -32767)) / fixed16_scale(texture)));
+      r.v[n] = float_bits(fixed16_to_float(texture, max_ll(normalized_fixed16(texture, v), -32767)));
     else
       r.v[n] = static_cast<uint32_t>(v);
   }
