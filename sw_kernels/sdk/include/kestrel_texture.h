@@ -37,9 +37,9 @@
 namespace kestrel_texture_detail {
 
 /* One descriptor field, read with one load (the handle is a device address). */
-#define KESTREL_TEX_FIELD(handle, field)                                                            \
-  ((((const volatile uint32_t*)(uintptr_t)(handle))[KESTREL_TEX_DESC_##field##_WORD] >>              \
-    KESTREL_TEX_DESC_##field##_SHIFT) &                                                              \
+#define KESTREL_TEX_FIELD(handle, field)                                                \
+  ((((const volatile uint32_t*)(uintptr_t)(handle))[KESTREL_TEX_DESC_##field##_WORD] >> \
+    KESTREL_TEX_DESC_##field##_SHIFT) &                                                 \
    KESTREL_TEX_DESC_##field##_MASK)
 
 /* What a fetch needs of the descriptor: the core's descriptor and where the
@@ -67,8 +67,8 @@ static __device__ __forceinline__ View read_view(unsigned long long handle) {
   t.depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
   t.layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
   t.layered = v.shape == KESTREL_TEX_SHAPE_1D_LAYERED || v.shape == KESTREL_TEX_SHAPE_2D_LAYERED;
-  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D                                                ? Dimension::k3D
-                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP                                         ? Dimension::kCubemap
+  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D        ? Dimension::k3D
+                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP ? Dimension::kCubemap
                 : v.shape == KESTREL_TEX_SHAPE_1D || v.shape == KESTREL_TEX_SHAPE_1D_LAYERED ||
                         v.shape == KESTREL_TEX_SHAPE_LINEAR
                     ? Dimension::k1D
@@ -78,7 +78,8 @@ static __device__ __forceinline__ View read_view(unsigned long long handle) {
   t.kind = (ChannelKind)KESTREL_TEX_FIELD(handle, CHANNEL_KIND);
   t.bits_per_channel = 8 << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE);
   t.channels = (int)KESTREL_TEX_FIELD(handle, CHANNELS);
-  t.read_mode = KESTREL_TEX_FIELD(handle, READ_NORMALIZED) ? ReadMode::kNormalizedFloat : ReadMode::kElementType;
+  t.read_mode =
+      KESTREL_TEX_FIELD(handle, READ_NORMALIZED) ? ReadMode::kNormalizedFloat : ReadMode::kElementType;
   t.normalized_coordinates = KESTREL_TEX_FIELD(handle, NORMALIZED_COORDS) != 0;
   t.address[0] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_X);
   t.address[1] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Y);
@@ -131,7 +132,8 @@ struct TexelReader {
   const View* view;
   __device__ void operator()(int x, int y, int z, int layer, uint8_t* out) const {
     const uintptr_t address = view->base + (uintptr_t)(uint32_t)(z + layer) * view->slice_pitch +
-                              (uintptr_t)(uint32_t)y * view->pitch + (uintptr_t)(uint32_t)x * view->texel_bytes;
+                              (uintptr_t)(uint32_t)y * view->pitch +
+                              (uintptr_t)(uint32_t)x * view->texel_bytes;
     load_bytes(address, view->texel_bytes, out);
   }
 };
@@ -151,31 +153,31 @@ struct Scalar<float> {
  * integers and float.  Any other T has no Result and fails to compile. */
 template <class T>
 struct Result;
-#define KESTREL_TEX_RESULTS(S, V)                                                                        \
-  template <>                                                                                            \
-  struct Result<S> {                                                                                     \
-    static __device__ __forceinline__ S from(const kestrel::texture::Texels& r) {                       \
-      return Scalar<S>::from(r.v[0]);                                                                    \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <>                                                                                            \
-  struct Result<V##1> {                                                                                  \
-    static __device__ __forceinline__ V##1 from(const kestrel::texture::Texels& r) {                    \
-      return V##1{Scalar<S>::from(r.v[0])};                                                             \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <>                                                                                            \
-  struct Result<V##2> {                                                                                  \
-    static __device__ __forceinline__ V##2 from(const kestrel::texture::Texels& r) {                    \
-      return V##2{Scalar<S>::from(r.v[0]), Scalar<S>::from(r.v[1])};                                     \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <>                                                                                            \
-  struct Result<V##4> {                                                                                  \
-    static __device__ __forceinline__ V##4 from(const kestrel::texture::Texels& r) {                    \
-      return V##4{Scalar<S>::from(r.v[0]), Scalar<S>::from(r.v[1]), Scalar<S>::from(r.v[2]),            \
-                  Scalar<S>::from(r.v[3])};                                                             \
-    }                                                                                                    \
+#define KESTREL_TEX_RESULTS(S, V)                                                             \
+  template <>                                                                                 \
+  struct Result<S> {                                                                          \
+    static __device__ __forceinline__ S from(const kestrel::texture::Texels& r) {             \
+      return Scalar<S>::from(r.v[0]);                                                         \
+    }                                                                                         \
+  };                                                                                          \
+  template <>                                                                                 \
+  struct Result<V##1> {                                                                       \
+    static __device__ __forceinline__ V##1 from(const kestrel::texture::Texels& r) {          \
+      return V##1 {Scalar<S>::from(r.v[0])};                                                  \
+    }                                                                                         \
+  };                                                                                          \
+  template <>                                                                                 \
+  struct Result<V##2> {                                                                       \
+    static __device__ __forceinline__ V##2 from(const kestrel::texture::Texels& r) {          \
+      return V##2 {Scalar<S>::from(r.v[0]), Scalar<S>::from(r.v[1])};                         \
+    }                                                                                         \
+  };                                                                                          \
+  template <>                                                                                 \
+  struct Result<V##4> {                                                                       \
+    static __device__ __forceinline__ V##4 from(const kestrel::texture::Texels& r) {          \
+      return V##4 {Scalar<S>::from(r.v[0]), Scalar<S>::from(r.v[1]), Scalar<S>::from(r.v[2]), \
+                   Scalar<S>::from(r.v[3])};                                                  \
+    }                                                                                         \
   };
 KESTREL_TEX_RESULTS(signed char, char)
 KESTREL_TEX_RESULTS(unsigned char, uchar)
@@ -192,7 +194,7 @@ struct Result<char> {
 };
 
 static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long long handle, float x, float y,
-                                                                    float z, int layer) {
+                                                                  float z, int layer) {
   const View view = read_view(handle);
   TexelReader read{&view};
   return kestrel::texture::sample(view.texture, read, x, y, z, layer);
@@ -205,16 +207,17 @@ static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long 
  * cudaBoundaryModeTrap ends the launch with cudaErrorIllegalAddress.  An x
  * that is not a multiple of T's natural alignment faults MISALIGNED
  * (cudaErrorMisalignedAddress), as any misaligned Kestrel load or store. */
-static __device__ __forceinline__ bool surface_place(unsigned long long handle, int x, int y, int z, int layer,
-                                                     uint32_t bytes, cudaSurfaceBoundaryMode mode,
+static __device__ __forceinline__ bool surface_place(unsigned long long handle, int x, int y, int z,
+                                                     int layer, uint32_t bytes, cudaSurfaceBoundaryMode mode,
                                                      uintptr_t* address) {
-  const uint32_t width_bytes = KESTREL_TEX_FIELD(handle, WIDTH) * (KESTREL_TEX_FIELD(handle, CHANNELS)
-                                                                   << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE));
+  const uint32_t width_bytes =
+      KESTREL_TEX_FIELD(handle, WIDTH) *
+      (KESTREL_TEX_FIELD(handle, CHANNELS) << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE));
   const int height = (int)KESTREL_TEX_FIELD(handle, HEIGHT), depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
   const int layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
   const int last_x = (int)width_bytes - (int)bytes;
-  const bool inside = x >= 0 && x <= last_x && y >= 0 && y < height && z >= 0 && z < depth && layer >= 0 &&
-                      layer < layers;
+  const bool inside =
+      x >= 0 && x <= last_x && y >= 0 && y < height && z >= 0 && z < depth && layer >= 0 && layer < layers;
   if (!inside) {
     if (mode == cudaBoundaryModeZero) return false;
     if (mode == cudaBoundaryModeClamp) {
@@ -249,14 +252,15 @@ static __device__ __forceinline__ T surface_read(unsigned long long handle, int 
 }
 
 template <class T>
-static __device__ __forceinline__ void surface_write(const T& value, unsigned long long handle, int x, int y, int z,
-                                                     int layer, cudaSurfaceBoundaryMode mode) {
+static __device__ __forceinline__ void surface_write(const T& value, unsigned long long handle, int x, int y,
+                                                     int z, int layer, cudaSurfaceBoundaryMode mode) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                 "surface writes are of 1, 2, 4, 8 or 16 bytes");
   uint8_t bytes[sizeof(T)];
   __builtin_memcpy(bytes, &value, sizeof(T));
   uintptr_t address;
-  if (surface_place(handle, x, y, z, layer, sizeof(T), mode, &address)) store_bytes(address, sizeof(T), bytes);
+  if (surface_place(handle, x, y, z, layer, sizeof(T), mode, &address))
+    store_bytes(address, sizeof(T), bytes);
 }
 
 }  // namespace kestrel_texture_detail
@@ -285,7 +289,8 @@ static __device__ __forceinline__ T tex3D(cudaTextureObject_t texObj, float x, f
 }
 template <class T>
 static __device__ __forceinline__ T tex1DLayered(cudaTextureObject_t texObj, float x, int layer) {
-  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, 0.0f, 0.0f, layer));
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample(texObj, x, 0.0f, 0.0f, layer));
 }
 template <class T>
 static __device__ __forceinline__ T tex2DLayered(cudaTextureObject_t texObj, float x, float y, int layer) {
@@ -331,11 +336,13 @@ static __device__ __forceinline__ void tex1DLayered(T* ptr, cudaTextureObject_t 
   *ptr = tex1DLayered<T>(texObj, x, layer);
 }
 template <class T>
-static __device__ __forceinline__ void tex2DLayered(T* ptr, cudaTextureObject_t texObj, float x, float y, int layer) {
+static __device__ __forceinline__ void tex2DLayered(T* ptr, cudaTextureObject_t texObj, float x, float y,
+                                                    int layer) {
   *ptr = tex2DLayered<T>(texObj, x, y, layer);
 }
 template <class T>
-static __device__ __forceinline__ void texCubemap(T* ptr, cudaTextureObject_t texObj, float x, float y, float z) {
+static __device__ __forceinline__ void texCubemap(T* ptr, cudaTextureObject_t texObj, float x, float y,
+                                                  float z) {
   *ptr = texCubemap<T>(texObj, x, y, z);
 }
 template <class T>
@@ -352,13 +359,14 @@ static __device__ __forceinline__ T surf1Dread(cudaSurfaceObject_t surfObj, int 
   return kestrel_texture_detail::surface_read<T>(surfObj, x, 0, 0, 0, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf1Dread(T* data, cudaSurfaceObject_t surfObj, int x,
-                                                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf1Dread(
+    T* data, cudaSurfaceObject_t surfObj, int x,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   *data = surf1Dread<T>(surfObj, x, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf1Dwrite(T data, cudaSurfaceObject_t surfObj, int x,
-                                                   cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf1Dwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, 0, 0, 0, boundaryMode);
 }
 template <class T>
@@ -367,13 +375,15 @@ static __device__ __forceinline__ T surf2Dread(cudaSurfaceObject_t surfObj, int 
   return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, 0, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf2Dread(T* data, cudaSurfaceObject_t surfObj, int x, int y,
-                                                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf2Dread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   *data = surf2Dread<T>(surfObj, x, y, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf2Dwrite(T data, cudaSurfaceObject_t surfObj, int x, int y,
-                                                   cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf2Dwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, 0, boundaryMode);
 }
 template <class T>
@@ -382,44 +392,51 @@ static __device__ __forceinline__ T surf3Dread(cudaSurfaceObject_t surfObj, int 
   return kestrel_texture_detail::surface_read<T>(surfObj, x, y, z, 0, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf3Dread(T* data, cudaSurfaceObject_t surfObj, int x, int y, int z,
-                                                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf3Dread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int z,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   *data = surf3Dread<T>(surfObj, x, y, z, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf3Dwrite(T data, cudaSurfaceObject_t surfObj, int x, int y, int z,
-                                                   cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf3Dwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int z,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, y, z, 0, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ T surf1DLayeredread(cudaSurfaceObject_t surfObj, int x, int layer,
-                                                      cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ T
+surf1DLayeredread(cudaSurfaceObject_t surfObj, int x, int layer,
+                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   return kestrel_texture_detail::surface_read<T>(surfObj, x, 0, 0, layer, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf1DLayeredread(T* data, cudaSurfaceObject_t surfObj, int x, int layer,
-                                                         cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf1DLayeredread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   *data = surf1DLayeredread<T>(surfObj, x, layer, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf1DLayeredwrite(T data, cudaSurfaceObject_t surfObj, int x, int layer,
-                                                          cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf1DLayeredwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, 0, 0, layer, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ T surf2DLayeredread(cudaSurfaceObject_t surfObj, int x, int y, int layer,
-                                                      cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ T
+surf2DLayeredread(cudaSurfaceObject_t surfObj, int x, int y, int layer,
+                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, layer, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf2DLayeredread(T* data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
-                                                         cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf2DLayeredread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   *data = surf2DLayeredread<T>(surfObj, x, y, layer, boundaryMode);
 }
 template <class T>
-static __device__ __forceinline__ void surf2DLayeredwrite(T data, cudaSurfaceObject_t surfObj, int x, int y,
-                                                          int layer,
-                                                          cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+static __device__ __forceinline__ void surf2DLayeredwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layer, boundaryMode);
 }
 
