@@ -197,6 +197,26 @@ def c_groups(c, header):
         out.append("};")
     if enums:
         out += ["#endif /* __ASSEMBLER__ */"]
+    for key, s in c.structs.items():
+        if s.get("c_header") != header:
+            continue
+        # A struct that device software reads from memory (bit n is bit n % 8
+        # of byte n / 8): each field's 32-bit word, shift and mask, so C code
+        # reads it with one load, a shift and an AND.
+        prefix = s["c_prefix"]
+        out += ["", f"/* {s['sv']}: {s['bits'] // 8} bytes in memory; a field is"
+                f" ({prefix}_<FIELD>_WORD-th 32-bit word >> _SHIFT) & _MASK. */"]
+        out.append(f"#define {prefix}_BYTES {s['bits'] // 8}u")
+        for name, lsb, width, _ in c.leaves(key):
+            if width > 32:
+                continue
+            if lsb // 32 != (lsb + width - 1) // 32:
+                sys.exit(f"contract: struct {key}: field {name} crosses a 32-bit word, which c_header cannot express")
+            upper = f"{prefix}_{name.upper()}"
+            mask = 0xFFFFFFFF if width == 32 else (1 << width) - 1
+            out.append(f"#define {upper + '_WORD':<36} {lsb // 32}u")
+            out.append(f"#define {upper + '_SHIFT':<36} {lsb % 32}u")
+            out.append(f"#define {upper + '_MASK':<36} 0x{mask:X}u")
     return out
 
 

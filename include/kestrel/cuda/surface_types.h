@@ -1,6 +1,6 @@
 /* CUDA's surface object types (guide 3.2.11.2, B.9).  Kestrel creates and
- * describes surface objects but has no surface instructions yet: no kernel
- * can read or write one (docs/cuda-runtime.md). */
+ * describes surface objects; kernels read and write them with ordinary loads
+ * and stores through the device SDK (kestrel_texture.h, docs/texture.md). */
 #ifndef KESTREL_SURFACE_TYPES_H
 #define KESTREL_SURFACE_TYPES_H
 #ifndef __SURFACE_TYPES_H__

@@ -1,7 +1,8 @@
 /* CUDA's texture object types (guide 3.2.11.1.1, appendix F): how a texture
  * object addresses, filters and returns its resource.  Kestrel creates,
- * validates and describes texture objects (cudaCreateTextureObject) but has
- * no texture unit yet: no kernel can fetch from one (docs/cuda-runtime.md). */
+ * validates and describes texture objects (cudaCreateTextureObject); kernels
+ * fetch from them with the device SDK's software path (kestrel_texture.h:
+ * no texture unit yet, docs/texture.md). */
 #ifndef KESTREL_TEXTURE_TYPES_H
 #define KESTREL_TEXTURE_TYPES_H
 #ifndef __TEXTURE_TYPES_H__

@@ -482,6 +482,7 @@ static __device__ __forceinline__ T __ldg(const T* address) {
 #include "kestrel_atomics.h"
 #include "kestrel_heap.h"       /* device malloc and free (guide B.18) */
 #include "kestrel_frsqrt.h"    /* __frsqrt_rn: correctly rounded 1/sqrt(x) */
+#include "kestrel_texture.h"   /* texture and surface object functions (guide B.8, B.9) */
 #include "kestrel_fast_math.h" /* last: redefines __expf, __sinf, ... to the SFU forms */
 
 #endif /* KESTREL_CUDA_H */

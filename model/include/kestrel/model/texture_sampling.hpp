@@ -14,13 +14,15 @@
 #include <cstdint>
 #include <functional>
 
+#include "kestrel/texture_math.hpp"
+
 namespace kestrel::model::texture {
 
-enum class Dimension { k1D, k2D, k3D, kCubemap };
-enum class ChannelKind { kSigned, kUnsigned, kFloat };
-enum class ReadMode { kElementType, kNormalizedFloat };
-enum class AddressMode { kWrap, kClamp, kMirror, kBorder };
-enum class FilterMode { kPoint, kLinear };
+using kestrel::texture::AddressMode;
+using kestrel::texture::ChannelKind;
+using kestrel::texture::Dimension;
+using kestrel::texture::FilterMode;
+using kestrel::texture::ReadMode;
 
 // What cudaCreateTextureObject fixes: the resource's shape and channel
 // format with the cudaTextureDesc fields that change the arithmetic.

@@ -1,0 +1,657 @@
+// The arithmetic of CUDA texture fetches (CUDA C Programming Guide v8.0,
+// 3.2.11.1 and appendix F), bit-exact against an NVIDIA H100: addressing,
+// point and linear filtering, format conversion, tex2Dgather and
+// tex1Dfetch.  Defined once here and compiled on both sides (issue 16): the
+// functional model's kestrel/model/texture_sampling.hpp wraps it with
+// validation for the host, and the device SDK's kestrel_texture.h calls it
+// from kernels, reading texels with ordinary loads.  Each rule names the
+// golden file it was fitted to; tests/cuda/reference/nvidia_texture/README.md
+// gives the evidence and docs/texture.md the summary.
+//
+// Freestanding on purpose: no exceptions, no heap, no standard library
+// beyond <stdint.h>, and no libm (the device is rv32imaf/rv64imaf: its
+// double arithmetic is libgcc's software, floor and ldexp are spelled out
+// below).  Every function is pure; the texels come from a reader functor
+// `read(x, y, z, layer, uint8_t* out)` the caller supplies.  The descriptor
+// must be one CUDA accepts (kestrel::model::texture::sample validates it;
+// the runtime validates what a texture object holds).
+#pragma once
+
+#include <stdint.h>
+
+#if defined(__CUDA__)
+#define KESTREL_TEXTURE_MATH_FN __host__ __device__ inline
+#else
+#define KESTREL_TEXTURE_MATH_FN inline
+#endif
+
+namespace kestrel::texture {
+
+enum class Dimension { k1D, k2D, k3D, kCubemap };
+enum class ChannelKind { kSigned, kUnsigned, kFloat };
+enum class ReadMode { kElementType, kNormalizedFloat };
+enum class AddressMode { kWrap, kClamp, kMirror, kBorder };
+enum class FilterMode { kPoint, kLinear };
+
+// The fields of a texture that change the arithmetic (what
+// cudaCreateTextureObject fixes), as plain data both sides can build.
+struct Descriptor {
+  Dimension dimension;
+  bool layered;  // 1D or 2D layered (guide 3.2.11.1.4)
+  int width;
+  int height;  // 1 for 1D
+  int depth;   // 1 for 1D and 2D
+  int layers;  // layered textures; a cubemap has 6 faces of width x width
+  ChannelKind kind;
+  int bits_per_channel;  // 8, 16 or 32 (16 or 32 for floats)
+  int channels;          // 1, 2 or 4
+  ReadMode read_mode;
+  bool normalized_coordinates;
+  AddressMode address[3];
+  uint32_t border_color[4];  // binary32 bits
+  FilterMode filter;
+};
+
+// Four result components as bits: the float's bits when the descriptor
+// returns floats, otherwise the integer (sign-extended for signed formats).
+// Components beyond the format's channels are 0 (y, z) and 1 (w: 1.0f or
+// integer 1).
+struct Texels {
+  uint32_t v[4];
+};
+
+namespace detail {
+
+constexpr int kMaxTexelBytes = 16;
+// A weight of linear filtering in units of 1/256 (appendix F.2: 9-bit
+// fixed point with 8 fractional bits, so 0..256).
+constexpr int kWeightOne = 256;
+// Normalized coordinates keep 21 fractional bits, truncated toward minus
+// infinity, before they are scaled by the texture's size
+// (texture_precision: point sampling beside k/N).
+constexpr double kNormalizedCoordinateScale = 2097152.0;  // 2^21
+constexpr uint32_t kQuietNaN = 0x7fc00000u;
+constexpr uint32_t kInfinity = 0x7f800000u;
+constexpr uint32_t kOneFloat = 0x3f800000u;
+
+KESTREL_TEXTURE_MATH_FN int texel_bytes(const Descriptor& t) { return t.bits_per_channel / 8 * t.channels; }
+KESTREL_TEXTURE_MATH_FN bool returns_float(const Descriptor& t) {
+  return t.kind == ChannelKind::kFloat || t.read_mode == ReadMode::kNormalizedFloat;
+}
+
+KESTREL_TEXTURE_MATH_FN uint32_t float_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+KESTREL_TEXTURE_MATH_FN float bits_float(uint32_t u) { return __builtin_bit_cast(float, u); }
+KESTREL_TEXTURE_MATH_FN bool is_nan_bits(uint32_t u) { return (u & 0x7fffffffu) > kInfinity; }
+
+KESTREL_TEXTURE_MATH_FN long long max_ll(long long a, long long b) { return a > b ? a : b; }
+KESTREL_TEXTURE_MATH_FN long long min_ll(long long a, long long b) { return a < b ? a : b; }
+KESTREL_TEXTURE_MATH_FN int max_int(int a, int b) { return a > b ? a : b; }
+
+// floor of a double of magnitude below 2^63 (the largest is a clamped
+// normalized coordinate, 1e12 x 2^21 < 2^61).
+KESTREL_TEXTURE_MATH_FN long long floor_ll(double v) {
+  const long long t = static_cast<long long>(v);  // toward zero
+  return static_cast<double>(t) > v ? t - 1 : t;
+}
+// 2^e as a double, -1022 <= e <= 1023.
+KESTREL_TEXTURE_MATH_FN double pow2(int e) {
+  return __builtin_bit_cast(double, static_cast<uint64_t>(e + 1023) << 52);
+}
+KESTREL_TEXTURE_MATH_FN int leading_bit(uint64_t v) { return 63 - __builtin_clzll(v); }
+
+// --- Texel values -----------------------------------------------------------
+
+KESTREL_TEXTURE_MATH_FN float half_to_float(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h >> 15) << 31;
+  const int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  if (exponent == 0x1f) return bits_float(sign | (mantissa ? kQuietNaN : kInfinity));
+  const float magnitude = exponent == 0
+                              ? static_cast<float>(mantissa) * 5.9604644775390625e-8f  // 2^-24
+                              : static_cast<float>(mantissa + 1024) * static_cast<float>(pow2(exponent - 25));
+  return bits_float(sign | float_bits(magnitude));
+}
+
+// Channel `c` of a raw texel as a signed or unsigned integer.
+KESTREL_TEXTURE_MATH_FN long long channel_integer(const Descriptor& t, const uint8_t* texel, int c) {
+  const int bytes = t.bits_per_channel / 8;
+  uint32_t raw = 0;
+  for (int b = 0; b < bytes; ++b) raw |= static_cast<uint32_t>(texel[c * bytes + b]) << (8 * b);
+  if (t.kind == ChannelKind::kSigned) {
+    const int shift = 32 - t.bits_per_channel;
+    return static_cast<int32_t>(raw << shift) >> shift;
+  }
+  return raw;
+}
+
+// Channel `c` of a float texel.
+KESTREL_TEXTURE_MATH_FN float channel_float(const Descriptor& t, const uint8_t* texel, int c) {
+  const long long raw = channel_integer(t, texel, c);
+  return t.bits_per_channel == 16 ? half_to_float(static_cast<uint16_t>(raw))
+                                  : bits_float(static_cast<uint32_t>(raw));
+}
+
+// The largest value of a normalized format: 2^b - 1 unsigned, 2^(b-1) - 1
+// signed (guide 3.2.11.1 maps the range to [0, 1] or [-1, 1]; -128 and
+// -32768 read as -1.0 too: texture_formats).
+KESTREL_TEXTURE_MATH_FN long long normalized_scale(const Descriptor& t) {
+  return t.kind == ChannelKind::kSigned ? (1LL << (t.bits_per_channel - 1)) - 1
+                                        : (1LL << t.bits_per_channel) - 1;
+}
+
+// A point-sampled normalized integer: v / scale rounded once to float.
+KESTREL_TEXTURE_MATH_FN float normalized_exact(const Descriptor& t, long long v) {
+  const long long scale = normalized_scale(t);
+  v = max_ll(v, -scale);
+  // v and scale are exact floats (below 2^16), so the float division is the
+  // correctly rounded quotient.
+  return static_cast<float>(v) / static_cast<float>(scale);
+}
+
+// Filtering and gather read normalized integers through a 16-bit fixed
+// point value: unorm16 (q / 65535) for unsigned formats, snorm16 (q / 32767)
+// for signed ones (texture_formats: an 8-bit 1 reads as 1/127 point-sampled
+// but 258/32767 gathered or filtered at a texel centre).
+// The most negative value (-128, -32768) is not clamped to -1 here but in
+// the filtered result (texture_formats: s8 -128, -127, 1, 63 blend to
+// -12320 / 32767).
+KESTREL_TEXTURE_MATH_FN long long normalized_fixed16(const Descriptor& t, long long v) {
+  if (t.bits_per_channel == 16) return v;
+  if (t.kind == ChannelKind::kUnsigned) return v * 257;  // v / 255 == v * 257 / 65535 exactly
+  const long long scaled = v * 32767;                    // round half away from zero of v * 32767 / 127
+  return scaled >= 0 ? (scaled + 63) / 127 : -((-scaled + 63) / 127);
+}
+
+KESTREL_TEXTURE_MATH_FN double fixed16_scale(const Descriptor& t) {
+  return t.kind == ChannelKind::kSigned ? 32767.0 : 65535.0;
+}
+
+// q / 65535 or q / 32767 rounded once to float: both are exact floats
+// (|q| < 2^24), so the float division is the correctly rounded quotient.
+KESTREL_TEXTURE_MATH_FN float fixed16_to_float(const Descriptor& t, long long q) {
+  return static_cast<float>(q) / (t.kind == ChannelKind::kSigned ? 32767.0f : 65535.0f);
+}
+
+KESTREL_TEXTURE_MATH_FN long long round_half_up(double v) { return floor_ll(v + 0.5); }
+
+// A subnormal float counts as a zero of its sign in filtering and gather
+// (texture_formats: a subnormal texel filters and gathers as +0).
+KESTREL_TEXTURE_MATH_FN uint32_t flush_subnormal(uint32_t u) {
+  return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u;
+}
+
+// --- Exact weighted sums ----------------------------------------------------
+
+// The weighted sum of up to eight texels: each product weight/256 x float
+// is exact; they are summed in a fixed-point accumulator (bit 0 weighs
+// 2^-160, below the smallest product 2^-149 x 2^-8; the top limb's sign bit
+// is the sign) and rounded once.  Two passes over the same terms, note()
+// then add(), so that no list of terms is kept: a kernel's stack is small
+// (1 KiB by default, docs/isa.md section 4).
+class ExactSum {
+ public:
+  // First pass: weight/256 x value is one of the terms.  Terms of weight 0
+  // take no part (a fetch at a texel centre of -0 returns -0).
+  KESTREL_TEXTURE_MATH_FN void note(int weight, float value) {
+    if (weight == 0) return;
+    const uint32_t u = flush_subnormal(float_bits(value));
+    const bool negative = (u >> 31) != 0;
+    if ((u & 0x7fffffffu) == 0) {
+      all_negative_zero_ = all_negative_zero_ && negative;
+      return;
+    }
+    all_negative_zero_ = false;
+    if ((u & 0x7f800000u) == 0x7f800000u) {
+      // inf + -inf and anything with NaN give NaN, as in float arithmetic.
+      special_ = has_special_ && special_ != u ? kQuietNaN : u;
+      if (is_nan_bits(u)) special_ = kQuietNaN;
+      has_special_ = true;
+      return;
+    }
+    int shift;
+    const uint64_t product = term(weight, u, &shift);
+    top_term_ = max_int(top_term_, shift + leading_bit(product));
+  }
+
+  // Second pass: adds the term, its bits in a window of kAccumulatorBits
+  // below the leading bit of the largest term.
+  KESTREL_TEXTURE_MATH_FN void add(int weight, float value) {
+    if (weight == 0 || has_special_) return;
+    const uint32_t u = flush_subnormal(float_bits(value));
+    if ((u & 0x7fffffffu) == 0) return;
+    int shift;
+    uint64_t product = term(weight, u, &shift);
+    const int drop = top_term_ - kAccumulatorBits - shift;  // this term's bits below the window
+    if (drop >= 64)
+      product = 0;
+    else if (drop > 0)
+      product &= ~((uint64_t{1} << drop) - 1);
+    if (product) add_magnitude(product, shift, (u >> 31) != 0);
+  }
+
+  // The sum rounded once to a binary format of `precision` significant bits
+  // whose smallest normal exponent is `min_exponent` and largest finite
+  // exponent `max_exponent` (float: 24, -126, 127; half: 11, -14, 15), to
+  // nearest with ties away from zero (texture_addressing: the ties of 2D
+  // and 3D filtering), returned as float bits (exact for both formats).
+  KESTREL_TEXTURE_MATH_FN uint32_t round(int precision, int min_exponent, int max_exponent) {
+    if (has_special_) return special_;
+    uint64_t* magnitude = limbs_;
+    const bool negative = (magnitude[kLimbs - 1] >> 63) != 0;
+    if (negative) negate(magnitude);
+    int top = -1;
+    for (int i = kLimbs - 1; i >= 0 && top < 0; --i)
+      if (magnitude[i]) top = i * 64 + leading_bit(magnitude[i]);
+    if (top < 0) return all_negative_zero_ ? 0x80000000u : 0u;
+    // The last kept bit: precision - 1 below the leading one, but no finer
+    // than the format's subnormal step.
+    const int lsb = max_int(top - (precision - 1), kFractionBits + min_exponent - (precision - 1));
+    uint64_t kept = 0;
+    for (int b = top; b >= lsb; --b) kept = (kept << 1) | bit(magnitude, b);
+    if (lsb > 0 && bit(magnitude, lsb - 1)) ++kept;  // half or more: away from zero
+    const uint32_t sign = negative ? 0x80000000u : 0u;
+    if (kept == 0) return sign;  // below half the format's smallest step
+    // kept x 2^(lsb - 160) with kept < 2^25: at or past 2^(max + 1) overflows.
+    if (leading_bit(kept) + lsb - kFractionBits > max_exponent) return sign | kInfinity;
+    const double value = static_cast<double>(kept) * pow2(lsb - kFractionBits);
+    return sign | float_bits(static_cast<float>(value));  // exact
+  }
+
+ private:
+  static constexpr int kLimbs = 6;
+  static constexpr int kFractionBits = 160;
+  // The products are added in a window of this many bits below the leading
+  // bit of the largest: smaller bits are dropped (texture_formats: 0.75e30
+  // - 1.9375 rounds as the tie 0.75e30, away from zero; any window of 30 to
+  // 60 bits fits every golden result).
+  static constexpr int kAccumulatorBits = 32;
+
+  // weight x the finite nonzero float of bits u, as product x 2^(shift - 160).
+  KESTREL_TEXTURE_MATH_FN static uint64_t term(int weight, uint32_t u, int* shift) {
+    const int biased = (u >> 23) & 0xff;
+    const uint64_t mantissa = (u & 0x7fffff) | 0x800000;  // value = mantissa x 2^(biased - 150)
+    *shift = biased - 150 - 8 + kFractionBits;
+    return mantissa * static_cast<uint64_t>(weight);  // < 2^33
+  }
+
+  KESTREL_TEXTURE_MATH_FN static unsigned bit(const uint64_t* m, int b) {
+    return (m[b / 64] >> (b % 64)) & 1u;
+  }
+
+  KESTREL_TEXTURE_MATH_FN static void negate(uint64_t* m) {
+    unsigned carry = 1;
+    for (int i = 0; i < kLimbs; ++i) {
+      m[i] = ~m[i] + carry;
+      carry = carry && m[i] == 0;
+    }
+  }
+
+  KESTREL_TEXTURE_MATH_FN void add_magnitude(uint64_t value, int shift, bool negative) {
+    // value x 2^shift spans at most two limbs; a negative term is added as
+    // its two's complement, whose higher limbs are all ones.
+    const int limb = shift / 64, offset = shift % 64;
+    unsigned carry = negative ? 1u : 0u;
+    for (int i = 0; i < kLimbs; ++i) {
+      uint64_t part = i == limb ? value << offset : i == limb + 1 && offset ? value >> (64 - offset) : 0;
+      if (negative) part = ~part;
+      const uint64_t sum = limbs_[i] + part;
+      const unsigned carry_out = sum < limbs_[i];
+      limbs_[i] = sum + carry;
+      carry = carry_out | (limbs_[i] < sum);
+    }
+  }
+
+  uint64_t limbs_[kLimbs] = {};
+  int top_term_ = 0;
+  bool has_special_ = false;
+  uint32_t special_ = 0;
+  bool all_negative_zero_ = true;
+};
+
+// --- Coordinates and weights --------------------------------------------------
+
+struct Axis {
+  int size;
+  AddressMode mode;
+};
+
+// The taps of one axis: texel i0 with weight (256 - weight) and texel
+// i0 + 1 with weight `weight`, in units of 1/256.
+struct AxisTaps {
+  long long i0;
+  int weight;
+};
+
+// Where a texel index lands: inside (index valid) or on the border colour.
+struct TexelIndex {
+  int index;  // inside the axis unless border
+  bool border;
+};
+
+// The coordinate in texel units: normalized coordinates truncated to 21
+// fractional bits and scaled by the size (exact in double).
+KESTREL_TEXTURE_MATH_FN double texel_coordinate(float x, bool normalized, int size) {
+  double u = x != x ? 0.0 : static_cast<double>(x);
+  u = u < -1e12 ? -1e12 : u > 1e12 ? 1e12 : u;
+  if (normalized)
+    u = static_cast<double>(floor_ll(u * kNormalizedCoordinateScale)) / kNormalizedCoordinateScale * size;
+  return u;
+}
+
+KESTREL_TEXTURE_MATH_FN TexelIndex resolve(long long i, const Axis& a) {
+  const long long n = a.size;
+  switch (a.mode) {
+    case AddressMode::kWrap:
+      return {static_cast<int>(((i % n) + n) % n), false};
+    case AddressMode::kMirror: {
+      const long long m = ((i % (2 * n)) + 2 * n) % (2 * n);
+      return {static_cast<int>(m < n ? m : 2 * n - 1 - m), false};
+    }
+    case AddressMode::kBorder:
+      return {i < 0 || i >= n ? 0 : static_cast<int>(i), i < 0 || i >= n};
+    case AddressMode::kClamp:
+    default:
+      return {static_cast<int>(min_ll(max_ll(i, 0), n - 1)), false};
+  }
+}
+
+// The two taps of linear filtering along one axis (appendix F.2): the
+// weight of the upper texel is (u - 0.5)'s fraction in 1.8 fixed point,
+// rounded half up (texture_precision); each tap is then addressed on its
+// own.  For filtering, clamp first clamps u to the texel centres
+// [0.5, N - 0.5] (texture_addressing: 96 3D results need it, where the
+// weights do not keep the axes' marginals); tex2Dgather does not (with clamp
+// a gather at (0.2, 0.2) returns texel (0, 0) four times).
+KESTREL_TEXTURE_MATH_FN AxisTaps linear_taps(double u, const Axis& a, bool clamp_to_centres) {
+  if (clamp_to_centres && a.mode == AddressMode::kClamp)
+    u = u < 0.5 ? 0.5 : u > a.size - 0.5 ? a.size - 0.5 : u;
+  const double below = u - 0.5;
+  AxisTaps taps;
+  taps.i0 = floor_ll(below);
+  taps.weight = static_cast<int>(floor_ll((below - static_cast<double>(taps.i0)) * kWeightOne + 0.5));
+  return taps;
+}
+
+// The per-texel weights of one z slice of weight wz (256 for 1D and 2D),
+// w[j][i], in units of 1/256.  The slice is split along x, the upper
+// column taking ax x wz / 256 rounded half up and the lower the rest; each
+// column is then split along y, the upper row taking column x ay / 256
+// rounded half up in the upper column and half down in the lower one, the
+// lower row the rest.  In 2D this keeps both axes' weights exactly (the
+// upper-upper texel gets rhu(ax x ay / 256), the others the differences:
+// texture_precision, texture_addressing); in 3D it does not, and the tie
+// rules are what texture_addressing's 3D results and texture_kernels'
+// volume rays need.
+KESTREL_TEXTURE_MATH_FN void slice_weights(int ax, int ay, int wz, int w[2][2]) {
+  // p / 256 for p >= 0 in integers: half up (p + 128) >> 8, half down
+  // (p + 127) >> 8 (no software double on the device).
+  const int upper_column = (ax * wz + 128) >> 8;
+  const int column[2] = {wz - upper_column, upper_column};
+  const int upper_row[2] = {(column[0] * ay + 127) >> 8, (column[1] * ay + 128) >> 8};
+  for (int i = 0; i < 2; ++i) {
+    w[0][i] = column[i] - upper_row[i];
+    w[1][i] = upper_row[i];
+  }
+}
+
+KESTREL_TEXTURE_MATH_FN Texels defaults(const Descriptor& t) {
+  return {{0u, 0u, 0u, returns_float(t) ? kOneFloat : 1u}};
+}
+
+// The border colour as a result component: the float, or for integer
+// element-type reads the float converted to an integer.
+KESTREL_TEXTURE_MATH_FN uint32_t border_component(const Descriptor& t, int c) {
+  if (returns_float(t)) return t.border_color[c];
+  return static_cast<uint32_t>(static_cast<long long>(bits_float(t.border_color[c])));
+}
+
+// Point sampling (appendix F.1): the texel floor(u) on each axis.
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels point(const Descriptor& t, Reader& read, const Axis* axes, const double* u,
+                                     int axes_used, int layer) {
+  long long index[3] = {0, 0, 0};
+  bool border = false;
+  for (int a = 0; a < axes_used; ++a) {
+    const TexelIndex r = resolve(floor_ll(u[a]), axes[a]);
+    index[a] = r.index;
+    border = border || r.border;
+  }
+  Texels r = defaults(t);
+  if (border) {
+    for (int c = 0; c < t.channels; ++c) r.v[c] = border_component(t, c);
+    return r;
+  }
+  uint8_t texel[kMaxTexelBytes];
+  read(static_cast<int>(index[0]), static_cast<int>(index[1]), static_cast<int>(index[2]), layer, texel);
+  for (int c = 0; c < t.channels; ++c) {
+    if (t.kind == ChannelKind::kFloat)
+      r.v[c] = float_bits(channel_float(t, texel, c));
+    else if (t.read_mode == ReadMode::kNormalizedFloat)
+      r.v[c] = float_bits(normalized_exact(t, channel_integer(t, texel, c)));
+    else
+      r.v[c] = static_cast<uint32_t>(channel_integer(t, texel, c));
+  }
+  return r;
+}
+
+// Linear filtering (appendix F.2) over the first `axes_used` axes; an
+// unused axis has one tap, texel 0.
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const Axis* axes, const double* u,
+                                      int axes_used, int layer) {
+  AxisTaps taps[3] = {{0, 0}, {0, 0}, {0, 0}};
+  TexelIndex index[3][2] = {{{0, false}, {0, false}}, {{0, false}, {0, false}}, {{0, false}, {0, false}}};
+  for (int a = 0; a < axes_used; ++a) {
+    taps[a] = linear_taps(u[a], axes[a], true);
+    index[a][0] = resolve(taps[a].i0, axes[a]);
+    index[a][1] = resolve(taps[a].i0 + 1, axes[a]);
+  }
+  // Tap n is (i, j, k) = (n & 1, (n >> 1) & 1, n >> 2), of weight weights[n].
+  int weights[8];
+  const int count = axes_used == 3 ? 8 : 4;
+  for (int k = 0; k < count / 4; ++k) {
+    const int wz = axes_used == 3 ? (k ? taps[2].weight : kWeightOne - taps[2].weight) : kWeightOne;
+    int w[2][2];
+    slice_weights(taps[0].weight, taps[1].weight, wz, w);
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i) weights[k * 4 + j * 2 + i] = w[j][i];
+  }
+  // One channel at a time, so that only one texel and one channel's eight
+  // values are held (a kernel's stack is 1 KiB by default): a texture of c
+  // channels reads each tap c times.  Taps of weight 0 are not read.
+  Texels r = defaults(t);
+  for (int c = 0; c < t.channels; ++c) {
+    uint32_t value[8];  // float bits, or the 16-bit fixed-point value of a normalized integer
+    for (int n = 0; n < count; ++n) {
+      if (weights[n] == 0) continue;
+      const TexelIndex& xi = index[0][n & 1];
+      const TexelIndex& yi = index[1][(n >> 1) & 1];
+      const TexelIndex& zi = index[2][n >> 2];
+      if (xi.border || yi.border || zi.border) {
+        value[n] = t.kind == ChannelKind::kFloat
+                       ? t.border_color[c]
+                       : static_cast<uint32_t>(round_half_up(
+                             static_cast<double>(bits_float(t.border_color[c])) * fixed16_scale(t)));
+        continue;
+      }
+      uint8_t texel[kMaxTexelBytes];
+      read(xi.index, yi.index, zi.index, layer, texel);
+      value[n] = t.kind == ChannelKind::kFloat
+                     ? float_bits(channel_float(t, texel, c))
+                     : static_cast<uint32_t>(normalized_fixed16(t, channel_integer(t, texel, c)));
+    }
+    if (t.kind == ChannelKind::kFloat) {
+      ExactSum sum;
+      for (int n = 0; n < count; ++n)
+        if (weights[n] != 0) sum.note(weights[n], bits_float(value[n]));
+      for (int n = 0; n < count; ++n)
+        if (weights[n] != 0) sum.add(weights[n], bits_float(value[n]));
+      // A half-float texture's filtered value is rounded to half precision
+      // (texture_formats: 65504 / 4 - 1.5 / 4 reads as 16376).
+      r.v[c] = t.bits_per_channel == 16 ? sum.round(11, -14, 15) : sum.round(24, -126, 127);
+    } else {
+      // Normalized integers: the weighted sum of the 16-bit fixed-point
+      // texels, rounded half up to 16 bits, then converted to float.
+      long long sum = 0;
+      for (int n = 0; n < count; ++n)
+        if (weights[n] != 0) sum += weights[n] * static_cast<long long>(static_cast<int32_t>(value[n]));
+      long long q = (sum + 128) >> 8;  // floor((sum + 128) / 256)
+      if (t.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
+      r.v[c] = float_bits(fixed16_to_float(t, q));
+    }
+  }
+  return r;
+}
+
+// The face and face coordinates (s, t in [0, 1]) a cubemap direction picks
+// (guide 3.2.11.1.5, table 1): the axis of largest magnitude picks the face.
+struct CubemapFace {
+  int face;
+  float s;
+  float t;
+};
+
+KESTREL_TEXTURE_MATH_FN float abs_float(float x) { return bits_float(float_bits(x) & 0x7fffffffu); }
+
+KESTREL_TEXTURE_MATH_FN CubemapFace cubemap_face(float x, float y, float z) {
+  const float ax = abs_float(x), ay = abs_float(y), az = abs_float(z);
+  CubemapFace f;
+  float sc, tc, ma;
+  // The table's comparisons are strict, so ties go to z, then y
+  // (texture_addressing: (1, 1, 0.2) reads face +y, (1, 1, 1) face +z).
+  if (ax > ay && ax > az) {
+    f.face = x >= 0 ? 0 : 1;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+    ma = ax;
+  } else if (ay > az) {
+    f.face = y >= 0 ? 2 : 3;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+    ma = ay;
+  } else {
+    f.face = z >= 0 ? 4 : 5;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+    ma = az;
+  }
+  f.s = (sc / ma + 1.0f) * 0.5f;
+  f.t = (tc / ma + 1.0f) * 0.5f;
+  return f;
+}
+
+}  // namespace detail
+
+// tex1D/tex2D/tex3D/tex1DLayered/tex2DLayered/texCubemap: the fetch at
+// (x, y, z) (for a cubemap the direction) of layer `layer`.
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, float x, float y, float z,
+                                      int layer_index) {
+  using namespace detail;
+  Axis axes[3];
+  double u[3];
+  int axes_used = 2;
+  int layer = 0;
+  bool normalized = texture.normalized_coordinates;
+  int width = texture.width, height = texture.height;
+  if (texture.dimension == Dimension::kCubemap) {
+    // Cubemap fetches always address the face in normalized coordinates.
+    const CubemapFace f = cubemap_face(x, y, z);
+    layer = f.face;
+    x = f.s;
+    y = f.t;
+    normalized = true;
+  } else if (texture.dimension == Dimension::k1D && texture.layered) {
+    // A layered 1D texture is filtered along x alone (texture_addressing:
+    // its border-mode linear fetch at a texel centre is the texel).
+    axes_used = 1;
+    height = 1;
+  } else if (texture.dimension == Dimension::k1D) {
+    // A 1D texture is filtered as a 2D texture of height 1 sampled at y = 0
+    // (texture_precision: a border-mode linear fetch is half the clamp's).
+    y = 0.0f;
+    height = 1;
+  } else if (texture.dimension == Dimension::k3D) {
+    axes_used = 3;
+  }
+  // The layer index is unsigned: a negative one reads the last layer
+  // (texture_addressing: layer -1 reads layer 2 of 3).
+  if (texture.layered) {
+    const uint32_t last = static_cast<uint32_t>(texture.layers - 1),
+                   asked = static_cast<uint32_t>(layer_index);
+    layer = static_cast<int>(asked < last ? asked : last);
+  }
+  const int sizes[3] = {width, height, texture.depth};
+  const float coords[3] = {x, y, z};
+  for (int a = 0; a < 3; ++a) {
+    axes[a].size = sizes[a];
+    axes[a].mode = texture.dimension == Dimension::kCubemap ? AddressMode::kClamp : texture.address[a];
+    // With unnormalized coordinates wrap and mirror act as clamp.
+    if (!normalized && (axes[a].mode == AddressMode::kWrap || axes[a].mode == AddressMode::kMirror))
+      axes[a].mode = AddressMode::kClamp;
+    u[a] = texel_coordinate(coords[a], normalized, sizes[a]);
+  }
+  return texture.filter == FilterMode::kPoint ? point(texture, read, axes, u, axes_used, layer)
+                                              : linear(texture, read, axes, u, axes_used, layer);
+}
+
+// tex2Dgather: component `component` (0..channels-1) of the four texels a
+// linear fetch at (x, y) would blend, in the order (i0, j1), (i1, j1),
+// (i1, j0), (i0, j0).  The texture is 2D and not layered.
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels gather(const Descriptor& texture, Reader& read, float x, float y,
+                                      int component) {
+  using namespace detail;
+  Axis axes[2];
+  double u[2];
+  const int sizes[2] = {texture.width, texture.height};
+  const float coords[2] = {x, y};
+  for (int a = 0; a < 2; ++a) {
+    axes[a].size = sizes[a];
+    axes[a].mode = texture.address[a];
+    if (!texture.normalized_coordinates &&
+        (axes[a].mode == AddressMode::kWrap || axes[a].mode == AddressMode::kMirror))
+      axes[a].mode = AddressMode::kClamp;
+    u[a] = texel_coordinate(coords[a], texture.normalized_coordinates, sizes[a]);
+  }
+  const AxisTaps tx = linear_taps(u[0], axes[0], false), ty = linear_taps(u[1], axes[1], false);
+  const TexelIndex xs[2] = {resolve(tx.i0, axes[0]), resolve(tx.i0 + 1, axes[0])};
+  const TexelIndex ys[2] = {resolve(ty.i0, axes[1]), resolve(ty.i0 + 1, axes[1])};
+  const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+  Texels r = {{0u, 0u, 0u, 0u}};
+  uint8_t texel[kMaxTexelBytes];
+  for (int n = 0; n < 4; ++n) {
+    const TexelIndex& xi = xs[order[n][0]];
+    const TexelIndex& yi = ys[order[n][1]];
+    if (xi.border || yi.border) {
+      r.v[n] = border_component(texture, component);
+      continue;
+    }
+    read(xi.index, yi.index, 0, 0, texel);
+    const long long v = channel_integer(texture, texel, component);
+    if (texture.kind == ChannelKind::kFloat)
+      r.v[n] = flush_subnormal(float_bits(channel_float(texture, texel, component)));
+    else if (texture.read_mode == ReadMode::kNormalizedFloat)
+      r.v[n] = float_bits(fixed16_to_float(texture, max_ll(normalized_fixed16(texture, v), -32767)));
+    else
+      r.v[n] = static_cast<uint32_t>(v);
+  }
+  return r;
+}
+
+// tex1Dfetch of linear memory of `element_count` texels: texel `index`
+// (read as read(index, 0, 0, 0, out)), or all zeros when the index is out
+// of range (guide B.8.1.1).  No filtering or conversion beyond the read mode.
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels fetch_linear(const Descriptor& texture, Reader& read, uint32_t element_count,
+                                            int index) {
+  if (index < 0 || static_cast<uint32_t>(index) >= element_count) return {{0u, 0u, 0u, 0u}};
+  Descriptor one_dimensional = texture;
+  one_dimensional.dimension = Dimension::k1D;
+  one_dimensional.filter = FilterMode::kPoint;
+  one_dimensional.width = static_cast<int>(element_count);
+  const detail::Axis axis[1] = {{static_cast<int>(element_count), AddressMode::kClamp}};
+  const double u[1] = {static_cast<double>(index)};
+  return detail::point(one_dimensional, read, axis, u, 1, 0);
+}
+
+}  // namespace kestrel::texture

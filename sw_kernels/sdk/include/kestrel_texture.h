@@ -1,0 +1,444 @@
+/* Texture and surface object functions for kernels (CUDA C Programming Guide
+ * v8.0, B.8 texture functions and B.9 surface functions), included by
+ * kestrel_cuda.h.
+ *
+ * A software path: Kestrel has no texture unit yet (issue 16's hardware
+ * part), so each fetch is a loop of ordinary loads and integer arithmetic in
+ * the calling thread.  The object's handle is the device address of its
+ * 64-byte descriptor (tex_desc_t, tools/contract/contract.toml; the field
+ * positions come from the generated KESTREL_TEX_DESC_* macros of
+ * kestrel/abi_contract.h), and the arithmetic is kestrel/texture_math.hpp, the
+ * same definition the functional model uses, so a kernel's fetch is
+ * bit-identical to the model's and to the H100 goldens it was fitted to.
+ * No texture cache: every fetch reads its texels from memory.
+ *
+ * Present: tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered,
+ * texCubemap and tex2Dgather, each returning T or writing *T, for T a
+ * char/short/int (signed or unsigned) or float scalar or its 1-, 2- or
+ * 4-component vector; surf1D/2D/3D/1DLayered/2DLayered read and write with
+ * byte-addressed x and the boundary modes of B.9.  Absent (documented in
+ * docs/texture.md): texture references (texture<T, dim, mode>,
+ * cudaBindTexture*), mipmaps and level of detail (tex2DLod, tex2DGrad, ...),
+ * texCubemapLayered, the surface cubemap functions, sRGB conversion. */
+#ifndef KESTREL_TEXTURE_H
+#define KESTREL_TEXTURE_H
+
+#include "kestrel/cuda/surface_types.h"
+#include "kestrel/cuda/texture_types.h"
+#include "kestrel/texture_math.hpp"
+
+/* The address a surface access outside its array loads from in
+ * cudaBoundaryModeTrap: the top word of the null guard, which always faults
+ * ILLEGAL_ADDRESS (docs/isa.md section 5), so the launch ends with
+ * cudaErrorIllegalAddress as on an H100; the fault record's address tells a
+ * surface trap from a stray null pointer. */
+#define KESTREL_SURFACE_TRAP_ADDRESS (KESTREL_NULL_GUARD_END - 4u)
+
+namespace kestrel_texture_detail {
+
+/* One descriptor field, read with one load (the handle is a device address). */
+#define KESTREL_TEX_FIELD(handle, field)                                                \
+  ((((const volatile uint32_t*)(uintptr_t)(handle))[KESTREL_TEX_DESC_##field##_WORD] >> \
+    KESTREL_TEX_DESC_##field##_SHIFT) &                                                 \
+   KESTREL_TEX_DESC_##field##_MASK)
+
+/* What a fetch needs of the descriptor: the core's descriptor and where the
+ * texels lie.  Texel (x, y, z or layer) is at base + slice * slice_pitch +
+ * y * pitch + x * texel_bytes. */
+struct View {
+  kestrel::texture::Descriptor texture;
+  uintptr_t base;
+  uint32_t pitch;
+  uint32_t slice_pitch;
+  uint32_t texel_bytes;
+  uint32_t shape;
+};
+
+static __device__ __forceinline__ View read_view(unsigned long long handle) {
+  using namespace kestrel::texture;
+  View v;
+  Descriptor& t = v.texture;
+  v.shape = KESTREL_TEX_FIELD(handle, SHAPE);
+  v.base = KESTREL_TEX_FIELD(handle, BASE_ADDR);
+  v.pitch = KESTREL_TEX_FIELD(handle, PITCH);
+  v.slice_pitch = KESTREL_TEX_FIELD(handle, SLICE_PITCH);
+  t.width = (int)KESTREL_TEX_FIELD(handle, WIDTH);
+  t.height = (int)KESTREL_TEX_FIELD(handle, HEIGHT);
+  t.depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
+  t.layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
+  t.layered = v.shape == KESTREL_TEX_SHAPE_1D_LAYERED || v.shape == KESTREL_TEX_SHAPE_2D_LAYERED;
+  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D        ? Dimension::k3D
+                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP ? Dimension::kCubemap
+                : v.shape == KESTREL_TEX_SHAPE_1D || v.shape == KESTREL_TEX_SHAPE_1D_LAYERED ||
+                        v.shape == KESTREL_TEX_SHAPE_LINEAR
+                    ? Dimension::k1D
+                    : Dimension::k2D;
+  /* tex_channel_kind, tex_address and tex_filter have the core's orders
+   * (CUDA's values). */
+  t.kind = (ChannelKind)KESTREL_TEX_FIELD(handle, CHANNEL_KIND);
+  t.bits_per_channel = 8 << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE);
+  t.channels = (int)KESTREL_TEX_FIELD(handle, CHANNELS);
+  t.read_mode =
+      KESTREL_TEX_FIELD(handle, READ_NORMALIZED) ? ReadMode::kNormalizedFloat : ReadMode::kElementType;
+  t.normalized_coordinates = KESTREL_TEX_FIELD(handle, NORMALIZED_COORDS) != 0;
+  t.address[0] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_X);
+  t.address[1] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Y);
+  t.address[2] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Z);
+  t.filter = KESTREL_TEX_FIELD(handle, FILTER) ? FilterMode::kLinear : FilterMode::kPoint;
+  t.border_color[0] = KESTREL_TEX_FIELD(handle, BORDER_R);
+  t.border_color[1] = KESTREL_TEX_FIELD(handle, BORDER_G);
+  t.border_color[2] = KESTREL_TEX_FIELD(handle, BORDER_B);
+  t.border_color[3] = KESTREL_TEX_FIELD(handle, BORDER_A);
+  v.texel_bytes = (uint32_t)kestrel::texture::detail::texel_bytes(t);
+  return v;
+}
+
+/* Copies `bytes` (1, 2, 4, 8 or 16) from `address` with loads of the widest
+ * naturally aligned size the texel allows (arrays and texture memory are
+ * aligned to their texel size, so no load is misaligned). */
+static __device__ __forceinline__ void load_bytes(uintptr_t address, uint32_t bytes, uint8_t* out) {
+  if (bytes == 1) {
+    out[0] = *(const uint8_t*)address;
+  } else if (bytes == 2) {
+    const uint16_t h = *(const uint16_t*)address;
+    __builtin_memcpy(out, &h, 2);
+  } else {
+    for (uint32_t i = 0; i < bytes; i += 4) {
+      const uint32_t w = *(const uint32_t*)(address + i);
+      __builtin_memcpy(out + i, &w, 4);
+    }
+  }
+}
+
+static __device__ __forceinline__ void store_bytes(uintptr_t address, uint32_t bytes, const uint8_t* in) {
+  if (bytes == 1) {
+    *(uint8_t*)address = in[0];
+  } else if (bytes == 2) {
+    uint16_t h;
+    __builtin_memcpy(&h, in, 2);
+    *(uint16_t*)address = h;
+  } else {
+    for (uint32_t i = 0; i < bytes; i += 4) {
+      uint32_t w;
+      __builtin_memcpy(&w, in + i, 4);
+      *(uint32_t*)(address + i) = w;
+    }
+  }
+}
+
+/* The core's texel reader over a descriptor: one of z (3D slice) and layer
+ * (layer or cube face) is 0, so their sum is the slice. */
+struct TexelReader {
+  const View* view;
+  __device__ void operator()(int x, int y, int z, int layer, uint8_t* out) const {
+    const uintptr_t address = view->base + (uintptr_t)(uint32_t)(z + layer) * view->slice_pitch +
+                              (uintptr_t)(uint32_t)y * view->pitch +
+                              (uintptr_t)(uint32_t)x * view->texel_bytes;
+    load_bytes(address, view->texel_bytes, out);
+  }
+};
+
+/* A result component as T's scalar: float bits as float, integers truncated
+ * to T (the core gives them sign-extended). */
+template <class S>
+struct Scalar {
+  static __device__ __forceinline__ S from(uint32_t bits) { return (S)bits; }
+};
+template <>
+struct Scalar<float> {
+  static __device__ __forceinline__ float from(uint32_t bits) { return __builtin_bit_cast(float, bits); }
+};
+
+/* The return types B.8 allows: T, T1, T2, T4 of the 8-, 16- and 32-bit
+ * integers and float.  Any other T has no Result and fails to compile. */
+template <class T>
+struct Result;
+#define KESTREL_TEX_RESULTS(S, V)                                                             \
+  template <>                                                                                 \
+  struct Result<S> {                                                                          \
+    static __device__ __forceinline__ S from(const kestrel::texture::Texels& r) {             \
+      return Scalar<S>::from(r.v[0]);                                                         \
+    }                                                                                         \
+  };                                                                                          \
+  template <>                                                                                 \
+  struct Result<V##1> {                                                                       \
+    static __device__ __forceinline__ V##1 from(const kestrel::texture::Texels& r) {          \
+      return V##1 {Scalar<S>::from(r.v[0])};                                                  \
+    }                                                                                         \
+  };                                                                                          \
+  template <>                                                                                 \
+  struct Result<V##2> {                                                                       \
+    static __device__ __forceinline__ V##2 from(const kestrel::texture::Texels& r) {          \
+      return V##2 {Scalar<S>::from(r.v[0]), Scalar<S>::from(r.v[1])};                         \
+    }                                                                                         \
+  };                                                                                          \
+  template <>                                                                                 \
+  struct Result<V##4> {                                                                       \
+    static __device__ __forceinline__ V##4 from(const kestrel::texture::Texels& r) {          \
+      return V##4 {Scalar<S>::from(r.v[0]), Scalar<S>::from(r.v[1]), Scalar<S>::from(r.v[2]), \
+                   Scalar<S>::from(r.v[3])};                                                  \
+    }                                                                                         \
+  };
+KESTREL_TEX_RESULTS(signed char, char)
+KESTREL_TEX_RESULTS(unsigned char, uchar)
+KESTREL_TEX_RESULTS(short, short)
+KESTREL_TEX_RESULTS(unsigned short, ushort)
+KESTREL_TEX_RESULTS(int, int)
+KESTREL_TEX_RESULTS(unsigned int, uint)
+KESTREL_TEX_RESULTS(float, float)
+#undef KESTREL_TEX_RESULTS
+/* Plain char (a distinct type from signed char in C++). */
+template <>
+struct Result<char> {
+  static __device__ __forceinline__ char from(const kestrel::texture::Texels& r) { return (char)r.v[0]; }
+};
+
+static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long long handle, float x, float y,
+                                                                  float z, int layer) {
+  const View view = read_view(handle);
+  TexelReader read{&view};
+  return kestrel::texture::sample(view.texture, read, x, y, z, layer);
+}
+
+/* --- Surfaces (B.9) ---------------------------------------------------------
+ * x is in bytes.  Outside the array, cudaBoundaryModeZero reads 0 and drops
+ * writes, cudaBoundaryModeClamp moves x to [0, width bytes - sizeof(T)] and
+ * the other coordinates to [0, size - 1] (surface_ops), and
+ * cudaBoundaryModeTrap ends the launch with cudaErrorIllegalAddress.  An x
+ * that is not a multiple of T's natural alignment faults MISALIGNED
+ * (cudaErrorMisalignedAddress), as any misaligned Kestrel load or store. */
+static __device__ __forceinline__ bool surface_place(unsigned long long handle, int x, int y, int z,
+                                                     int layer, uint32_t bytes, cudaSurfaceBoundaryMode mode,
+                                                     uintptr_t* address) {
+  const uint32_t width_bytes =
+      KESTREL_TEX_FIELD(handle, WIDTH) *
+      (KESTREL_TEX_FIELD(handle, CHANNELS) << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE));
+  const int height = (int)KESTREL_TEX_FIELD(handle, HEIGHT), depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
+  const int layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
+  const int last_x = (int)width_bytes - (int)bytes;
+  const bool inside =
+      x >= 0 && x <= last_x && y >= 0 && y < height && z >= 0 && z < depth && layer >= 0 && layer < layers;
+  if (!inside) {
+    if (mode == cudaBoundaryModeZero) return false;
+    if (mode == cudaBoundaryModeClamp) {
+      x = x < 0 ? 0 : x > last_x ? last_x : x;
+      y = y < 0 ? 0 : y >= height ? height - 1 : y;
+      z = z < 0 ? 0 : z >= depth ? depth - 1 : z;
+      layer = layer < 0 ? 0 : layer >= layers ? layers - 1 : layer;
+    } else {
+      (void)*(const volatile uint32_t*)(uintptr_t)KESTREL_SURFACE_TRAP_ADDRESS;
+      /* Never reached (the load faults); not __builtin_unreachable, which
+       * would let the compiler drop the whole branch, load included. */
+      __kestrel_thread_exit();
+    }
+  }
+  *address = KESTREL_TEX_FIELD(handle, BASE_ADDR) +
+             (uintptr_t)(uint32_t)(z + layer) * KESTREL_TEX_FIELD(handle, SLICE_PITCH) +
+             (uintptr_t)(uint32_t)y * KESTREL_TEX_FIELD(handle, PITCH) + (uintptr_t)(uint32_t)x;
+  return true;
+}
+
+template <class T>
+static __device__ __forceinline__ T surface_read(unsigned long long handle, int x, int y, int z, int layer,
+                                                 cudaSurfaceBoundaryMode mode) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "surface reads are of 1, 2, 4, 8 or 16 bytes");
+  uint8_t bytes[sizeof(T)] = {};
+  uintptr_t address;
+  if (surface_place(handle, x, y, z, layer, sizeof(T), mode, &address)) load_bytes(address, sizeof(T), bytes);
+  T value;
+  __builtin_memcpy(&value, bytes, sizeof(T));
+  return value;
+}
+
+template <class T>
+static __device__ __forceinline__ void surface_write(const T& value, unsigned long long handle, int x, int y,
+                                                     int z, int layer, cudaSurfaceBoundaryMode mode) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "surface writes are of 1, 2, 4, 8 or 16 bytes");
+  uint8_t bytes[sizeof(T)];
+  __builtin_memcpy(bytes, &value, sizeof(T));
+  uintptr_t address;
+  if (surface_place(handle, x, y, z, layer, sizeof(T), mode, &address))
+    store_bytes(address, sizeof(T), bytes);
+}
+
+}  // namespace kestrel_texture_detail
+
+/* ---- Texture object functions (guide B.8.1) ---------------------------------- */
+
+/* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1). */
+template <class T>
+static __device__ __forceinline__ T tex1Dfetch(cudaTextureObject_t texObj, int x) {
+  using namespace kestrel_texture_detail;
+  const View view = read_view(texObj);
+  TexelReader read{&view};
+  return Result<T>::from(kestrel::texture::fetch_linear(view.texture, read, (uint32_t)view.texture.width, x));
+}
+template <class T>
+static __device__ __forceinline__ T tex1D(cudaTextureObject_t texObj, float x) {
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, 0.0f, 0.0f, 0));
+}
+template <class T>
+static __device__ __forceinline__ T tex2D(cudaTextureObject_t texObj, float x, float y) {
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, 0.0f, 0));
+}
+template <class T>
+static __device__ __forceinline__ T tex3D(cudaTextureObject_t texObj, float x, float y, float z) {
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, z, 0));
+}
+template <class T>
+static __device__ __forceinline__ T tex1DLayered(cudaTextureObject_t texObj, float x, int layer) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample(texObj, x, 0.0f, 0.0f, layer));
+}
+template <class T>
+static __device__ __forceinline__ T tex2DLayered(cudaTextureObject_t texObj, float x, float y, int layer) {
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, 0.0f, layer));
+}
+template <class T>
+static __device__ __forceinline__ T texCubemap(cudaTextureObject_t texObj, float x, float y, float z) {
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, z, 0));
+}
+/* tex2Dgather (B.8.1.10): component comp of the four texels of a bilinear
+ * fetch, as a 4-vector T. */
+template <class T>
+static __device__ __forceinline__ T tex2Dgather(cudaTextureObject_t texObj, float x, float y, int comp = 0) {
+  using namespace kestrel_texture_detail;
+  const View view = read_view(texObj);
+  TexelReader read{&view};
+  /* A component beyond the texel's channels reads as channel 0 is not what
+   * CUDA defines; Kestrel returns the texel's last channel instead of
+   * reading past it. */
+  const int channel = comp < 0 ? 0 : comp >= view.texture.channels ? view.texture.channels - 1 : comp;
+  return Result<T>::from(kestrel::texture::gather(view.texture, read, x, y, channel));
+}
+
+/* The out-parameter forms. */
+template <class T>
+static __device__ __forceinline__ void tex1Dfetch(T* ptr, cudaTextureObject_t texObj, int x) {
+  *ptr = tex1Dfetch<T>(texObj, x);
+}
+template <class T>
+static __device__ __forceinline__ void tex1D(T* ptr, cudaTextureObject_t texObj, float x) {
+  *ptr = tex1D<T>(texObj, x);
+}
+template <class T>
+static __device__ __forceinline__ void tex2D(T* ptr, cudaTextureObject_t texObj, float x, float y) {
+  *ptr = tex2D<T>(texObj, x, y);
+}
+template <class T>
+static __device__ __forceinline__ void tex3D(T* ptr, cudaTextureObject_t texObj, float x, float y, float z) {
+  *ptr = tex3D<T>(texObj, x, y, z);
+}
+template <class T>
+static __device__ __forceinline__ void tex1DLayered(T* ptr, cudaTextureObject_t texObj, float x, int layer) {
+  *ptr = tex1DLayered<T>(texObj, x, layer);
+}
+template <class T>
+static __device__ __forceinline__ void tex2DLayered(T* ptr, cudaTextureObject_t texObj, float x, float y,
+                                                    int layer) {
+  *ptr = tex2DLayered<T>(texObj, x, y, layer);
+}
+template <class T>
+static __device__ __forceinline__ void texCubemap(T* ptr, cudaTextureObject_t texObj, float x, float y,
+                                                  float z) {
+  *ptr = texCubemap<T>(texObj, x, y, z);
+}
+template <class T>
+static __device__ __forceinline__ void tex2Dgather(T* ptr, cudaTextureObject_t texObj, float x, float y,
+                                                   int comp = 0) {
+  *ptr = tex2Dgather<T>(texObj, x, y, comp);
+}
+
+/* ---- Surface object functions (guide B.9.1) ------------------------------------ */
+
+template <class T>
+static __device__ __forceinline__ T surf1Dread(cudaSurfaceObject_t surfObj, int x,
+                                               cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, 0, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1Dread(
+    T* data, cudaSurfaceObject_t surfObj, int x,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf1Dread<T>(surfObj, x, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1Dwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, 0, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T surf2Dread(cudaSurfaceObject_t surfObj, int x, int y,
+                                               cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2Dread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf2Dread<T>(surfObj, x, y, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2Dwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T surf3Dread(cudaSurfaceObject_t surfObj, int x, int y, int z,
+                                               cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, z, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf3Dread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int z,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf3Dread<T>(surfObj, x, y, z, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf3Dwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int z,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, z, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surf1DLayeredread(cudaSurfaceObject_t surfObj, int x, int layer,
+                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, 0, 0, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1DLayeredread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf1DLayeredread<T>(surfObj, x, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1DLayeredwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, 0, 0, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surf2DLayeredread(cudaSurfaceObject_t surfObj, int x, int y, int layer,
+                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2DLayeredread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf2DLayeredread<T>(surfObj, x, y, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2DLayeredwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layer, boundaryMode);
+}
+
+#undef KESTREL_TEX_FIELD
+#endif /* KESTREL_TEXTURE_H */
