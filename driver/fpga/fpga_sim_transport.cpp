@@ -33,6 +33,10 @@ class SimBoardPipe final : public BytePipe {
     board_ = std::make_unique<Vboard_sim>(context_.get(), "kestrel_board");
     board_->uart_rx_i = 1;
     board_->clk_i = 0;
+    // A falling edge of rst_ni (signals start at 0), so that the reset values
+    // that are not 0 (the UART's idle-high line, the CRC's seed) are applied.
+    board_->rst_ni = 1;
+    board_->eval();
     board_->rst_ni = 0;
     board_->eval();
     board_->rst_ni = 1;

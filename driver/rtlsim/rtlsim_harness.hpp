@@ -167,6 +167,11 @@ class Harness final : public Engine {
     model_->mem_req_ready_i = 0;
     model_->mem_rsp_valid_i = 0;
     model_->clk_i = 0;
+    // A falling edge of rst_ni: the signals start at 0 (randReset(0)), and
+    // without an edge the asynchronous resets would never be applied, so a
+    // flop whose reset value is not 0 would start wrong in simulation only.
+    model_->rst_ni = 1;
+    model_->eval();
     model_->rst_ni = 0;
     model_->eval();
     model_->rst_ni = 1;

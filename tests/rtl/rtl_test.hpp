@@ -37,9 +37,14 @@ class Bench {
     context_->timeInc(1);
   }
 
+  // A falling edge of rst_ni, even at the first reset (signals start at 0):
+  // without one the asynchronous resets are never applied and a reset value
+  // other than 0 would go untested.
   void reset() {
-    model_->rst_ni = 0;
     model_->clk_i = 0;
+    model_->rst_ni = 1;
+    model_->eval();
+    model_->rst_ni = 0;
     model_->eval();
     model_->rst_ni = 1;
     model_->eval();

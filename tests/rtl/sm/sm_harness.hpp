@@ -179,8 +179,11 @@ class SmHarness {
     map(kReadOnly, 1, KESTREL_PAGE_READ);
     const uint32_t exit_word = 0x0000000B;  // kx.exit
     write(kExitStub, &exit_word, 4);
-    dut_->rst_ni = 0;
+    // A falling edge of rst_ni (signals start at 0), so the resets apply.
     dut_->clk_i = 0;
+    dut_->rst_ni = 1;
+    dut_->eval();
+    dut_->rst_ni = 0;
     dut_->eval();
     dut_->rst_ni = 1;
     dut_->eval();
