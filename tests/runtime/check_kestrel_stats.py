@@ -81,6 +81,14 @@ if sys.argv[4:] == ["rtlsim"]:
     assert dram["bytes_read"] == 64 * dram["reads"] and dram["writes"] > 0, dram
     assert 0 < dram["bandwidth_utilization"] <= 1, dram
     assert dram["average_read_latency"] >= 24, dram
+    table = subprocess.run([sys.executable, tool, "--dram", rtl_stats], check=True, capture_output=True,
+                           text=True).stdout
+    assert f"{dram['reads']:>10} {dram['writes']:>8}" in table, table
+    assert f"{100 * dram['bandwidth_utilization']:>7.1f}%" in table, (dram, table)
+    assert f"{dram['average_read_latency']:>8.1f}" in table, (dram, table)
+    absent = subprocess.run([sys.executable, tool, "--dram", stats], check=True, capture_output=True,
+                            text=True).stdout
+    assert "no DRAM model" in absent, absent
     print(f"rtlsim ddr3: {dram['reads']} reads, {dram['writes']} writes, "
           f"{100 * dram['bandwidth_utilization']:.1f} % of peak, row hits {100 * dram['row_hit_rate']:.1f} %")
 
