@@ -1,16 +1,24 @@
-// What the rtlsim benches share: driving one launch of a hand-assembled
-// kernel through a harness's host registers, as the runtime would, and
-// reading the global counters back.
+// What the rtlsim benches share: the "bench1" model (1 SM x 8 warps x 32
+// lanes, RV64) behind a harness, where a launch's pieces live in its memory,
+// the global index every kernel starts with, driving one launch of a
+// hand-assembled kernel through the host registers as the runtime would,
+// and reading the global counters back.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "Vgpu_bench1.h"
 #include "kestrel/abi.h"
 #include "kestrel/host_regs.h"
+#include "kestrel/model/rv_assembler.hpp"
 #include "kestrel/transport.hpp"
+#include "rtlsim_harness.hpp"
 
 namespace kestrel::bench {
 
@@ -32,6 +40,42 @@ struct LaunchLayout {
   uint64_t params;     // one page mapped R
   uint64_t local;      // the local-memory backing
 };
+
+// The bench1 model's geometry (bench/rtlsim/CMakeLists.txt) and the layout
+// its benches use; a bench's arrays start at kArrays.
+constexpr unsigned kXlen = 64, kLanes = 32, kWarps = 8;
+constexpr LaunchLayout kLayout{KESTREL_GLOBAL_BASE, KESTREL_GLOBAL_BASE + 0xF000,
+                               KESTREL_GLOBAL_BASE + 0x10000, KESTREL_GLOBAL_BASE + 0x800000};
+constexpr uint64_t kArrays = KESTREL_GLOBAL_BASE + 0x100000;
+
+using Bench1 = rtlsim::detail::Harness<Vgpu_bench1>;
+
+// The bench1 GPU with 16 MiB of memory and these rtlsim backend options
+// (lockstep, the DRAM's); a launch may run 500 million cycles.
+inline std::unique_ptr<Bench1> make_bench1(const std::map<std::string, std::string>& backend_options) {
+  BackendConfig config;
+  config.xlen = kXlen;
+  config.lanes_per_warp = kLanes;
+  config.warps_per_sm = kWarps;
+  config.num_sms = 1;
+  config.mem_bytes = 16u << 20;
+  config.options = backend_options;
+  rtlsim::detail::Options options = rtlsim::detail::options_from(config);
+  options.max_cycles = 500'000'000;
+  return std::make_unique<Bench1>(config, options, nullptr);
+}
+
+// The thread's global index in t0, the grid's threads in t1.
+inline void global_index(model::rvasm::Assembler& a) {
+  using namespace model::rvasm;
+  a.csrr(t0, KESTREL_CSR_CTAID_X);
+  a.csrr(t1, KESTREL_CSR_NTID_X);
+  a.mul(t0, t0, t1);
+  a.csrr(t2, KESTREL_CSR_TID_X);
+  a.add(t0, t0, t2);
+  a.csrr(t2, KESTREL_CSR_NCTAID_X);
+  a.mul(t1, t1, t2);
+}
 
 // Writes the code, maps it and the parameter page, runs a 1D launch to its
 // end and exits the bench with a message if it faults.

@@ -16,40 +16,26 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "Vgpu_bench1.h"
 #include "bench_launch.hpp"
 #include "kestrel/abi.h"
 #include "kestrel/host_regs.h"
 #include "kestrel/model/rv_assembler.hpp"
-#include "rtlsim_harness.hpp"
 
 namespace {
 
 using namespace kestrel::model::rvasm;
-using Harness = kestrel::rtlsim::detail::Harness<Vgpu_bench1>;
+using kestrel::bench::global_index;
+using kestrel::bench::kArrays;
+using kestrel::bench::kLanes;
+using kestrel::bench::kWarps;
+using kestrel::bench::kXlen;
 
-constexpr unsigned kXlen = 64, kLanes = 32, kWarps = 8;
-constexpr uint64_t kCode = KESTREL_GLOBAL_BASE;
-constexpr uint64_t kExitStub = kCode + 0xF000;
-constexpr uint64_t kParams = KESTREL_GLOBAL_BASE + 0x10000;
-constexpr uint64_t kArrays = KESTREL_GLOBAL_BASE + 0x100000;
 constexpr uint64_t kArrayBytes = 1u << 20;  // each of three arrays
-constexpr uint64_t kLocal = KESTREL_GLOBAL_BASE + 0x800000;
 constexpr uint32_t kSgemmN = 64;
-
-// global index in t0, total threads in t1
-void global_index(Assembler& a) {
-  a.csrr(t0, KESTREL_CSR_CTAID_X);
-  a.csrr(t1, KESTREL_CSR_NTID_X);
-  a.mul(t0, t0, t1);
-  a.csrr(t2, KESTREL_CSR_TID_X);
-  a.add(t0, t0, t2);
-  a.csrr(t2, KESTREL_CSR_NCTAID_X);
-  a.mul(t1, t1, t2);
-}
 
 // Integer arithmetic in registers only: 8 instructions per iteration.
 Assembler alu_kernel(int iterations) {
@@ -183,16 +169,10 @@ struct Result {
 using kestrel::bench::counter;
 
 Result run(const Assembler& program, uint32_t blocks, uint32_t threads, bool lockstep) {
-  kestrel::BackendConfig config;
-  config.xlen = kXlen;
-  config.lanes_per_warp = kLanes;
-  config.warps_per_sm = kWarps;
-  config.num_sms = 1;
-  config.mem_bytes = 16u << 20;
-  if (lockstep) config.options["lockstep"] = "1";
-  kestrel::rtlsim::detail::Options options = kestrel::rtlsim::detail::options_from(config);
-  options.max_cycles = 500'000'000;
-  Harness gpu(config, options, nullptr);
+  std::map<std::string, std::string> options;
+  if (lockstep) options["lockstep"] = "1";
+  const auto harness = kestrel::bench::make_bench1(options);
+  kestrel::Transport& gpu = *harness;
   kestrel::bench::map(gpu, kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE,
                       KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
   std::vector<float> init(kArrayBytes / 4);
@@ -200,7 +180,7 @@ Result run(const Assembler& program, uint32_t blocks, uint32_t threads, bool loc
   gpu.write_mem(kArrays, init.data(), kArrayBytes);
   gpu.write_mem(kArrays + kArrayBytes, init.data(), kArrayBytes);
   const auto begin = std::chrono::steady_clock::now();
-  kestrel::bench::run_launch(gpu, {kCode, kExitStub, kParams, kLocal}, program.finish(),
+  kestrel::bench::run_launch(gpu, kestrel::bench::kLayout, program.finish(),
                              {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes}, blocks, threads,
                              "rtlsim_speed");
   const auto end = std::chrono::steady_clock::now();

@@ -17,25 +17,20 @@
 #include <string>
 #include <vector>
 
-#include "Vgpu_bench1.h"
 #include "bench_launch.hpp"
 #include "kestrel/abi.h"
 #include "kestrel/model/rv_assembler.hpp"
-#include "rtlsim_harness.hpp"
 
 namespace {
 
 using namespace kestrel::model::rvasm;
-using Harness = kestrel::rtlsim::detail::Harness<Vgpu_bench1>;
+using kestrel::bench::kArrays;
+using kestrel::bench::kLanes;
+using kestrel::bench::kWarps;
+using kestrel::bench::kXlen;
 
-constexpr unsigned kXlen = 64, kLanes = 32, kWarps = 8;
-constexpr uint64_t kCode = KESTREL_GLOBAL_BASE;
-constexpr uint64_t kExitStub = kCode + 0xF000;
-constexpr uint64_t kParams = KESTREL_GLOBAL_BASE + 0x10000;
-constexpr uint64_t kArrays = KESTREL_GLOBAL_BASE + 0x100000;
 constexpr uint32_t kElements = 32 * 1024;  // floats per array: 128 KiB
 constexpr uint64_t kArrayBytes = uint64_t{kElements} * 4;
-constexpr uint64_t kLocal = KESTREL_GLOBAL_BASE + 0x800000;
 constexpr float kScalar = 3.0f;
 
 enum class Op { copy, scale, add, triad };
@@ -50,13 +45,7 @@ struct Kernel {
 // copy c = a, scale b = q c, add c = a + b, triad a = b + q c; grid-stride.
 Assembler stream_kernel(Op op) {
   Assembler a(kXlen);
-  a.csrr(t0, KESTREL_CSR_CTAID_X);
-  a.csrr(t1, KESTREL_CSR_NTID_X);
-  a.mul(t0, t0, t1);
-  a.csrr(t2, KESTREL_CSR_TID_X);
-  a.add(t0, t0, t2);
-  a.csrr(t2, KESTREL_CSR_NCTAID_X);
-  a.mul(t1, t1, t2);
+  kestrel::bench::global_index(a);
   a.ld(s2, a0, 0);
   a.ld(s3, a0, 8);
   a.ld(s4, a0, 16);
@@ -118,16 +107,8 @@ struct Figures {
 };
 
 Figures run(const Kernel& kernel, const Dram& dram) {
-  kestrel::BackendConfig config;
-  config.xlen = kXlen;
-  config.lanes_per_warp = kLanes;
-  config.warps_per_sm = kWarps;
-  config.num_sms = 1;
-  config.mem_bytes = 16u << 20;
-  config.options = dram.options;
-  kestrel::rtlsim::detail::Options options = kestrel::rtlsim::detail::options_from(config);
-  options.max_cycles = 500'000'000;
-  Harness gpu(config, options, nullptr);
+  const auto harness = kestrel::bench::make_bench1(dram.options);
+  kestrel::Transport& gpu = *harness;
   kestrel::bench::map(gpu, kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE,
                       KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
   std::vector<float> init(kElements);
@@ -137,7 +118,7 @@ Figures run(const Kernel& kernel, const Dram& dram) {
   kestrel::DramCounters before, after;
   gpu.dram_counters(before);
   // Enough threads for every warp slot of the SM, each a grid-stride loop.
-  kestrel::bench::run_launch(gpu, {kCode, kExitStub, kParams, kLocal}, stream_kernel(kernel.op).finish(),
+  kestrel::bench::run_launch(gpu, kestrel::bench::kLayout, stream_kernel(kernel.op).finish(),
                              {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes}, 1, kLanes * kWarps,
                              "rtlsim_stream");
   gpu.dram_counters(after);
