@@ -561,12 +561,9 @@ class Harness final : public Engine {
         for (unsigned i = 0; i < kLineBytes; ++i) wdata[i] = contract::get_byte(words, mem_req::wdata, i);
       }
       if (memory_ != nullptr) {
-        // The response follows the external memory's own timing, in order
-        // behind every earlier one, as the harness's DRAM model answers.
+        // The response follows the external memory's own timing.
         const LineAccess access = memory_->access(addr, write, be, wdata, p.rdata);
-        const uint64_t after = now_ + (access.cycles == 0 ? 1 : access.cycles);
-        const uint64_t last = queue_.empty() ? 0 : queue_.back().ready_at;
-        p.ready_at = after > last ? after : last;
+        p.ready_at = now_ + (access.cycles == 0 ? 1 : access.cycles);
         p.fault = access.fault;
       } else {
         // The page check keeps requests inside DRAM; a request outside it
@@ -575,12 +572,13 @@ class Harness final : public Engine {
         const uint64_t offset = uint64_t{addr} - KESTREL_GLOBAL_BASE;
         if (addr < KESTREL_GLOBAL_BASE || offset + kLineBytes > dram_.size() || addr % kLineBytes != 0) {
           p.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
-          const uint64_t last = queue_.empty() ? 0 : queue_.back().ready_at;
-          p.ready_at = std::max(now_ + 1, last);
+          p.ready_at = now_ + 1;
         } else {
           p.ready_at = dram_.access(now_, offset, write, be, wdata, p.rdata);
         }
       }
+      // The port answers in request order: never before an earlier response.
+      if (!queue_.empty()) p.ready_at = std::max(p.ready_at, queue_.back().ready_at);
       queue_.push_back(p);
     }
   }
