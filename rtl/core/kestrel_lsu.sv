@@ -1,8 +1,20 @@
-// kestrel_lsu: the SM's load/store unit.  Takes one warp memory instruction
-// at a time (valid/ready), checks every active lane's address, coalesces the
-// lanes into line-sized requests and answers with one writeback (loads) or
-// completion (stores) per instruction, or with the fault of the lowest
-// faulting lane.
+// kestrel_lsu: the SM's load/store unit.  Takes warp memory instructions
+// (valid/ready), checks every active lane's address, coalesces the lanes into
+// line-sized requests and answers with one writeback (loads) or completion
+// (stores) per instruction, or with the fault of the lowest faulting lane.
+//
+// Instructions in flight (docs/microarchitecture.md, "Load/store unit"): the
+// unit has Slots instruction slots.  The front takes one instruction at a
+// time into a free slot, checks it, makes its shared-memory passes and sends
+// its line requests; then it hands the slot over and takes the next
+// instruction while the lines are still outstanding.  Up to OutstandingLines
+// line requests of any slots are in flight; each remembers its slot, so a
+// response (the memory answers in request order) fills its own slot's lanes.
+// Slots are taken and completed in a ring, so instructions complete (and
+// retire) in the order the front took them, which is the order memory and
+// the shared banks performed them in: the retire order is an order in which
+// the SM's accesses happened, as lock-step with the functional model needs.
+// A slot completes once its front work is over and its lines are all back.
 //
 // Per lane, in docs/isa.md order (the functional model's order too):
 // alignment (MISALIGNED), bits 63..32 on RV64 (ILLEGAL_ADDRESS), the shared
@@ -76,7 +88,8 @@ module kestrel_lsu #(
   parameter int unsigned Lanes = 32,
   parameter int unsigned Warps = 8,
   parameter int unsigned SharedBytes = 64 * 1024,
-  parameter int unsigned OutstandingLines = 4,
+  parameter int unsigned Slots = 4,              // instructions in flight
+  parameter int unsigned OutstandingLines = 16,  // line requests in flight (a power of two)
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1
 ) (
@@ -93,6 +106,8 @@ module kestrel_lsu #(
   input  logic                        req_valid_i,
   output logic                        req_ready_o,
   input  logic [WarpW-1:0]            req_warp_i,
+  input  logic [31:0]                 req_pc_i,          // carried to the completion
+  input  logic                        req_fp_i,          // flw: rd is an f register (carried)
   input  logic [4:0]                  req_rd_i,
   input  logic                        req_store_i,
   input  logic                        req_amo_i,         // atomic: old value to rd, like a load
@@ -112,6 +127,8 @@ module kestrel_lsu #(
   output logic                        rsp_valid_o,
   input  logic                        rsp_ready_i,
   output logic [WarpW-1:0]            rsp_warp_o,
+  output logic [31:0]                 rsp_pc_o,
+  output logic                        rsp_fp_o,
   output logic [4:0]                  rsp_rd_o,
   output logic                        rsp_load_o,
   output logic                        rsp_last_o,        // low only on a pair's first beat
@@ -137,29 +154,30 @@ module kestrel_lsu #(
   localparam int unsigned OffW = kestrel_pkg::LineOffW;
   localparam int unsigned BankRows = SharedBytes / (4 * Lanes);
   localparam int unsigned RowW = (BankRows > 1) ? $clog2(BankRows) : 1;
+  localparam int unsigned SlotW = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam int unsigned LinesW = $clog2(OutstandingLines + 1);
 
   typedef enum logic [1:0] {TargetShared, TargetLocal, TargetGlobal} target_e;
 
-  // ---- instruction registers ------------------------------------------------
-  logic busy_q, done_q;
+  // ---- the front's instruction registers -------------------------------------
+  logic busy_q;
+  logic [SlotW-1:0] front_slot_q;
   logic [WarpW-1:0] warp_q;
-  logic [4:0] rd_q;
   logic store_q, unsigned_q, amo_q;
   logic lr, sc, serial, wr_pass;
   logic [4:0] amo_op_q;
   kestrel_pkg::mem_size_e size_q;
   logic [Lanes-1:0] mask_q;
-  logic [Lanes*Xlen-1:0] addr_q, wdata_q, cmp_q, data_q;
+  logic [Lanes*Xlen-1:0] addr_q, wdata_q, cmp_q;
   logic [31:0] shared_phys_q;
   logic [Lanes*32-1:0] local_base_q;
   logic [Lanes-1:0] pending_q;
-  kestrel_pkg::fault_kind_e page_fault_q;
-  logic [LaneW-1:0] page_fault_lane_q;
+  kestrel_pkg::fault_kind_e front_fault;  // the front slot's first failing line
   logic [6:0] passes_q;
   // RV32 register pairs: the high words in, the old values' high words out.
   localparam bit Rv32 = (Xlen == 32);
-  logic pair_q, hi_wait_q, beat_q;
-  logic [Lanes*32-1:0] wdata_hi_q, cmp_hi_q, data_hi_q, data_hi_d;
+  logic pair_q, hi_wait_q;
+  logic [Lanes*32-1:0] wdata_hi_q, cmp_hi_q;
   // Each lane's operand and compare value as 64 bits: XLEN wide, or a pair.
   logic [Lanes*64-1:0] wdata64, cmp64;
   always_comb begin
@@ -314,16 +332,16 @@ module kestrel_lsu #(
   // row, doubleword; flags reset and flushed at launch start, the word
   // unreset (meaningful only while valid).  gres_q: the thread's latest
   // LR/SC was an LR on global or local memory.
-  localparam int unsigned Slots = Warps * Lanes;
-  logic [Slots-1:0] sres_valid_q, sres_dword_q, gres_q;
-  logic [LaneW-1:0] sres_bank_q [Slots];
-  logic [RowW-1:0] sres_row_q [Slots];
+  localparam int unsigned Threads = Warps * Lanes;
+  logic [Threads-1:0] sres_valid_q, sres_dword_q, gres_q;
+  logic [LaneW-1:0] sres_bank_q [Threads];
+  logic [RowW-1:0] sres_row_q [Threads];
   // An SC lane that holds a reservation on exactly its shared word and size.
   logic [Lanes-1:0] held;
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
-      logic [$clog2(Slots)-1:0] e;
-      e = $clog2(Slots)'(32'(warp_q) * Lanes + l);
+      logic [$clog2(Threads)-1:0] e;
+      e = $clog2(Threads)'(32'(warp_q) * Lanes + l);
       held[l] = sc && sres_valid_q[e] && sres_bank_q[e] == lane_bank[l] && sres_row_q[e] == lane_row[l]
                 && sres_dword_q[e] == dword;
     end
@@ -364,17 +382,48 @@ module kestrel_lsu #(
     end
   end
 
+  // ---- instruction slots --------------------------------------------------------
+  // What the completion needs, written when the front takes the instruction
+  // (its data and faults as they come in).  Unreset storage: a slot is read
+  // only while `used`.  slot_off_q: each lane's byte offset in its line, for
+  // the responses (written while the front works on the slot, so before any
+  // of its lines can come back).
+  logic [Slots-1:0] used_q, handed_q;
+  logic [LinesW-1:0] lines_q [Slots];
+  logic [WarpW-1:0] slot_warp_q [Slots];
+  logic [31:0] slot_pc_q [Slots];
+  logic [4:0] slot_rd_q [Slots];
+  logic [Slots-1:0] slot_fp_q, slot_store_q, slot_serial_q, slot_pair_q, slot_unsigned_q;
+  kestrel_pkg::mem_size_e slot_size_q [Slots];
+  logic [Lanes-1:0] slot_mask_q [Slots];
+  logic [Lanes*OffW-1:0] slot_off_q [Slots];
+  logic [Lanes*Xlen-1:0] slot_data_q [Slots];
+  logic [Lanes*32-1:0] slot_data_hi_q [Slots];
+  logic [6:0] slot_passes_q [Slots];
+  // The first failing line (page check), and the lowest lane that failed its
+  // own checks (known when the front hands the slot over).
+  kestrel_pkg::fault_kind_e slot_pf_q [Slots], slot_cf_q [Slots];
+  logic [LaneW-1:0] slot_pf_lane_q [Slots], slot_cf_lane_q [Slots];
+  logic [Xlen-1:0] slot_pf_addr_q [Slots], slot_cf_addr_q [Slots];
+
+  assign front_fault = slot_pf_q[front_slot_q];
+
   // ---- outstanding global/local lines -----------------------------------------
+  // Each entry: the slot, the lead lane's address (a failing line's fault
+  // address) and the lanes the line serves.
+  localparam int unsigned OutW = SlotW + Xlen + Lanes;
   logic outq_push_ready, outq_valid;
+  logic [OutW-1:0] outq_head;
+  logic [SlotW-1:0] outq_slot;
+  logic [Xlen-1:0] outq_addr;
   logic [Lanes-1:0] outq_mask;
-  logic [$clog2(OutstandingLines):0] outq_count;
+  logic [$clog2(OutstandingLines):0] unused_outq_count;
   logic issuing, shared_go, mem_go;
   logic shared_rd_q, rmw_q;
   logic [Lanes-1:0] served_q;
 
   // No new pass or request while an atomic pass writes its banks back.
-  assign issuing = busy_q && !done_q && lead_valid && page_fault_q == kestrel_pkg::FaultNone && !rmw_q
-                   && !hi_wait_q;
+  assign issuing = busy_q && lead_valid && front_fault == kestrel_pkg::FaultNone && !rmw_q && !hi_wait_q;
   assign shared_go = issuing && lead_target == TargetShared;
   assign mem_go = issuing && lead_target != TargetShared && outq_push_ready;
 
@@ -517,16 +566,17 @@ module kestrel_lsu #(
     mem_req_o.tag = '0;
   end
 
-  kestrel_fifo #(.Width(Lanes), .Depth(OutstandingLines)) u_outstanding (
+  kestrel_fifo #(.Width(OutW), .Depth(OutstandingLines)) u_outstanding (
     .clk_i, .rst_ni, .flush_i,
     .in_valid_i (mem_go && mem_req_ready_i),
     .in_ready_o (outq_push_ready),
-    .in_data_i  (group),
+    .in_data_i  ({front_slot_q, addr_q[32'(lead)*Xlen +: Xlen], group}),
     .out_valid_o(outq_valid),
     .out_ready_i(mem_rsp_valid_i),
-    .out_data_o (outq_mask),
-    .count_o    (outq_count)
+    .out_data_o (outq_head),
+    .count_o    (unused_outq_count)
   );
+  assign {outq_slot, outq_addr, outq_mask} = outq_head;
   assign mem_rsp_ready_o = outq_valid;
   // The SM routes responses by tag before they reach the LSU.
   logic [kestrel_pkg::MemTagW-1:0] unused_rsp_tag;
@@ -552,28 +602,37 @@ module kestrel_lsu #(
     line_bytes = dw >> (32'(off[2:0]) * 8);
   endfunction
 
-  logic [Lanes*Xlen-1:0] data_d;
+  // Per lane, this cycle: the front slot's shared-memory result (the pass of
+  // the previous cycle, or a shared SC's rd) and the head line's response for
+  // its slot.  The two never serve the same lane of one slot.
+  logic [Lanes-1:0] sh_we, line_we;
+  logic [Lanes*Xlen-1:0] sh_val, line_val;
+  logic [Lanes*32-1:0] sh_hi, line_hi;
   logic rsp_take;
   logic [63:0] pair, raw;
+  logic [Lanes*OffW-1:0] lane_off;
   always_comb begin
     pair = '0;
     raw = '0;
-    data_d = data_q;
-    data_hi_d = data_hi_q;
     rsp_take = mem_rsp_valid_i && outq_valid;
     for (int unsigned l = 0; l < Lanes; l++) begin
+      lane_off[l*OffW +: OffW] = lane_phys[l][OffW-1:0];
       // Shared data: the lane's bank word (and the odd bank's for 64 bits).
       pair = {dword ? bank_rdata_q[32'(lane_bank[l]) * 32 + 32 +: 32] : 32'd0,
               bank_rdata_q[32'(lane_bank[l])*32 +: 32]};
-      raw = '0;
-      if (shared_rd_q && served_q[l]) raw = pair >> (32'(lane_phys[l][1:0]) * 8);
-      if (rsp_take && outq_mask[l]) raw = line_bytes(mem_rsp_i.rdata, lane_phys[l][OffW-1:0]);
-      if ((shared_rd_q && served_q[l]) || (rsp_take && outq_mask[l])) begin
-        data_d[l*Xlen +: Xlen] = extend(raw, size_q, unsigned_q);
-        data_hi_d[l*32 +: 32] = raw[63:32];  // a pair's high word (RV32)
-      end
+      raw = pair >> (32'(lane_phys[l][1:0]) * 8);
+      sh_we[l] = shared_rd_q && served_q[l];
+      sh_val[l*Xlen +: Xlen] = extend(raw, size_q, unsigned_q);
+      sh_hi[l*32 +: 32] = raw[63:32];  // a pair's high word (RV32)
       // A shared SC's rd: 0 if the lane wrote, else 1.
-      if (shared_go && sc && served[l]) data_d[l*Xlen +: Xlen] = Xlen'(!writer[l]);
+      if (shared_go && sc && served[l]) begin
+        sh_we[l] = 1'b1;
+        sh_val[l*Xlen +: Xlen] = Xlen'(!writer[l]);
+      end
+      raw = line_bytes(mem_rsp_i.rdata, slot_off_q[outq_slot][l*OffW +: OffW]);
+      line_we[l] = rsp_take && outq_mask[l];
+      line_val[l*Xlen +: Xlen] = extend(raw, slot_size_q[outq_slot], slot_unsigned_q[outq_slot]);
+      line_hi[l*32 +: 32] = raw[63:32];
     end
   end
 
@@ -588,19 +647,53 @@ module kestrel_lsu #(
     .onehot_o(unused_rsp_lead_onehot)
   );
 
-  // ---- control ------------------------------------------------------------------
-  logic finished;
-  assign req_ready_o = !busy_q;
-  assign finished = busy_q && !done_q && (pending_eff == '0 || page_fault_q != kestrel_pkg::FaultNone)
-                    && outq_count == '0 && !shared_rd_q && !rmw_q && !hi_wait_q;
+  // ---- the front --------------------------------------------------------------------
+  // The next slot of the ring for the next instruction; the front hands its
+  // slot over once every lane is served or sent (or a line failed) and no
+  // pass is pending.
+  logic accept, finished;
+  logic [SlotW-1:0] free_slot;
+  assign req_ready_o = !busy_q && !used_q[free_slot];
+  assign accept = req_valid_i && req_ready_o;
+  assign finished = busy_q && (pending_eff == '0 || front_fault != kestrel_pkg::FaultNone)
+                    && !shared_rd_q && !rmw_q && !hi_wait_q;
+
+  // ---- the completion ---------------------------------------------------------------
+  // out_slot_q: the oldest slot, on the completion port (valid a cycle after
+  // its front work is over and its lines are all back).
+  logic out_valid_q, beat_q, out_take;
+  logic [SlotW-1:0] out_slot_q, next_out;
+  logic [Slots-1:0] handed_d;
+  logic [LinesW-1:0] lines_d [Slots];
+  assign out_take = out_valid_q && rsp_ready_i && rsp_last_o;
+  // Slots - 1 wraps to 0 when Slots is a power of two; otherwise explicitly.
+  function automatic logic [SlotW-1:0] ring_next(input logic [SlotW-1:0] s);
+    ring_next = (32'(s) == Slots - 1) ? '0 : s + SlotW'(1);
+  endfunction
+  assign next_out = out_take ? ring_next(out_slot_q) : out_slot_q;
+  always_comb begin
+    for (int unsigned s = 0; s < Slots; s++) begin
+      lines_d[s] = lines_q[s];
+      if (mem_go && mem_req_ready_i && front_slot_q == SlotW'(s)) lines_d[s] = lines_d[s] + LinesW'(1);
+      if (rsp_take && outq_slot == SlotW'(s)) lines_d[s] = lines_d[s] - LinesW'(1);
+      handed_d[s] = handed_q[s] || (finished && front_slot_q == SlotW'(s));
+      if (out_take && out_slot_q == SlotW'(s)) handed_d[s] = 1'b0;
+    end
+  end
+  logic [SlotW-1:0] alloc_q;
+  assign free_slot = alloc_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= 1'b0;
-      done_q <= 1'b0;
+      front_slot_q <= '0;
+      alloc_q <= '0;
+      used_q <= '0;
+      handed_q <= '0;
+      for (int unsigned s = 0; s < Slots; s++) lines_q[s] <= '0;
+      out_valid_q <= 1'b0;
+      out_slot_q <= '0;
       pending_q <= '0;
-      page_fault_q <= kestrel_pkg::FaultNone;
-      page_fault_lane_q <= '0;
       shared_rd_q <= 1'b0;
       rmw_q <= 1'b0;
       passes_q <= '0;
@@ -608,24 +701,32 @@ module kestrel_lsu #(
       beat_q <= 1'b0;
     end else if (flush_i) begin
       busy_q <= 1'b0;
-      done_q <= 1'b0;
+      alloc_q <= '0;
+      out_slot_q <= '0;
+      used_q <= '0;
+      handed_q <= '0;
+      for (int unsigned s = 0; s < Slots; s++) lines_q[s] <= '0;
+      out_valid_q <= 1'b0;
       pending_q <= '0;
-      page_fault_q <= kestrel_pkg::FaultNone;
       shared_rd_q <= 1'b0;
       rmw_q <= 1'b0;
       passes_q <= '0;
       hi_wait_q <= 1'b0;
       beat_q <= 1'b0;
     end else begin
-      hi_wait_q <= Rv32 && req_valid_i && req_ready_o && req_pair_i;
+      hi_wait_q <= Rv32 && accept && req_pair_i;
       shared_rd_q <= shared_go && !wr_pass;
       // A float add's pass stays in the write-back until its last bank.
       rmw_q <= (shared_go && serial) || (rmw_q && fadd && (rmw_left_q & ~fadd_onehot) != '0);
-      if (req_valid_i && req_ready_o) begin
+      for (int unsigned s = 0; s < Slots; s++) lines_q[s] <= lines_d[s];
+      handed_q <= handed_d;
+      if (out_take) used_q[out_slot_q] <= 1'b0;
+      if (accept) begin
         busy_q <= 1'b1;
-        done_q <= 1'b0;
+        front_slot_q <= free_slot;
+        alloc_q <= ring_next(alloc_q);
+        used_q[free_slot] <= 1'b1;
         pending_q <= req_mask_i;  // trimmed below the first failing lane next cycle
-        page_fault_q <= kestrel_pkg::FaultNone;
         passes_q <= '0;
       end else if (busy_q) begin
         if (shared_go) begin
@@ -636,29 +737,18 @@ module kestrel_lsu #(
         end else begin
           pending_q <= pending_eff;
         end
-        if (rsp_take && mem_rsp_i.fault != kestrel_pkg::FaultNone && page_fault_q == kestrel_pkg::FaultNone) begin
-          page_fault_q <= mem_rsp_i.fault;
-          page_fault_lane_q <= rsp_lead;
-        end
-        if (finished) done_q <= 1'b1;
-        if (done_q && rsp_ready_i) begin
-          if (rsp_last_o) begin
-            busy_q <= 1'b0;
-            done_q <= 1'b0;
-            beat_q <= 1'b0;
-          end else begin
-            beat_q <= 1'b1;  // the pair's high words next
-          end
-        end
+        if (finished) busy_q <= 1'b0;
       end
+      out_slot_q <= next_out;
+      out_valid_q <= handed_d[next_out] && lines_d[next_out] == '0;
+      if (out_valid_q && rsp_ready_i) beat_q <= !rsp_last_o;  // a pair's high words next
     end
   end
 
-  // Instruction and data registers: loaded on acceptance, no reset needed.
+  // The front's registers: loaded on acceptance, no reset needed.
   always_ff @(posedge clk_i) begin
-    if (req_valid_i && req_ready_o) begin
+    if (accept) begin
       warp_q <= req_warp_i;
-      rd_q <= req_rd_i;
       store_q <= req_store_i;
       amo_q <= req_amo_i;
       amo_op_q <= req_amo_op_i;
@@ -671,11 +761,6 @@ module kestrel_lsu #(
       shared_phys_q <= req_shared_phys_i;
       local_base_q <= req_local_base_i;
       pair_q <= Rv32 && req_pair_i;
-      data_q <= '0;
-      data_hi_q <= '0;
-    end else begin
-      data_q <= data_d;
-      data_hi_q <= data_hi_d;
     end
     if (hi_wait_q) begin
       wdata_hi_q <= req_wdata_hi_i;
@@ -692,6 +777,54 @@ module kestrel_lsu #(
       rmw_lane_q <= sel_lane;
     end
     rmw_left_q <= shared_go ? (fadd ? sel_valid : '0) : (rmw_left_q & ~fadd_onehot);
+  end
+
+  // The slots' storage.  A taken instruction's slot starts with zero data and
+  // no fault; the front and the responses fill in their lanes.
+  always_ff @(posedge clk_i) begin
+    for (int unsigned s = 0; s < Slots; s++) begin
+      if (accept && free_slot == SlotW'(s)) begin
+        slot_warp_q[s] <= req_warp_i;
+        slot_pc_q[s] <= req_pc_i;
+        slot_rd_q[s] <= req_rd_i;
+        slot_fp_q[s] <= req_fp_i;
+        slot_store_q[s] <= req_store_i;
+        slot_serial_q[s] <= req_amo_i && req_amo_op_i != kestrel_pkg::AmoLr && req_amo_op_i != kestrel_pkg::AmoSc;
+        slot_pair_q[s] <= Rv32 && req_pair_i;
+        slot_unsigned_q[s] <= req_unsigned_i;
+        slot_size_q[s] <= req_size_i;
+        slot_mask_q[s] <= req_mask_i;
+        slot_data_q[s] <= '0;
+        slot_data_hi_q[s] <= '0;
+        slot_pf_q[s] <= kestrel_pkg::FaultNone;
+        slot_pf_lane_q[s] <= '0;
+        slot_pf_addr_q[s] <= '0;
+      end else begin
+        for (int unsigned l = 0; l < Lanes; l++) begin
+          if (busy_q && front_slot_q == SlotW'(s) && sh_we[l]) begin
+            slot_data_q[s][l*Xlen +: Xlen] <= sh_val[l*Xlen +: Xlen];
+            slot_data_hi_q[s][l*32 +: 32] <= sh_hi[l*32 +: 32];
+          end
+          if (outq_slot == SlotW'(s) && line_we[l]) begin
+            slot_data_q[s][l*Xlen +: Xlen] <= line_val[l*Xlen +: Xlen];
+            slot_data_hi_q[s][l*32 +: 32] <= line_hi[l*32 +: 32];
+          end
+        end
+        if (rsp_take && outq_slot == SlotW'(s) && mem_rsp_i.fault != kestrel_pkg::FaultNone
+            && slot_pf_q[s] == kestrel_pkg::FaultNone) begin
+          slot_pf_q[s] <= mem_rsp_i.fault;
+          slot_pf_lane_q[s] <= rsp_lead;
+          slot_pf_addr_q[s] <= outq_addr;
+        end
+      end
+      if (busy_q && front_slot_q == SlotW'(s)) begin
+        slot_off_q[s] <= lane_off;
+        slot_passes_q[s] <= passes_q + 7'(shared_go);
+        slot_cf_q[s] <= class_fault ? lane_kind[class_lane] : kestrel_pkg::FaultNone;
+        slot_cf_lane_q[s] <= class_lane;
+        slot_cf_addr_q[s] <= addr_q[32'(class_lane)*Xlen +: Xlen];
+      end
+    end
   end
 
   // Reservation flags.  A bank write ends the entries on a word it writes
@@ -712,7 +845,7 @@ module kestrel_lsu #(
       gres_q <= '0;
     end else begin
       if (bank_we != '0) begin
-        for (int unsigned e = 0; e < Slots; e++) begin
+        for (int unsigned e = 0; e < Threads; e++) begin
           if ((bank_we[sres_bank_q[e]] && bank_addr[32'(sres_bank_q[e])*RowW +: RowW] == sres_row_q[e])
               || (sres_dword_q[e] && bank_we[sres_bank_q[e] | LaneW'(1)]
                   && bank_addr[(32'(sres_bank_q[e]) | 32'd1) * RowW +: RowW] == sres_row_q[e]))
@@ -757,43 +890,51 @@ module kestrel_lsu #(
   // ---- completion -----------------------------------------------------------------
   logic [6:0] active_lanes;
   always_comb begin
-    rsp_valid_o = done_q;
-    rsp_warp_o = warp_q;
-    rsp_load_o = !store_q;
-    rsp_mask_o = mask_q;
+    rsp_valid_o = out_valid_q;
+    rsp_warp_o = slot_warp_q[out_slot_q];
+    rsp_pc_o = slot_pc_q[out_slot_q];
+    rsp_fp_o = slot_fp_q[out_slot_q];
+    rsp_load_o = !slot_store_q[out_slot_q];
+    rsp_mask_o = slot_mask_q[out_slot_q];
     rsp_last_o = 1'b1;
-    rsp_rd_o = rd_q;
-    rsp_data_o = data_q;
+    rsp_rd_o = slot_rd_q[out_slot_q];
+    rsp_data_o = slot_data_q[out_slot_q];
     rsp_fault_o = kestrel_pkg::FaultNone;
     rsp_fault_lane_o = '0;
-    if (page_fault_q != kestrel_pkg::FaultNone) begin
-      rsp_fault_o = page_fault_q;
-      rsp_fault_lane_o = page_fault_lane_q;
-    end else if (class_fault) begin
-      rsp_fault_o = lane_kind[class_lane];
-      rsp_fault_lane_o = class_lane;
+    rsp_fault_addr_o = '0;
+    if (slot_pf_q[out_slot_q] != kestrel_pkg::FaultNone) begin
+      rsp_fault_o = slot_pf_q[out_slot_q];
+      rsp_fault_lane_o = slot_pf_lane_q[out_slot_q];
+      rsp_fault_addr_o = slot_pf_addr_q[out_slot_q];
+    end else if (slot_cf_q[out_slot_q] != kestrel_pkg::FaultNone) begin
+      rsp_fault_o = slot_cf_q[out_slot_q];
+      rsp_fault_lane_o = slot_cf_lane_q[out_slot_q];
+      rsp_fault_addr_o = slot_cf_addr_q[out_slot_q];
     end
-    rsp_fault_addr_o = addr_q[rsp_fault_lane_o*Xlen +: Xlen];
     // A pair's first beat: rd and the low words; the second: rd+1 (rd is
     // even) and the high words.
-    if (Rv32 && pair_q && rd_q != 5'd0 && rsp_fault_o == kestrel_pkg::FaultNone) begin
+    if (Rv32 && slot_pair_q[out_slot_q] && rsp_rd_o != 5'd0 && rsp_fault_o == kestrel_pkg::FaultNone) begin
       rsp_last_o = beat_q;
       if (beat_q) begin
-        rsp_rd_o = rd_q | 5'd1;
-        for (int unsigned l = 0; l < Lanes; l++) rsp_data_o[l*Xlen +: Xlen] = Xlen'(data_hi_q[l*32 +: 32]);
+        rsp_rd_o = rsp_rd_o | 5'd1;
+        for (int unsigned l = 0; l < Lanes; l++)
+          rsp_data_o[l*Xlen +: Xlen] = Xlen'(slot_data_hi_q[out_slot_q][l*32 +: 32]);
       end
     end
-    // Counter events of a completion without a fault (a faulting instruction
-    // counts nothing, as in the model).
+  end
+
+  // Counter events of a completion without a fault (a faulting instruction
+  // counts nothing, as in the model).
+  always_comb begin
     active_lanes = '0;
-    for (int unsigned l = 0; l < Lanes; l++) active_lanes = active_lanes + 7'(mask_q[l]);
+    for (int unsigned l = 0; l < Lanes; l++) active_lanes = active_lanes + 7'(rsp_mask_o[l]);
     ev_shared_access_o = 1'b0;
     ev_shared_passes_o = '0;
     ev_atomics_o = '0;
-    if (done_q && rsp_ready_i && rsp_last_o && rsp_fault_o == kestrel_pkg::FaultNone) begin
-      ev_shared_access_o = passes_q != '0;
-      ev_shared_passes_o = passes_q;
-      ev_atomics_o = serial ? active_lanes : '0;
+    if (out_take && rsp_fault_o == kestrel_pkg::FaultNone) begin
+      ev_shared_access_o = slot_passes_q[out_slot_q] != '0;
+      ev_shared_passes_o = slot_passes_q[out_slot_q];
+      ev_atomics_o = slot_serial_q[out_slot_q] ? active_lanes : '0;
     end
   end
 
@@ -803,12 +944,14 @@ module kestrel_lsu #(
   // completion's data (Lanes*Xlen bits, 2,048 in the default preset) is left
   // out of the stability check: Verilator 5.006 copies the sampled value of a
   // signal that wide in a loop whose counter it never declares when the model
-  // is the whole GPU (gpu_default failed to compile); the data comes from
-  // data_q, which changes only when a pass completes.
+  // is the whole GPU (gpu_default failed to compile); the data comes from a
+  // slot that only its own responses write, and all of them are in.
   `KESTREL_ASSERT_HANDSHAKE_IF(mem_req, mem_req_valid_o, mem_req_ready_i, mem_req_o, !flush_i)
   `KESTREL_ASSERT_HANDSHAKE_IF(rsp, rsp_valid_o, rsp_ready_i,
-                               {rsp_warp_o, rsp_rd_o, rsp_load_o, rsp_last_o, rsp_mask_o,
+                               {rsp_warp_o, rsp_pc_o, rsp_fp_o, rsp_rd_o, rsp_load_o, rsp_last_o, rsp_mask_o,
                                 rsp_fault_o, rsp_fault_lane_o, rsp_fault_addr_o}, !flush_i)
   `KESTREL_ASSERT_KNOWN(req_valid_known, req_valid_i)
   `KESTREL_ASSERT_KNOWN(mem_rsp_valid_known, mem_rsp_valid_i)
+  // A response belongs to a slot still in use.
+  `KESTREL_ASSERT(rsp_slot_used, (mem_rsp_valid_i && outq_valid) |-> used_q[outq_slot])
 endmodule

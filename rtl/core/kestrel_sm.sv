@@ -176,7 +176,7 @@ module kestrel_sm #(
   logic s1_rmfault;
   logic div_done;
   logic [Lanes*5-1:0] fpx_flags, fpl_flags;
-  logic lsu_req_ready;
+  logic lsu_req_ready, lsu_busy;
   logic lsu_rsp_last;
   logic [WarpW-1:0] lsu_rsp_warp;
   kestrel_pkg::fault_kind_e lsu_rsp_fault;
@@ -263,7 +263,7 @@ module kestrel_sm #(
     .active_i(active), .bar_release_i(bar_release), .ctrl_i(ctrl), .disp_warp_i(disp_warp),
     .disp_warp_done_i(disp_warp_done), .div_inflight_i(div_inflight), .drain_i(drain),
     .fault_valid_i(fault_valid), .grp_mask_i(grp_mask), .grp_pc_i(grp_pc), .grp_valid_i(grp_valid),
-    .long_i(long), .lsu_inflight_i(lsu_inflight), .sched_launch_i(sched_launch), .stop_i(stop),
+    .long_i(long), .lsu_busy_i(lsu_busy), .sched_launch_i(sched_launch), .stop_i(stop),
     .wblk_i(wblk),
     // from the SM's ports
     .launch_i, .mem_req_ready_i, .mem_rsp_i, .mem_rsp_valid_i, .start_i,
@@ -306,7 +306,7 @@ module kestrel_sm #(
     .flush_i(flush),
     // to kestrel_sm_events
     .lsu_ev_atomics_o(lsu_ev_atomics), .lsu_ev_shared_access_o(lsu_ev_shared_access),
-    .lsu_ev_shared_passes_o(lsu_ev_shared_passes), .lsu_req_ready_o(lsu_req_ready),
+    .lsu_ev_shared_passes_o(lsu_ev_shared_passes), .lsu_req_ready_o(lsu_req_ready), .lsu_busy_o(lsu_busy),
     // to the front end (kestrel_sm_frontend)
     .ds_busy_o(ds_busy), .fpend_o(fpend), .frf_we_o(frf_we), .hold_issue_o(hold_issue),
     .lane_busy_o(lane_busy), .lsu_mem_req_o(lsu_mem_req), .lsu_mem_req_valid_o(lsu_mem_req_valid),

@@ -73,6 +73,7 @@ module kestrel_sm_backend #(
   output logic                       lsu_ev_shared_access_o,
   output logic [6:0]                 lsu_ev_shared_passes_o,
   output logic                       lsu_req_ready_o,
+  output logic                       lsu_busy_o,        // issue no memory instruction this cycle
   // to the front end (kestrel_sm_frontend)
   output logic                       ds_busy_o,
   output logic [Warps*32-1:0]        fpend_o,
@@ -176,6 +177,10 @@ module kestrel_sm_backend #(
   logic [RowW-1:0] lsu_rsp_data;
   logic [FpMetaW-1:0] fpl_meta, fpx_meta, s1_fp_meta;
   logic lsu_req_valid;
+  // An instruction issued now reaches the LSU next cycle, which must take it:
+  // the LSU is busy for issue while stage 1 hands it one or it has no free
+  // front (kestrel_lsu's req_ready_o only falls on a taken instruction).
+  assign lsu_busy_o = lsu_req_valid || !lsu_req_ready_o;
   logic lsu_rsp_load;
   logic lsu_rsp_ready;
   logic lsu_rsp_valid;
@@ -273,6 +278,8 @@ module kestrel_sm_backend #(
     .req_valid_i      (lsu_req_valid),
     .req_ready_o      (lsu_req_ready_o),
     .req_warp_i       (s1_warp_o),
+    .req_pc_i         (s1_pkt_o.pc),
+    .req_fp_i         (s1_pkt_o.fp.load),
     .req_rd_i         (s1_pkt_o.fp.load ? s1_pkt_o.fp.rd : s1_pkt_o.dec.rd),
     .req_store_i      (s1_pkt_o.dec.cls == kestrel_pkg::ClassStore),
     .req_amo_i        (s1_pkt_o.dec.cls == kestrel_pkg::ClassAtomic),
@@ -291,6 +298,8 @@ module kestrel_sm_backend #(
     .rsp_valid_o      (lsu_rsp_valid),
     .rsp_ready_i      (lsu_rsp_ready),
     .rsp_warp_o       (lsu_rsp_warp_o),
+    .rsp_pc_o         (lsu_pc_o),
+    .rsp_fp_o         (lsu_fp),
     .rsp_rd_o         (lsu_rsp_rd),
     .rsp_load_o       (lsu_rsp_load),
     .rsp_last_o       (lsu_rsp_last_o),
@@ -461,8 +470,6 @@ module kestrel_sm_backend #(
     .div_start_i       (div_start),
     .fpx_req_valid_o   (fpx_req_valid),
     .fpx_meta_o        (s1_fp_meta),
-    .lsu_pc_o          (lsu_pc_o),
-    .lsu_fp_o          (lsu_fp),
     .div_warp_o        (div_warp_o),
     .div_pc_o          (div_pc),
     .div_mask_o        (div_mask),

@@ -48,7 +48,7 @@ module kestrel_sm_frontend #(
   input  logic [Warps*32-1:0]    grp_pc_i,
   input  logic [Warps-1:0]       grp_valid_i,
   input  logic [Warps-1:0]       long_i,
-  input  logic                   lsu_inflight_i,
+  input  logic                   lsu_busy_i,      // the LSU takes no instruction next cycle
   input  logic [Warps-1:0]       sched_launch_i,
   input  logic                   stop_i,
   input  logic [Warps*WarpW-1:0] wblk_i,
@@ -139,7 +139,7 @@ module kestrel_sm_frontend #(
     .wblk_i         (wblk_i),
     .release_i      (bar_release_i),
     .launch_i       (sched_launch_i),
-    .lsu_busy_i     (lsu_inflight_i),
+    .lsu_busy_i     (lsu_busy_i),
     .div_busy_i     (div_inflight_i),
     .ds_busy_i      (ds_busy_i),
     .sfu_busy_i     (sfu_busy_i),

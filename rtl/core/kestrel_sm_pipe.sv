@@ -62,8 +62,6 @@ module kestrel_sm_pipe #(
   output logic                    fpx_req_valid_o,
   output logic [FpMetaW-1:0]      fpx_meta_o,     // {warp, pc, mask, rd, rd is f, rd is x}
   // records of the instructions out
-  output logic [31:0]             lsu_pc_o,
-  output logic                    lsu_fp_o,       // flw: writes f rd
   output logic [WarpW-1:0]        div_warp_o,
   output logic [31:0]             div_pc_o,
   output logic [Lanes-1:0]        div_mask_o,
@@ -93,8 +91,6 @@ module kestrel_sm_pipe #(
   logic [Lanes-1:0] s2_nonzero_q, s3_nonzero_q;
   logic [LaneW-1:0] s2_flane_q, s3_flane_q;
   logic [63:0] s3_a1_q;
-  logic [31:0] lsu_pc_q;
-  logic lsu_fp_q;
   logic [WarpW-1:0] div_warp_q;
   logic [31:0] div_pc_q;
   logic [Lanes-1:0] div_mask_q;
@@ -159,10 +155,6 @@ module kestrel_sm_pipe #(
     s3_flane_q <= s2_flane_q;
     // a1 of a trap was read in stage 1 and arrives with stage 2.
     s3_a1_q <= 64'(rf_rs1_i[32'(s2_flane_q)*Xlen +: Xlen]);
-    if (lsu_req_valid_o && lsu_req_ready_i) begin
-      lsu_pc_q <= s1_q.pc;
-      lsu_fp_q <= s1_q.fp.load;
-    end
     if (div_start_i) begin
       div_warp_q <= s1_warp_q;
       div_pc_q <= s1_q.pc;
@@ -185,8 +177,6 @@ module kestrel_sm_pipe #(
   assign s3_nonzero_o = s3_nonzero_q;
   assign s3_flane_o = s3_flane_q;
   assign s3_a1_o = s3_a1_q;
-  assign lsu_pc_o = lsu_pc_q;
-  assign lsu_fp_o = lsu_fp_q;
   assign div_warp_o = div_warp_q;
   assign div_pc_o = div_pc_q;
   assign div_mask_o = div_mask_q;

@@ -288,7 +288,7 @@ module kestrel_sm_warp_ctrl #(
   logic [63:0] cycle_q;
   logic [Warps*Lanes*5-1:0] fflags_q, fflags_d;  // per thread
   logic [Warps*Lanes*3-1:0] frm_q, frm_d;
-  logic lsu_inflight_q, lsu_inflight_d;
+  logic [Warps-1:0] lsu_warps_q, lsu_warps_d;   // warps with a memory instruction in the LSU
   logic div_inflight_q, div_inflight_d;
   logic div_pending_q, div_pending_d;            // divider finished, waiting for the retire slot
 
@@ -424,7 +424,7 @@ module kestrel_sm_warp_ctrl #(
     fault_valid_d = fault_valid_q;
     fault_d = fault_q;
     stop_d = stop_q;
-    lsu_inflight_d = lsu_inflight_q;
+    lsu_warps_d = lsu_warps_q;
     div_inflight_d = div_inflight_q;
     div_pending_d = div_pending_q;
     fflags_d = fflags_q;
@@ -498,7 +498,7 @@ module kestrel_sm_warp_ctrl #(
         end
       end
       if (is_mem_class(idec.cls) || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
-      if (is_mem_class(idec.cls)) lsu_inflight_d = 1'b1;
+      if (is_mem_class(idec.cls)) lsu_warps_d[iw] = 1'b1;
       if (idec.cls == kestrel_pkg::ClassDiv) div_inflight_d = 1'b1;
       if (ifpx && ifp.unit != kestrel_fpu_pkg::FpUnitLane) long_d[iw] = 1'b1;
       if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
@@ -662,8 +662,8 @@ module kestrel_sm_warp_ctrl #(
     // ---- LSU, divider and barrier-result retires -----------------------------
     // A pair's first beat writes rd only; the instruction ends with the second.
     if (grant_lsu && lsu_rsp_last) begin
-      lsu_inflight_d = 1'b0;
-      if (lsu_inflight_q) begin
+      lsu_warps_d[lsu_rsp_warp] = 1'b0;
+      if (lsu_warps_q[lsu_rsp_warp]) begin
         long_d[lsu_rsp_warp] = 1'b0;
         if (lsu_rsp_fault != kestrel_pkg::FaultNone && !fault_valid_d) begin
           fault_valid_d = 1'b1;
@@ -748,7 +748,7 @@ module kestrel_sm_warp_ctrl #(
       fault_q <= '0;
       stop_q <= 1'b0;
       cycle_q <= '0;
-      lsu_inflight_q <= 1'b0;
+      lsu_warps_q <= '0;
       div_inflight_q <= 1'b0;
       div_pending_q <= 1'b0;
     end else if (flush) begin
@@ -766,7 +766,7 @@ module kestrel_sm_warp_ctrl #(
       resel_q <= '0;
       ctrl_q <= '0;
       long_q <= '0;
-      lsu_inflight_q <= 1'b0;
+      lsu_warps_q <= '0;
       div_inflight_q <= 1'b0;
       div_pending_q <= 1'b0;
       if (start_i) begin
@@ -799,7 +799,7 @@ module kestrel_sm_warp_ctrl #(
       fault_q <= fault_d;
       stop_q <= stop_d;
       cycle_q <= cycle_q + 64'd1;
-      lsu_inflight_q <= lsu_inflight_d;
+      lsu_warps_q <= lsu_warps_d;
       div_inflight_q <= div_inflight_d;
       div_pending_q <= div_pending_d;
     end
@@ -862,7 +862,7 @@ module kestrel_sm_warp_ctrl #(
   assign fault_o = fault_q;
   assign stop_o = stop_q;
   assign cycle_o = cycle_q;
-  assign lsu_inflight_o = lsu_inflight_q;
+  assign lsu_inflight_o = lsu_warps_q != '0;
   assign div_inflight_o = div_inflight_q;
   assign div_pending_o = div_pending_q;
 

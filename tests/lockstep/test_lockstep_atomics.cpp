@@ -407,5 +407,23 @@ TEST(AtomicChains, HalfLoadsOfADoublewordSeeItsValues) {
   EXPECT_NE(chains.error().find("high half saw 0x13"), std::string::npos) << chains.error();
 }
 
+// clang's byte and halfword CAS loops read their byte before the LR: a
+// narrower load of a followed word must see that part of one of its values.
+TEST(AtomicChains, ByteAndHalfLoadsOfAWordSeeItsValues) {
+  const uint64_t v1 = 0x11223344, v2 = 0x55667788;
+  auto final_v2 = [&](uint64_t, unsigned) { return v2; };
+  AtomicChains chains;
+  chains.add(atomic(0, v1));
+  chains.add(atomic(v1, v2));
+  EXPECT_TRUE(chains.observe(kWord + 1, 1, 0x33));    // byte 1 of v1
+  EXPECT_TRUE(chains.observe(kWord + 2, 2, 0x5566));  // high halfword of v2
+  EXPECT_FALSE(chains.observe(kWord + 4, 1, 0));      // beyond the word
+  EXPECT_TRUE(chains.check(final_v2));
+  EXPECT_TRUE(chains.observe(kWord + 3, 1, 0x44));  // 0x44 was never byte 3
+  EXPECT_FALSE(chains.check(final_v2));
+  EXPECT_NE(chains.error().find("1-byte load of its bytes 3..3 saw 0x44"), std::string::npos)
+      << chains.error();
+}
+
 }  // namespace
 }  // namespace kestrel::lockstep

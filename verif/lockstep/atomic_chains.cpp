@@ -34,7 +34,7 @@ struct Sets {
 
 void AtomicChains::clear() {
   words_.clear();
-  halves_.clear();
+  parts_.clear();
   observed_ = 0;
   error_.clear();
 }
@@ -125,24 +125,25 @@ bool AtomicChains::observe(uint64_t addr, unsigned bytes, uint64_t value) {
     it->second.edges.emplace_back(v, v);
     return true;
   }
-  // RV32 reads a 64-bit word as two 32-bit halves.
-  if (bytes != 4) return false;
-  for (const unsigned shift : {0u, 32u}) {
-    const uint64_t base = addr - shift / 8;
-    auto dw = words_.find(base);
-    if (dw != words_.end() && dw->second.bytes == 8 && dw->second.observed) {
-      halves_.push_back(Half{base, shift, value & 0xFFFFFFFFu});
+  // A part of a wider followed word: RV32 reads a 64-bit word as two 32-bit
+  // halves, a narrow CAS loop reads its byte or halfword.
+  for (const unsigned word_bytes : {4u, 8u}) {
+    if (bytes >= word_bytes) continue;
+    const uint64_t base = addr & ~uint64_t{word_bytes - 1};
+    auto w = words_.find(base);
+    if (w != words_.end() && w->second.bytes == word_bytes && w->second.observed) {
+      parts_.push_back(Part{base, unsigned(addr - base) * 8, bytes, value & width_mask(bytes)});
       return true;
     }
   }
   return false;
 }
 
-// A half of a doubleword that a load saw: one value of the word's chain
-// (first, read, written or final) must have it.  Weaker than a full-width
+// A part of a word that a load saw: one value of the word's chain (first,
+// read, written or final) must have it.  Weaker than a full-width
 // observation: where in the order it was seen is not checked.
-bool AtomicChains::check_half(const Half& half, const Word& word, uint64_t final_value) {
-  auto has = [&](uint64_t v) { return ((v >> half.shift) & 0xFFFFFFFFu) == half.value; };
+bool AtomicChains::check_part(const Part& part, const Word& word, uint64_t final_value) {
+  auto has = [&](uint64_t v) { return ((v >> part.shift) & width_mask(part.bytes)) == part.value; };
   if (has(word.first) || has(final_value)) return true;
   for (const auto& [from, to] : word.edges) {
     if (has(from) || has(to)) return true;
@@ -150,8 +151,12 @@ bool AtomicChains::check_half(const Half& half, const Word& word, uint64_t final
   for (uint64_t j : word.jumps) {
     if (has(j)) return true;
   }
-  error_ = "global atomics on " + hex(half.addr) + " (8 bytes): a 4-byte load of its " +
-           (half.shift != 0 ? "high" : "low") + " half saw " + hex(half.value) +
+  const std::string part_name = part.bytes == 4 && word.bytes == 8
+                                    ? std::string(part.shift != 0 ? "high" : "low") + " half"
+                                    : "bytes " + std::to_string(part.shift / 8) + ".." +
+                                          std::to_string(part.shift / 8 + part.bytes - 1);
+  error_ = "global atomics on " + hex(part.addr) + " (" + std::to_string(word.bytes) + " bytes): a " +
+           std::to_string(part.bytes) + "-byte load of its " + part_name + " saw " + hex(part.value) +
            ", which no value of the word's atomics has there";
   return false;
 }
@@ -241,8 +246,9 @@ bool AtomicChains::check(const std::function<uint64_t(uint64_t addr, unsigned by
     if (!word.observed) continue;  // the model computed it alone: DRAM comparison
     if (!check_word(addr, word, final_value(addr, word.bytes) & width_mask(word.bytes))) return false;
   }
-  for (const Half& half : halves_) {
-    if (!check_half(half, words_.at(half.addr), final_value(half.addr, 8))) return false;
+  for (const Part& part : parts_) {
+    const Word& word = words_.at(part.addr);
+    if (!check_part(part, word, final_value(part.addr, word.bytes) & width_mask(word.bytes))) return false;
   }
   return true;
 }

@@ -36,8 +36,9 @@
 // at all.  A plain load the Checker could not match (it saw a raced word
 // before the model stepped the atomic that wrote it) is an edge value ->
 // value (observe()): the word must have held that value at some point,
-// though not necessarily when the load read it; a 4-byte load of a half of a
-// followed doubleword (RV32 reads 64-bit values so) must see that half of one
+// though not necessarily when the load read it; a narrower load of a part of
+// a followed word (RV32 reads 64-bit values as two halves; clang's byte and
+// halfword CAS loops read their byte before the LR) must see that part of one
 // of the word's values.
 #pragma once
 
@@ -64,10 +65,11 @@ class AtomicChains {
   bool check(const std::function<uint64_t(uint64_t addr, unsigned bytes)>& final_value);
   // A plain load saw `value` in a followed word (one an atomic with an RTL
   // value works on, same size): the word must have held it at some point of
-  // the order, which check() then proves (an edge value -> value).  A 4-byte
-  // load of a half of a followed doubleword (RV32 reads 64-bit values so)
-  // must see that half of one of the word's values.  False when no followed
-  // word of that address and size (or doubleword around it) exists.
+  // the order, which check() then proves (an edge value -> value).  A
+  // narrower load of a part of a followed word (a 4-byte half of a
+  // doubleword, a byte or halfword of either) must see that part of one of
+  // the word's values.  False when no followed word of that address and size
+  // (or word around it) exists.
   bool observe(uint64_t addr, unsigned bytes, uint64_t value);
 
   // Words followed (at least one atomic read a value the RTL reported), with
@@ -88,17 +90,18 @@ class AtomicChains {
     uint64_t blind = 0;  // order-dependent atomics whose old value the RTL did not report
     std::string unfollowable;
   };
-  struct Half {      // a 4-byte load's view of a followed doubleword
-    uint64_t addr;   // the doubleword
-    unsigned shift;  // 0: low half, 32: high half
+  struct Part {      // a narrower load's view of a followed word
+    uint64_t addr;   // the word
+    unsigned shift;  // bit offset of the part in the word
+    unsigned bytes;  // the load's width
     uint64_t value;
   };
-  bool check_half(const Half& half, const Word& word, uint64_t final_value);
+  bool check_part(const Part& part, const Word& word, uint64_t final_value);
   bool check_word(uint64_t addr, const Word& word, uint64_t final_value);
   Word* word_for_atomic(const model::GlobalAccess& a);
 
   std::map<uint64_t, Word> words_;  // by address
-  std::vector<Half> halves_;
+  std::vector<Part> parts_;
   uint64_t observed_ = 0;
   std::string error_;
 };

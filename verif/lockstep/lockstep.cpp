@@ -232,14 +232,13 @@ bool Checker::step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>
   return true;
 }
 
-// A plain load of a word (4 or 8 bytes) by this lane whose RTL value differs
-// from the model's: kept for finish_atomics() if the RTL's register value is
-// the load's correct extension of a word value.
+// A plain x-register load by this lane whose RTL value differs from the
+// model's: kept for finish_atomics() if the RTL's register value is the
+// load's correct extension of a value (of a followed word or a part of one).
 bool Checker::raced_load(const model::Retire& m, const model::RegWrite& w, uint64_t rtl_value,
                          const std::string& where) {
   for (const model::GlobalAccess& a : m.accesses) {
     if (a.kind != model::GlobalAccess::kLoad || a.lane != w.lane) continue;
-    if (a.bytes < 4) return false;
     const unsigned bits = 8 * a.bytes;
     const uint64_t low = bits >= 64 ? rtl_value : rtl_value & ((uint64_t{1} << bits) - 1);
     uint64_t extended = low;

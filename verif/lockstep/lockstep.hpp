@@ -27,11 +27,12 @@
 //   AtomicChains proves that the RTL's atomics on each word are linearizable
 //   from the word's first value to its final value in the RTL's DRAM, which
 //   the model then takes over (atomic_chains.hpp says what that sees).  A
-//   plain x-register load of a word (4 or 8 bytes) whose value differs from
-//   the model's takes the RTL's value provisionally: at the end the word
-//   must be one the atomics follow and the value one its order passes
-//   through (a spin on a flag another SM's atomic sets); otherwise the
-//   load's mismatch is reported.
+//   plain x-register load whose value differs from the model's takes the
+//   RTL's value provisionally: at the end the word (or the word around a
+//   narrower load) must be one the atomics follow and the value one its
+//   order passes through (a spin on a flag another SM's atomic sets, the
+//   byte a narrow CAS loop reads before its LR); otherwise the load's
+//   mismatch is reported.
 //
 // Used by the SM tests (tests/rtl/sm) and the rtlsim backend's lock-step mode.
 // Mismatches are reported as readable text, never thrown.

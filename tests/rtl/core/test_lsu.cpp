@@ -705,3 +705,119 @@ TEST_F(RtlLsu, InactiveLanesAreNotChecked) {
 }
 
 }  // namespace
+
+// Instructions in flight (docs/microarchitecture.md, "LSU instruction slots"):
+// instructions of four warps are handed in back to back, each a load of four
+// lines or a shared load, with a store and a later load of the same word in
+// between.  The LSU takes several before the first completes, they complete
+// in the order it took them (the order memory and the banks performed them,
+// which lock-step needs), every completion carries its own warp, PC, rd and
+// data, and the load after the store sees the stored value.
+TEST_F(RtlLsu, InstructionsOverlapAndCompleteWithTheirOwnData) {
+  auto& d = bench.dut();
+  for (unsigned i = 0; i < 4096; ++i) memory.dram[i] = uint8_t(i * 7 + 3);
+  struct Issue {
+    Access access;
+    unsigned warp, rd;
+    uint32_t pc;
+  };
+  std::vector<Issue> issues;
+  auto global_load = [](unsigned base) {
+    Access a;
+    a.size_log2 = 3;
+    a.mask = 0xF;
+    for (unsigned l = 0; l < kLanes; ++l) a.addr[l] = KESTREL_GLOBAL_BASE + base + 0x40 * l + 8 * l;
+    return a;
+  };
+  issues.push_back({global_load(0x000), 0, 5, 0x1000});
+  issues.push_back({global_load(0x200), 1, 6, 0x1004});
+  Access shared_load;
+  shared_load.size_log2 = 2;
+  shared_load.mask = 0xF;
+  for (unsigned l = 0; l < kLanes; ++l) shared_load.addr[l] = kSharedBase + 4 * l;
+  issues.push_back({shared_load, 2, 7, 0x1008});
+  Access store;
+  store.store = true;
+  store.size_log2 = 3;
+  store.mask = 0x1;
+  store.addr[0] = KESTREL_GLOBAL_BASE + 0x400;
+  store.data[0] = 0x1122'3344'5566'7788ull;
+  issues.push_back({store, 3, 0, 0x100c});
+  Access reload = store;
+  reload.store = false;
+  issues.push_back({reload, 0, 9, 0x1010});  // warp 0 again, after its first load completed
+
+  std::vector<uint8_t> before = memory.dram;
+  struct Done {
+    unsigned warp, rd;
+    uint32_t pc;
+    std::array<uint64_t, kLanes> data;
+  };
+  std::vector<Done> done;
+  size_t next = 0;
+  unsigned accepted_before_first_completion = 0;
+  for (int cycle = 0; cycle < 2000 && done.size() < issues.size(); ++cycle) {
+    memory.drive(d);
+    // Warp 0's second instruction waits for its first, as the SM's issue does.
+    const bool warp_busy = next < issues.size() && issues[next].warp == 0 && next > 0 &&
+                           std::none_of(done.begin(), done.end(), [](const Done& x) { return x.warp == 0; });
+    d.req_valid_i = next < issues.size() && !warp_busy;
+    if (d.req_valid_i) {
+      const Issue& is = issues[next];
+      d.req_warp_i = is.warp;
+      d.req_rd_i = is.rd;
+      d.req_pc_i = is.pc;
+      d.req_fp_i = 0;
+      d.req_store_i = is.access.store;
+      d.req_amo_i = 0;
+      d.req_size_i = is.access.size_log2;
+      d.req_unsigned_i = 0;
+      d.req_mask_i = is.access.mask;
+      for (unsigned l = 0; l < kLanes; ++l) {
+        d.req_addr_i[2 * l] = uint32_t(is.access.addr[l]);
+        d.req_addr_i[2 * l + 1] = uint32_t(is.access.addr[l] >> 32);
+        d.req_wdata_i[2 * l] = uint32_t(is.access.data[l]);
+        d.req_wdata_i[2 * l + 1] = uint32_t(is.access.data[l] >> 32);
+      }
+    }
+    bench.eval();
+    const bool req_fire = d.mem_req_valid_o && d.mem_req_ready_i;
+    const bool rsp_fire = d.mem_rsp_valid_i && d.mem_rsp_ready_o;
+    std::array<uint32_t, kReqWords> req{};
+    for (unsigned w = 0; w < kReqWords; ++w) req[w] = d.mem_req_o[w];
+    const bool accept = d.req_valid_i && d.req_ready_o;
+    if (d.rsp_valid_o) {
+      EXPECT_EQ(d.rsp_fault_o, KESTREL_FAULT_NONE);
+      Done x{d.rsp_warp_o, d.rsp_rd_o, d.rsp_pc_o, {}};
+      for (unsigned l = 0; l < kLanes; ++l)
+        x.data[l] = uint64_t(d.rsp_data_o[2 * l]) | uint64_t(d.rsp_data_o[2 * l + 1]) << 32;
+      done.push_back(x);
+    }
+    if (accept && done.empty()) ++accepted_before_first_completion;
+    bench.tick();
+    memory.observe(req_fire, req, rsp_fire);
+    if (accept) ++next;
+  }
+  d.req_valid_i = 0;
+  ASSERT_EQ(done.size(), issues.size());
+  EXPECT_GE(accepted_before_first_completion, 2u) << "the LSU overlaps instructions";
+  for (const Issue& is : issues) {
+    auto it = std::find_if(done.begin(), done.end(), [&](const Done& x) { return x.pc == is.pc; });
+    ASSERT_NE(it, done.end()) << std::hex << is.pc;
+    EXPECT_EQ(it->warp, is.warp);
+    EXPECT_EQ(it->rd, is.rd);
+    if (is.access.store || is.access.addr[0] - kSharedBase < kSharedBytes) continue;
+    for (unsigned l = 0; l < kLanes; ++l) {
+      if (!(is.access.mask >> l & 1)) continue;
+      const uint32_t off = uint32_t(is.access.addr[l]) - KESTREL_GLOBAL_BASE;
+      uint64_t want = 0;
+      const std::vector<uint8_t>& bytes = is.pc == 0x1010 ? memory.dram : before;
+      std::memcpy(&want, &bytes[off], 8);
+      EXPECT_EQ(it->data[l], want) << "pc " << std::hex << is.pc << " lane " << l;
+    }
+  }
+  for (size_t i = 0; i < done.size(); ++i) EXPECT_EQ(done[i].pc, issues[i].pc) << "completion " << i;
+  uint64_t stored = 0;
+  std::memcpy(&stored, &memory.dram[0x400], 8);
+  EXPECT_EQ(stored, store.data[0]);
+}
