@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
-constexpr int N = 2048;                  // floats per array of the copy: 8 KiB each
+constexpr int N = 1024;  // floats per array of the copy: 4 KiB each
 // Part 2's tile: 8 rows of 1024 floats (4 KiB) of a row-major image whose rows
 // are PITCH = 4096 floats (16 KiB) apart (guide 5.3.2, "Two-Dimensional Arrays").
 constexpr int ROWS = 8, COLS = 1024, PITCH = 4096;
@@ -61,7 +61,8 @@ static int part_copy() {
   static float host[N];
   for (int i = 0; i < N; ++i) host[i] = initial(i);
   float *a = nullptr, *c = nullptr;
-  if (check(cudaMalloc(&a, sizeof host), "cudaMalloc") || check(cudaMalloc(&c, sizeof host), "cudaMalloc")) return 1;
+  if (check(cudaMalloc(&a, sizeof host), "cudaMalloc") || check(cudaMalloc(&c, sizeof host), "cudaMalloc"))
+    return 1;
   cudaMemcpy(a, host, sizeof host, cudaMemcpyHostToDevice);
   cudaMemset(c, 0, sizeof host);
   copy<<<1, 256>>>(a, c, N);
@@ -78,7 +79,8 @@ static int report_tile(const char* name, const float* got) {
   for (int i = 0; i < ROWS * PITCH; ++i) {
     const float expected = initial(i) * (i % PITCH < COLS ? SCALE : 1.0f);
     if (got[i] != expected) {
-      if (wrong < 3) printf("%s: m[%d][%d] = %g, expected %g\n", name, i / PITCH, i % PITCH, got[i], expected);
+      if (wrong < 3)
+        printf("%s: m[%d][%d] = %g, expected %g\n", name, i / PITCH, i % PITCH, got[i], expected);
       ++wrong;
     }
   }
