@@ -1,9 +1,9 @@
 """Checker of lab 07 (make check): runs memory.cu on rtlsim with the DRAM
 model (docs/memory-system.md) four times, side by side -- part 1's copy on
-the ddr3 bus at latency 20, 100 and 300 cycles, part 2's two scale kernels on
-the ddr3 preset -- then checks the results, the student's scale_wide against the given
-scale_tall (same line requests, more row hits, fewer cycles) and the
-predictions against the launches' counters.
+the ddr3 bus at latency 20, 100 and 300 cycles, part 2's two scale kernels
+on the ddr3 preset -- then checks the results, the student's scale_wide
+against the given scale_tall (no more line requests, more row hits, fewer
+cycles) and the predictions against the launches' counters.
 
     check.py PROGRAM --build KESTREL_BUILD"""
 import argparse
@@ -100,8 +100,9 @@ guess = lab.predictions(keys=[f"copy_bytes_per_cycle_{latency}" for latency in L
 for latency in LATENCIES:
     measured = COPY_BYTES / copies[latency]["counters"]["cycles"]
     lab.predicted(guess, f"copy_bytes_per_cycle_{latency}", measured, 0.15 * measured,
-                  hint="per memory instruction, how many bytes does the SM have in flight, and for how many\n"
-                       "cycles? (step 2: Little's law)")
+                  hint="the launch is a chain of round trips, one after the other: the copy's memory instructions\n"
+                       "and the launch's other line reads (make plot); each takes the latency plus the overhead\n"
+                       "you found at latency 20 (step 3)")
 # Little's law on the DRAM's own figures: every line on the bus over the
 # launch's cycles, times the cycles a line request waits for its answer.
 dram = copies[300]["dram"]
@@ -116,5 +117,5 @@ lab.predicted(guess, "wide_row_hit_rate", wide_hits, 0.03,
                    "find another row open?")
 lab.predicted(guess, "wide_speedup", tall_cycles / wide_cycles, 0.05,
               hint="a conflict costs precharge + activate more than a hit (docs/memory-system.md, the ddr3\n"
-                   "preset); how many cycles does one memory instruction take (step 4)?")
+                   "preset); how many cycles does one memory instruction take on ddr3 (step 5)?")
 lab.finish()
