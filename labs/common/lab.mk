@@ -11,7 +11,10 @@
 #   make clean
 #
 # The program runs on the functional model (KESTREL_BACKEND=model) with a
-# fixed geometry: 2 SMs x 8 warps x 32 lanes (labcheck.py).
+# fixed geometry: 2 SMs x 8 warps x 32 lanes (labcheck.py).  A lab that runs
+# elsewhere (lab 07: rtlsim and its DRAM model) sets RUN_ENV, PROGRAM_ARGS are
+# the program's arguments for make run and make trace, PLOT_ARGS
+# kestrel-stats' options for make plot.
 KESTREL_BUILD ?= ../../build
 KESTREL_CC ?= $(KESTREL_BUILD)/tools/kestrel-cc/kestrel-cc
 PYTHON ?= python3
@@ -24,15 +27,17 @@ KESTREL_SOURCE ?= $(LABS_COMMON)/../..
 # empty and CHECK_ARGS to what check.py takes.
 CHECK_NEEDS ?= $(PROGRAM)
 CHECK_ARGS ?= ./$(PROGRAM)
+RUN_ENV ?= KESTREL_BACKEND=model
+PLOT_ARGS ?= --by-kernel
 
 check: $(CHECK_NEEDS)
 	@PYTHONPATH=$(LABS_COMMON) PYTHONDONTWRITEBYTECODE=1 $(PYTHON) check.py $(CHECK_ARGS)
 
 run: $(PROGRAM)
-	-KESTREL_BACKEND=model KESTREL_STATS=stats.jsonl ./$(PROGRAM)
+	-$(RUN_ENV) KESTREL_STATS=stats.jsonl ./$(PROGRAM) $(PROGRAM_ARGS)
 
 trace: $(PROGRAM)
-	-KESTREL_BACKEND=model KESTREL_ITRACE=trace.txt ./$(PROGRAM)
+	-$(RUN_ENV) KESTREL_ITRACE=trace.txt ./$(PROGRAM) $(PROGRAM_ARGS)
 	@echo "lab: the instruction trace is in trace.txt (docs/runtime.md, \"Instruction trace\")"
 
 view: trace
@@ -40,7 +45,7 @@ view: trace
 
 plot:
 	@test -f stats.jsonl || { echo "lab: no stats.jsonl yet: make run (or make check) first" >&2; exit 2; }
-	$(PYTHON) $(KESTREL_SOURCE)/tools/kestrel-stats/kestrel-stats --by-kernel stats.jsonl --svg stats.svg
+	$(PYTHON) $(KESTREL_SOURCE)/tools/kestrel-stats/kestrel-stats $(PLOT_ARGS) stats.jsonl --svg stats.svg
 
 tool:
 	@test -x $(KESTREL_CC) || { echo "lab: no kestrel-cc at $(KESTREL_CC): build Kestrel first (cmake --build build --target kestrel-cc kestrel_cudart) or give make KESTREL_BUILD=/path/to/build" >&2; exit 2; }

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 def tail(text, lines=15):
     """The last lines of a program's output, for a hint."""
@@ -48,33 +49,58 @@ class Lab:
                     print(f"        {line}")
         return ok
 
-    def run(self, program, stats="stats.jsonl", itrace=None):
-        """Runs the program on the model; returns (exit status, stdout, records by kernel name).
-        With itrace, the instruction trace goes to that file (docs/runtime.md)."""
+    def run(self, program, stats="stats.jsonl", itrace=None, backend="model", config=CONFIG, args=()):
+        """Runs the program (with args) on the model; returns (exit status, stdout, records by kernel
+        name).  With itrace, the instruction trace goes to that file (docs/runtime.md).  Lab 07 gives
+        backend="rtlsim" and a config with the DRAM model's options (docs/memory-system.md)."""
+        return self.run_all([dict(program=program, stats=stats, itrace=itrace, backend=backend, config=config,
+                                  args=args)])[0]
+
+    def run_all(self, runs):
+        """Several runs at once, each a dict of run()'s arguments with its own stats file, as many at a
+        time as there are CPUs (rtlsim takes seconds a run); their results in the order given, each
+        program's output printed in that order."""
+        with ThreadPoolExecutor(max_workers=min(len(runs), os.cpu_count() or 1)) as pool:
+            outcomes = list(pool.map(lambda run: self._execute(**run), runs))
+        results = []
+        for run, outcome in zip(runs, outcomes):
+            program, backend = run["program"], run.get("backend", "model")
+            if outcome is None:
+                self.check(False, f"{program} finishes", f"it ran for over 60 s on {backend}: an endless loop?")
+                self.finish()
+            sys.stdout.write("".join(f"  | {line}\n" for line in outcome.stdout.splitlines()))
+            sys.stdout.write("".join(f"  | {line}\n" for line in outcome.stderr.splitlines()))
+            records = {}
+            stats = run.get("stats", "stats.jsonl")
+            if os.path.exists(stats):
+                with open(stats) as file:
+                    for line in file:
+                        if line.strip():
+                            record = json.loads(line)
+                            # kernel name without its parameters: "saxpy(int, ...)" -> "saxpy"
+                            records.setdefault(record["kernel"].split("(")[0], []).append(record)
+            results.append((outcome.returncode, outcome.stdout, records))
+        return results
+
+    @staticmethod
+    def _execute(program, stats="stats.jsonl", itrace=None, backend="model", config=CONFIG, args=()):
+        """One run of the program: its CompletedProcess, or None after 60 s."""
         env = dict(os.environ)
         for key in ("KESTREL_CONFIG_FILE", "KESTREL_ITRACE", "KESTREL_PROGRESS"):
             env.pop(key, None)
-        env.update(KESTREL_BACKEND="model", KESTREL_CONFIG=CONFIG, KESTREL_STATS=stats)
+        # The rtlsim backend also takes its DRAM timing, lock-step and waveform options from the
+        # environment: only the config counts here (docs/memory-system.md).
+        for key in [key for key in env if key.startswith(("KESTREL_RTLSIM_", "KESTREL_LOCKSTEP", "KESTREL_TRACE"))]:
+            env.pop(key)
+        env.update(KESTREL_BACKEND=backend, KESTREL_CONFIG=config, KESTREL_STATS=stats)
         if itrace:
             env["KESTREL_ITRACE"] = itrace
         if os.path.exists(stats):
             os.remove(stats)
         try:
-            done = subprocess.run([program], env=env, capture_output=True, text=True, timeout=60)
+            return subprocess.run([program, *args], env=env, capture_output=True, text=True, timeout=60)
         except subprocess.TimeoutExpired:
-            self.check(False, f"{program} finishes", "it ran for over 60 s on the model: an endless loop?")
-            self.finish()
-        sys.stdout.write("".join(f"  | {line}\n" for line in done.stdout.splitlines()))
-        sys.stdout.write("".join(f"  | {line}\n" for line in done.stderr.splitlines()))
-        records = {}
-        if os.path.exists(stats):
-            with open(stats) as file:
-                for line in file:
-                    if line.strip():
-                        record = json.loads(line)
-                        # kernel name without its parameters: "saxpy(int, ...)" -> "saxpy"
-                        records.setdefault(record["kernel"].split("(")[0], []).append(record)
-        return done.returncode, done.stdout, records
+            return None
 
     def kernel(self, records, name):
         """The one launch of kernel `name`, or a FAIL and the end of the check."""
