@@ -62,10 +62,12 @@ function(kestrel_rtl_model name)
   cmake_parse_arguments(ARG "TRACE_FST;NO_ASSERT;EXCLUDE_FROM_ALL" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
   file(GLOB rtl_units CONFIGURE_DEPENDS
     ${KESTREL_RTL_DIR}/prim/*.sv ${KESTREL_RTL_DIR}/fpu/*.sv ${KESTREL_RTL_DIR}/core/*.sv
-    ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv ${KESTREL_RTL_DIR}/board/*.sv)
+    ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv ${KESTREL_RTL_DIR}/board/*.sv
+    ${KESTREL_RTL_DIR}/tex/*.sv)
   # The packages come first (units use them): the FP package right after
-  # kestrel_pkg, then the board's.
-  list(REMOVE_ITEM rtl_units ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv)
+  # kestrel_pkg, then the board's and the texture unit's.
+  list(REMOVE_ITEM rtl_units ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv
+    ${KESTREL_RTL_DIR}/tex/kestrel_tex_pkg.sv)
   set(params)
   foreach(kv ${ARG_PARAMS})
     list(APPEND params -G${kv})
@@ -84,7 +86,8 @@ function(kestrel_rtl_model name)
     add_library(${name} STATIC)
   endif()
   verilate(${name} ${trace}
-    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv ${rtl_units} ${ARG_EXTRA}
+    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv
+      ${KESTREL_RTL_DIR}/tex/kestrel_tex_pkg.sv ${rtl_units} ${ARG_EXTRA}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
     VERILATOR_ARGS -Wall -Wno-fatal ${assert} -I${KESTREL_RTL_INCLUDE_DIR} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS}

@@ -31,10 +31,12 @@ top="$1"
 shift
 chparams=""
 for kv in "$@"; do chparams+=" -set ${kv%%=*} ${kv#*=}"; done
-files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv")
-for d in prim fpu core mem top board; do
+files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv"
+  "$rtl_dir/tex/kestrel_tex_pkg.sv")
+for d in prim fpu core mem top board tex; do
   for f in "$rtl_dir/$d"/*.sv; do
-    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] && files+=("$f")
+    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] &&
+      [ "$f" != "$rtl_dir/tex/kestrel_tex_pkg.sv" ] && files+=("$f")
   done
 done
 log="$(mktemp)"
