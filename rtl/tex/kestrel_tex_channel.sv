@@ -117,6 +117,9 @@ module kestrel_tex_channel (
   logic signed [40:0] border_twice;  // floor(2 c x scale)
   logic [39:0]        border_product;
   logic signed [8:0]  shift_b;
+  logic [5:0]         border_shift;
+  logic [40:0]        border_floor;
+  logic               border_inexact;
   logic signed [35:0] blend_sum;
   logic signed [27:0] blend_q;
   logic               blend_negative;
@@ -127,34 +130,27 @@ module kestrel_tex_channel (
     border_product = 40'({border_color_i[30:23] != 8'd0, border_color_i[22:0]}) *
                      (is_signed ? 40'd32767 : 40'd65535);
     shift_b = $signed({1'b0, border_color_i[30:23] == 8'd0 ? 8'd1 : border_color_i[30:23]}) - 9'sd149;
-    if (shift_b >= 0) begin
-      border_twice = $signed(41'(border_product) << shift_b[3:0]);
-      if (border_color_i[31]) border_twice = -border_twice;
-    end else if (shift_b > -9'sd41) begin
-      border_twice = $signed(41'(border_product) >> (-shift_b));
-      if (border_color_i[31]) begin
-        border_twice = -border_twice -
-                       41'((border_product & ~(40'hff_ffff_ffff << (-shift_b))) != 40'd0);
-      end
-    end else begin
-      border_twice = (border_color_i[31] && border_product != 40'd0) ? -41'sd1 : 41'sd0;
-    end
+    // |c| >= 2^22 (shift_b >= 0) is far outside the unit's range: taken as
+    // the product itself.
+    border_shift = shift_b >= 0 ? 6'd0 : shift_b < -9'sd40 ? 6'd40 : 6'(-shift_b);
+    border_floor = 41'(border_product) >> border_shift;
+    border_inexact = (border_product & ~(40'hff_ffff_ffff << border_shift)) != 40'd0;
+    border_twice = border_color_i[31] ? -$signed(border_floor + 41'(border_inexact)) : $signed(border_floor);
     border_fixed = 32'((border_twice + 41'sd1) >>> 1);
     blend_sum = '0;
     for (int n = 0; n < kestrel_tex_pkg::TexTaps; n++) begin
       logic [31:0] v;
       logic [15:0] magnitude;
+      logic [31:0] snorm;
       v = raw[n];
       if (fmt_i.bits == kestrel_tex_pkg::TexBits8) v = is_signed ? {{24{raw[n][7]}}, raw[n][7:0]} : {24'd0, raw[n][7:0]};
       if (fmt_i.bits == kestrel_tex_pkg::TexBits16) v = is_signed ? {{16{raw[n][15]}}, raw[n][15:0]} : {16'd0, raw[n][15:0]};
       magnitude = v[31] ? 16'(-v) : v[15:0];
+      snorm = (32'(magnitude) << 8) + (32'(magnitude) << 1) + 32'(magnitude >= 16'd64);
       if (border_i[n]) fixed[n] = border_fixed;
       else if (fmt_i.bits == kestrel_tex_pkg::TexBits16) fixed[n] = $signed(v);
-      else if (!is_signed) fixed[n] = $signed(v * 32'd257);
-      else begin
-        fixed[n] = $signed(32'(magnitude) * 32'd258 + 32'(magnitude >= 16'd64));
-        if (v[31]) fixed[n] = -fixed[n];
-      end
+      else if (!is_signed) fixed[n] = $signed((v << 8) + v);
+      else fixed[n] = v[31] ? -$signed(snorm) : $signed(snorm);
       blend_sum = blend_sum + 36'($signed({1'b0, weight[n]})) * 36'(fixed[n]);
     end
     blend_q = 28'((blend_sum + 36'sd128) >>> 8);
@@ -185,6 +181,11 @@ module kestrel_tex_channel (
   logic signed [10:0] top_abs, lsb_abs, lsb_rel, exponent;
   logic [37:0]        kept;
   logic [5:0]         kept_lead;
+  logic [38:0]        shifted;  // the kept bits above the round bit
+  // The significand's leading bit is placed at bit 40; bits 39:17 are stored.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [63:0]        significand;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic               round_bit, sum_negative;
   logic [31:0]        sum_value, float_value;
   logic [4:0]         precision;
@@ -221,15 +222,17 @@ module kestrel_tex_channel (
       end
       if (term_live[n] && lead[n] > top) top = lead[n];
     end
+    // One right shift per term (and a single adder with the sign as carry
+    // in): a live term's leading bit is at most 9 below top - 32 + 32 (its
+    // product has at least 24 bits), so drop >= -9.
     acc = '0;
     for (int n = 0; n < kestrel_tex_pkg::TexTaps; n++) begin
       logic signed [10:0] drop;
-      logic [32:0] rel;
-      drop = top - 11'sd32 - ($signed({3'b000, term_bits[n][30:23]}) + 11'sd2);
-      if (drop >= 11'sd33) rel = '0;
-      else if (drop > 0) rel = product[n] >> drop;
-      else rel = product[n] << (-drop);
-      if (term_live[n]) acc = term_bits[n][31] ? acc - 39'(rel) : acc + 39'(rel);
+      logic [38:0] rel;
+      drop = top - 11'sd32 - ($signed({3'b000, term_bits[n][30:23]}) + 11'sd2) + 11'sd9;
+      rel = (!term_live[n] || drop > 11'sd41 || drop < 0) ? '0 : 39'({product[n], 9'd0} >> drop[5:0]);
+      if (term_live[n] && term_bits[n][31]) rel = ~rel;
+      acc = acc + $signed(rel) + 39'(term_live[n] && term_bits[n][31]);
     end
     sum_negative = acc < 0;
     acc_magnitude = sum_negative ? 38'(-acc) : 38'(acc);
@@ -237,23 +240,17 @@ module kestrel_tex_channel (
     lsb_abs = top_abs - $signed({6'd0, precision}) + 11'sd1;
     if (lsb_abs < 11'sd161 + min_exponent - $signed({6'd0, precision}))
       lsb_abs = 11'sd161 + min_exponent - $signed({6'd0, precision});
+    // lsb_rel >= lead(M) - (precision - 1) >= -23: one right shift of M
+    // padded by 24 zeros gives the kept bits and the round bit below them.
     lsb_rel = lsb_abs - (top - 11'sd32);
-    if (lsb_rel > 11'sd38) begin
-      kept = '0;
-      round_bit = 1'b0;
-    end else if (lsb_rel > 0) begin
-      kept = acc_magnitude >> lsb_rel;
-      round_bit = acc_magnitude[lsb_rel-1];
-    end else begin
-      kept = acc_magnitude << (-lsb_rel);
-      round_bit = 1'b0;
-    end
-    kept = kept + 38'(round_bit);
+    shifted = (lsb_rel > 11'sd39) ? '0 : 39'({acc_magnitude, 24'd0} >> (lsb_rel + 11'sd23));
+    round_bit = shifted[0];
+    kept = shifted[38:1] + 38'(round_bit);
     kept_lead = leading_bit(kept);
+    significand = 64'(kept) << (6'd40 - kept_lead);  // kept < 2^25: its leading bit to bit 40
     exponent = $signed({5'd0, kept_lead}) + lsb_abs - 11'sd160;
     if (exponent >= -11'sd126) begin
-      float_value = {sum_negative, 8'(exponent + 11'sd127),
-                     kept_lead > 6'd23 ? 23'(kept >> (kept_lead - 6'd23)) : 23'(kept << (6'd23 - kept_lead))};
+      float_value = {sum_negative, 8'(exponent + 11'sd127), significand[39:17]};
     end else begin
       float_value = {sum_negative, 31'(kept)};  // binary32 subnormal: lsb_abs is 2^-149's position
     end
