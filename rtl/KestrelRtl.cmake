@@ -102,7 +102,9 @@ endfunction()
 # <prefix>_<name> per entry "name:top:params[:flags]" (params a comma list of
 # name=value, flags a comma list), running rtl/scripts/rtl_synth.sh on that
 # top.  Flags: hierarchy (synthesized without flattening, each module once:
-# rtl_synth.sh --hierarchy), long (label long: `make test-long` only).
+# rtl_synth.sh --hierarchy), coarse (rtl_synth.sh --coarse), noshare (no
+# SAT-based resource sharing: rtl_synth.sh --noshare), long (label long:
+# `make test-long` only).
 function(kestrel_synth_tests prefix labels)
   foreach(entry ${ARGN})
     string(REPLACE ":" ";" fields "${entry}")
@@ -125,6 +127,9 @@ function(kestrel_synth_tests prefix labels)
     endif()
     if(coarse IN_LIST flags)
       list(APPEND mode --coarse)
+    endif()
+    if(noshare IN_LIST flags)
+      list(APPEND mode --noshare)
     endif()
     string(REPLACE "," ";" param_list "${params}")
     add_test(NAME ${prefix}_${test_name} COMMAND ${KESTREL_RTL_DIR}/scripts/rtl_synth.sh ${mode} ${top} ${param_list})
