@@ -62,10 +62,12 @@ function(kestrel_rtl_model name)
   cmake_parse_arguments(ARG "TRACE_FST;NO_ASSERT;EXCLUDE_FROM_ALL" "TOP" "PARAMS;EXTRA;ARGS" ${ARGN})
   file(GLOB rtl_units CONFIGURE_DEPENDS
     ${KESTREL_RTL_DIR}/prim/*.sv ${KESTREL_RTL_DIR}/fpu/*.sv ${KESTREL_RTL_DIR}/core/*.sv
-    ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv ${KESTREL_RTL_DIR}/board/*.sv)
+    ${KESTREL_RTL_DIR}/mem/*.sv ${KESTREL_RTL_DIR}/top/*.sv ${KESTREL_RTL_DIR}/board/*.sv
+    ${KESTREL_RTL_DIR}/tex/*.sv)
   # The packages come first (units use them): the FP package right after
-  # kestrel_pkg, then the board's.
-  list(REMOVE_ITEM rtl_units ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv)
+  # kestrel_pkg, then the board's and the texture unit's.
+  list(REMOVE_ITEM rtl_units ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv
+    ${KESTREL_RTL_DIR}/tex/kestrel_tex_pkg.sv)
   set(params)
   foreach(kv ${ARG_PARAMS})
     list(APPEND params -G${kv})
@@ -84,7 +86,8 @@ function(kestrel_rtl_model name)
     add_library(${name} STATIC)
   endif()
   verilate(${name} ${trace}
-    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv ${rtl_units} ${ARG_EXTRA}
+    SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv
+      ${KESTREL_RTL_DIR}/tex/kestrel_tex_pkg.sv ${rtl_units} ${ARG_EXTRA}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
     VERILATOR_ARGS -Wall -Wno-fatal ${assert} -I${KESTREL_RTL_INCLUDE_DIR} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS}
@@ -99,7 +102,9 @@ endfunction()
 # <prefix>_<name> per entry "name:top:params[:flags]" (params a comma list of
 # name=value, flags a comma list), running rtl/scripts/rtl_synth.sh on that
 # top.  Flags: hierarchy (synthesized without flattening, each module once:
-# rtl_synth.sh --hierarchy), long (label long: `make test-long` only).
+# rtl_synth.sh --hierarchy), coarse (rtl_synth.sh --coarse), noshare (no
+# SAT-based resource sharing: rtl_synth.sh --noshare), long (label long:
+# `make test-long` only).
 function(kestrel_synth_tests prefix labels)
   foreach(entry ${ARGN})
     string(REPLACE ":" ";" fields "${entry}")
@@ -122,6 +127,9 @@ function(kestrel_synth_tests prefix labels)
     endif()
     if(coarse IN_LIST flags)
       list(APPEND mode --coarse)
+    endif()
+    if(noshare IN_LIST flags)
+      list(APPEND mode --noshare)
     endif()
     string(REPLACE "," ";" param_list "${params}")
     add_test(NAME ${prefix}_${test_name} COMMAND ${KESTREL_RTL_DIR}/scripts/rtl_synth.sh ${mode} ${top} ${param_list})

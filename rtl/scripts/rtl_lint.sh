@@ -6,14 +6,16 @@
 set -euo pipefail
 rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 search=()
-for d in prim fpu core mem top board; do search+=(-y "$rtl_dir/$d"); done
-pkgs=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv")
+for d in prim fpu core mem top board tex; do search+=(-y "$rtl_dir/$d"); done
+pkgs=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv"
+  "$rtl_dir/tex/kestrel_tex_pkg.sv")
 status=0
 count=0
-for file in "$rtl_dir"/{prim,fpu,core,mem,top,board}/*.sv; do
+for file in "$rtl_dir"/{prim,fpu,core,mem,top,board,tex}/*.sv; do
   [ -e "$file" ] || continue
   [ "$file" = "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && continue
   [ "$file" = "$rtl_dir/board/kestrel_board_pkg.sv" ] && continue
+  [ "$file" = "$rtl_dir/tex/kestrel_tex_pkg.sv" ] && continue
   top="$(basename "$file" .sv)"
   extra=()
   # The board top at its default (RV32) geometry reaches an RV32 warning of

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Synthesizes a Kestrel RTL top with Debian's Yosys 0.23 and prints the cell
-# counts.  Usage: rtl_synth.sh [--hierarchy] TOP [param=value ...]
+# counts.  Usage: rtl_synth.sh [--hierarchy] [--coarse] [--noshare] TOP [param=value ...]
 # By default the design is flattened and the counts are those of the flat
 # netlist.  --hierarchy synthesizes every module of the hierarchy once per
 # parameter set without flattening (a unit instantiated four times is mapped
@@ -14,10 +14,17 @@ rtl_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 flatten="-flatten"
 mode="flattened"
 stop=""
-while [ "${1:-}" = "--hierarchy" ] || [ "${1:-}" = "--coarse" ]; do
+share=""
+while [ "${1:-}" = "--hierarchy" ] || [ "${1:-}" = "--coarse" ] || [ "${1:-}" = "--noshare" ]; do
   if [ "$1" = "--hierarchy" ]; then
     flatten=""
     mode="hierarchy"
+  elif [ "$1" = "--noshare" ]; then
+    # Without the SAT-based resource sharing pass, which on a unit with many
+    # mutually exclusive arithmetic cells (the texture filter's channel) runs
+    # for over ten minutes; it could only merge datapaths that are exclusive.
+    share=" -noshare"
+    mode="$mode, no sharing"
   else
     # Elaboration, processes (latches are reported here), FSM and memory
     # inference and the coarse-grain optimizations; no mapping to gates, the
@@ -31,17 +38,19 @@ top="$1"
 shift
 chparams=""
 for kv in "$@"; do chparams+=" -set ${kv%%=*} ${kv#*=}"; done
-files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv")
-for d in prim fpu core mem top board; do
+files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv"
+  "$rtl_dir/tex/kestrel_tex_pkg.sv")
+for d in prim fpu core mem top board tex; do
   for f in "$rtl_dir/$d"/*.sv; do
-    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] && files+=("$f")
+    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] &&
+      [ "$f" != "$rtl_dir/tex/kestrel_tex_pkg.sv" ] && files+=("$f")
   done
 done
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 script="read_verilog -defer -sv -DSYNTHESIS -I$rtl_dir/include ${files[*]}; "
 if [ -n "$chparams" ]; then script+="chparam$chparams $top; "; fi
-script+="synth -top $top $flatten$stop; stat -top $top"
+script+="synth -top $top $flatten$share$stop; stat -top $top"
 if ! yosys -p "$script" >"$log" 2>&1; then
   grep -E "ERROR|rror:" "$log" | head -20
   echo "synth: $top FAILED"
