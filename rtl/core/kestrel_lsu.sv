@@ -105,6 +105,7 @@ module kestrel_lsu #(
   // instruction side
   input  logic                        req_valid_i,
   output logic                        req_ready_o,
+  output logic                        idle_o,            // no instruction in the front or a slot
   input  logic [WarpW-1:0]            req_warp_i,
   input  logic [31:0]                 req_pc_i,          // carried to the completion
   input  logic                        req_fp_i,          // flw: rd is an f register (carried)
@@ -654,6 +655,9 @@ module kestrel_lsu #(
   logic accept, finished;
   logic [SlotW-1:0] free_slot;
   assign req_ready_o = !busy_q && !used_q[free_slot];
+  // The front may be free while slots still wait for lines: the SM is busy
+  // (an abort's launch end waits) until every slot has completed.
+  assign idle_o = !busy_q && used_q == '0;
   assign accept = req_valid_i && req_ready_o;
   assign finished = busy_q && (pending_eff == '0 || front_fault != kestrel_pkg::FaultNone)
                     && !shared_rd_q && !rmw_q && !hi_wait_q;

@@ -176,7 +176,7 @@ module kestrel_sm #(
   logic s1_rmfault;
   logic div_done;
   logic [Lanes*5-1:0] fpx_flags, fpl_flags;
-  logic lsu_req_ready, lsu_busy;
+  logic lsu_idle, lsu_busy;
   logic lsu_rsp_last;
   logic [WarpW-1:0] lsu_rsp_warp;
   kestrel_pkg::fault_kind_e lsu_rsp_fault;
@@ -306,7 +306,7 @@ module kestrel_sm #(
     .flush_i(flush),
     // to kestrel_sm_events
     .lsu_ev_atomics_o(lsu_ev_atomics), .lsu_ev_shared_access_o(lsu_ev_shared_access),
-    .lsu_ev_shared_passes_o(lsu_ev_shared_passes), .lsu_req_ready_o(lsu_req_ready), .lsu_busy_o(lsu_busy),
+    .lsu_ev_shared_passes_o(lsu_ev_shared_passes), .lsu_idle_o(lsu_idle), .lsu_busy_o(lsu_busy),
     // to the front end (kestrel_sm_frontend)
     .ds_busy_o(ds_busy), .fpend_o(fpend), .frf_we_o(frf_we), .hold_issue_o(hold_issue),
     .lane_busy_o(lane_busy), .lsu_mem_req_o(lsu_mem_req), .lsu_mem_req_valid_o(lsu_mem_req_valid),
@@ -340,7 +340,7 @@ module kestrel_sm #(
     // from the back end (kestrel_sm_backend)
     .fp_busy_i(fp_busy), .lsu_ev_atomics_i(lsu_ev_atomics),
     .lsu_ev_shared_access_i(lsu_ev_shared_access), .lsu_ev_shared_passes_i(lsu_ev_shared_passes),
-    .lsu_req_ready_i(lsu_req_ready), .s1_valid_i(s1_valid), .s2_valid_i(s2_valid),
+    .lsu_idle_i(lsu_idle), .s1_valid_i(s1_valid), .s2_valid_i(s2_valid),
     .s3_valid_i(s3_valid),
     // from the front end (kestrel_sm_frontend)
     .fetch_busy_i(fetch_busy), .fetch_want_i(fetch_want), .imask_i(imask), .ipkt_i(ipkt),

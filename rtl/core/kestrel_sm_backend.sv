@@ -72,7 +72,7 @@ module kestrel_sm_backend #(
   output logic [6:0]                 lsu_ev_atomics_o,
   output logic                       lsu_ev_shared_access_o,
   output logic [6:0]                 lsu_ev_shared_passes_o,
-  output logic                       lsu_req_ready_o,
+  output logic                       lsu_idle_o,        // no memory instruction in the LSU
   output logic                       lsu_busy_o,        // issue no memory instruction this cycle
   // to the front end (kestrel_sm_frontend)
   output logic                       ds_busy_o,
@@ -176,11 +176,11 @@ module kestrel_sm_backend #(
   logic [Lanes-1:0] lsu_rsp_mask;
   logic [RowW-1:0] lsu_rsp_data;
   logic [FpMetaW-1:0] fpl_meta, fpx_meta, s1_fp_meta;
-  logic lsu_req_valid;
+  logic lsu_req_valid, lsu_req_ready;
   // An instruction issued now reaches the LSU next cycle, which must take it:
   // the LSU is busy for issue while stage 1 hands it one or it has no free
   // front (kestrel_lsu's req_ready_o only falls on a taken instruction).
-  assign lsu_busy_o = lsu_req_valid || !lsu_req_ready_o;
+  assign lsu_busy_o = lsu_req_valid || !lsu_req_ready;
   logic lsu_rsp_load;
   logic lsu_rsp_ready;
   logic lsu_rsp_valid;
@@ -276,7 +276,8 @@ module kestrel_sm_backend #(
     .shared_size_i    (launch_i.shared_size),
     .stack_bytes_i    (launch_i.stack_bytes),
     .req_valid_i      (lsu_req_valid),
-    .req_ready_o      (lsu_req_ready_o),
+    .req_ready_o      (lsu_req_ready),
+    .idle_o           (lsu_idle_o),
     .req_warp_i       (s1_warp_o),
     .req_pc_i         (s1_pkt_o.pc),
     .req_fp_i         (s1_pkt_o.fp.load),
@@ -466,7 +467,7 @@ module kestrel_sm_backend #(
     .s1_rmfault_i      (s1_rmfault_o),
     .s1_rmfault_lane_i (s1_rmfault_lane),
     .lsu_req_valid_o   (lsu_req_valid),
-    .lsu_req_ready_i   (lsu_req_ready_o),
+    .lsu_req_ready_i   (lsu_req_ready),
     .div_start_i       (div_start),
     .fpx_req_valid_o   (fpx_req_valid),
     .fpx_meta_o        (s1_fp_meta),

@@ -11,7 +11,7 @@ module kestrel_sm_events #(
   input  logic [6:0]              lsu_ev_atomics_i,
   input  logic                    lsu_ev_shared_access_i,
   input  logic [6:0]              lsu_ev_shared_passes_i,
-  input  logic                    lsu_req_ready_i,
+  input  logic                    lsu_idle_i,
   input  logic                    s1_valid_i,
   input  logic                    s2_valid_i,
   input  logic                    s3_valid_i,
@@ -42,7 +42,7 @@ module kestrel_sm_events #(
   output logic                    busy_o,
   output kestrel_pkg::sm_events_t events_o
 );
-  assign busy_o = (disp_used_i != '0) || disp_busy_i || lsu_inflight_i || !lsu_req_ready_i || fetch_busy_i
+  assign busy_o = (disp_used_i != '0) || disp_busy_i || lsu_inflight_i || !lsu_idle_i || fetch_busy_i
                   || s1_valid_i || s2_valid_i || s3_valid_i || div_inflight_i || fp_busy_i;
 
   always_comb begin

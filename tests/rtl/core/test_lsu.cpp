@@ -756,6 +756,7 @@ TEST_F(RtlLsu, InstructionsOverlapAndCompleteWithTheirOwnData) {
   std::vector<Done> done;
   size_t next = 0;
   unsigned accepted_before_first_completion = 0;
+  bool free_front_while_busy = false;  // idle_o covers the slots, not only the front
   for (int cycle = 0; cycle < 2000 && done.size() < issues.size(); ++cycle) {
     memory.drive(d);
     // Warp 0's second instruction waits for its first, as the SM's issue does.
@@ -794,12 +795,16 @@ TEST_F(RtlLsu, InstructionsOverlapAndCompleteWithTheirOwnData) {
       done.push_back(x);
     }
     if (accept && done.empty()) ++accepted_before_first_completion;
+    if (d.req_ready_o && !d.idle_o) free_front_while_busy = true;
     bench.tick();
     memory.observe(req_fire, req, rsp_fire);
     if (accept) ++next;
   }
   d.req_valid_i = 0;
   ASSERT_EQ(done.size(), issues.size());
+  bench.eval();
+  EXPECT_TRUE(d.idle_o) << "every slot has completed";
+  EXPECT_TRUE(free_front_while_busy) << "the front took instructions while slots were in flight";
   EXPECT_GE(accepted_before_first_completion, 2u) << "the LSU overlaps instructions";
   for (const Issue& is : issues) {
     auto it = std::find_if(done.begin(), done.end(), [&](const Done& x) { return x.pc == is.pc; });
