@@ -4,6 +4,7 @@
 // kept per backend, and a clear error for each kind of bad setting.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -79,7 +80,10 @@ class RunConfigEnvironment : public ::testing::Test {
     std::ofstream(path_) << text;
     return path_;
   }
-  std::string path_ = ::testing::TempDir() + "kestrel_run_config_test.cfg";
+  // One file per test and process: CTest runs these tests in parallel.
+  std::string path_ = ::testing::TempDir() + "kestrel_run_config_" +
+                      ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+                      std::to_string(getpid()) + ".cfg";
 };
 
 TEST_F(RunConfigEnvironment, TheInlineSettingsWinOverTheFile) {
