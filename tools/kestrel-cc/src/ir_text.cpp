@@ -212,7 +212,7 @@ std::vector<std::pair<std::string, std::string>> parse_annotations(
   return result;
 }
 
-std::string function_name(const std::string& line) {
+std::string ir_function_name(const std::string& line) {
   const std::size_t at = line.find('@');
   if (at == std::string::npos) throw CompileError("function without a name in LLVM IR: " + line);
   std::string name;
@@ -254,9 +254,9 @@ IrModule parse_ir(const std::string& text) {
   for (std::size_t i = 0; i < module.lines.size(); ++i) {
     const std::string& line = module.lines[i];
     if (starts_with(line, 0, "define ")) {
-      module.defined_functions.insert(function_name(line));
+      module.defined_functions.insert(ir_function_name(line));
     } else if (starts_with(line, 0, "declare ")) {
-      module.declared_functions.insert(function_name(line));
+      module.declared_functions.insert(ir_function_name(line));
     } else if (starts_with(line, 0, "@")) {
       IrGlobal global = parse_global_line(line, i);
       if (global.name.empty()) continue;
