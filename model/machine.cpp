@@ -385,6 +385,8 @@ void Machine<X>::place(uint32_t sm_id, uint64_t block_index, const std::vector<u
     w.groups[0] = Group{desc_.entry_pc, w.live};
     w.fair_count = 0;
     w.rr_pc = 0;
+    w.spin_valid = false;
+    w.yield_left = 0;
     w.uniform_instret = 0;
     std::fill(w.x.begin(), w.x.end(), X{0});
     std::fill(w.f.begin(), w.f.end(), 0u);

@@ -68,7 +68,8 @@ class ZeroPages {
 __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
 
-constexpr uint32_t kFairnessPeriod = 32;  // docs/isa.md section 6
+constexpr uint32_t kFairnessPeriod = KESTREL_FAIRNESS_PERIOD;     // docs/isa.md section 6
+constexpr uint32_t kSpinYieldIssues = KESTREL_SPIN_YIELD_ISSUES;  // (the contract)
 constexpr uint32_t kLocalWindow = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
 constexpr unsigned kXRows = 33;  // x0..x31 and the x0 write sink
 
@@ -182,6 +183,14 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     Group groups[32];  // sorted by pc, pcs distinct, masks disjoint, union = live
     uint32_t fair_count = 0;
     uint64_t rr_pc = 0;
+    // Spinning (docs/isa.md section 6): the last backward branch its lowest
+    // lane took, and the issues left for the groups above a spinning one.
+    bool spin_valid = false;
+    uint64_t spin_pc = 0;
+    uint32_t spin_mask = 0;
+    X spin_rs1 = 0, spin_rs2 = 0;
+    uint32_t yield_left = 0;
+    uint64_t yield_pc = 0;
     // instret of lane l = instret[l] + uniform_instret: a converged issue bumps
     // the shared count instead of every lane's.
     uint64_t uniform_instret = 0;
@@ -337,7 +346,8 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     return false;
   }
 
-  // Picks the PC to issue and its active mask by the min-PC + fairness rule.
+  // Picks the PC to issue and its active mask by the min-PC + yield +
+  // fairness rule.
   static bool select(Warp & w, uint32_t & gi, uint64_t & pc, uint32_t & mask) {
     if (w.num_groups == 1) {
       mask = w.groups[0].mask & ~blocked(w);
@@ -345,6 +355,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
       gi = 0;
       pc = w.groups[0].pc;
       w.fair_count = 0;
+      w.yield_left = 0;
       return true;
     }
     const uint32_t stopped = blocked(w);
@@ -361,22 +372,53 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     }
     if (first < 0) return false;
     uint32_t chosen = static_cast<uint32_t>(first);
-    if (diverged && w.fair_count == kFairnessPeriod - 1) {
-      for (uint32_t g = 0; g < w.num_groups; ++g) {  // groups are sorted: the first above rr_pc is the min
-        if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > w.rr_pc) {
+    bool yielded = false;
+    if (diverged && w.yield_left != 0) {
+      for (uint32_t g = 0; g < w.num_groups && !yielded; ++g) {
+        if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > w.yield_pc) {
           chosen = g;
-          break;
+          yielded = true;
         }
       }
-      w.rr_pc = w.groups[chosen].pc;
-      w.fair_count = 0;
+    }
+    if (yielded) {
+      --w.yield_left;  // the fairness state waits
     } else {
-      w.fair_count = diverged ? w.fair_count + 1 : 0;
+      w.yield_left = 0;
+      if (diverged && w.fair_count == kFairnessPeriod - 1) {
+        for (uint32_t g = 0; g < w.num_groups; ++g) {  // groups are sorted: the first above rr_pc is the min
+          if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > w.rr_pc) {
+            chosen = g;
+            break;
+          }
+        }
+        w.rr_pc = w.groups[chosen].pc;
+        w.fair_count = 0;
+      } else {
+        w.fair_count = diverged ? w.fair_count + 1 : 0;
+      }
     }
     gi = chosen;
     pc = w.groups[chosen].pc;
     mask = w.groups[chosen].mask & ~stopped;
     return true;
+  }
+
+  // A branch its group's lowest lane took backward (to its own PC or
+  // below), with that lane's operand values: taken again with the same
+  // lanes and values, nothing the branch tests has changed, so the group
+  // spins and the warp yields to the groups above it.
+  static void note_backward_branch(Warp & w, uint64_t pc, uint32_t mask, X rs1, X rs2) {
+    if (w.spin_valid && w.spin_pc == pc && w.spin_mask == mask && w.spin_rs1 == rs1 && w.spin_rs2 == rs2) {
+      w.yield_left = kSpinYieldIssues;
+      w.yield_pc = pc;
+      return;
+    }
+    w.spin_valid = true;
+    w.spin_pc = pc;
+    w.spin_mask = mask;
+    w.spin_rs1 = rs1;
+    w.spin_rs2 = rs2;
   }
 
   static void remove_lanes(Warp & w, uint32_t gi, uint32_t mask) {

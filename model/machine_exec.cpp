@@ -104,6 +104,8 @@ bool Machine<X>::execute(uint32_t sm_id, uint32_t slot, Warp& w, Block& blk, con
     uint32_t taken = 0;
     for_each_lane(mask, [&](uint32_t l) { taken |= static_cast<uint32_t>(taken_if(s1[l], s2[l])) << l; });
     const uint64_t target = static_cast<X>(pc + static_cast<uint64_t>(static_cast<int64_t>(in.imm)));
+    const uint32_t lead = static_cast<uint32_t>(__builtin_ctz(mask));
+    if (((taken >> lead) & 1u) != 0 && target <= pc) note_backward_branch(w, pc, mask, s1[lead], s2[lead]);
     if (taken == mask) {
       move_lanes(w, gi, mask, target);
     } else if (taken == 0) {

@@ -3,7 +3,10 @@
 //   * contended vs uncontended global atomicAdd (tests/e2e/kernels/bank_conflicts.cu,
 //     global_atomics: every thread on word 0, or each on its own word);
 //   * a 256-bin histogram with shared-memory atomics vs one with global
-//     atomics only (tests/e2e/kernels/atomic_apps.cu).
+//     atomics only (tests/e2e/kernels/atomic_apps.cu);
+//   * a contended spin lock (atomic_apps.cu, spinlock_counter): every thread
+//     of 4 blocks x 64 threads takes one lock in turn, warp-mates included
+//     (docs/isa.md section 6, "Spinning"); cycles per critical section.
 // Figures: cycles, atomics (counter 15), cycles per atomic, shared passes per
 // access (14 / 13) and global line requests (12).  The model counts issue
 // slots as cycles, so its cycle figures do not show memory contention; the
@@ -84,6 +87,27 @@ int run(const std::string& backend) {
       std::fprintf(stderr, "atomics_bench: %s gave a wrong histogram\n", kernel);
       return 1;
     }
+  }
+
+  // The contended lock: 256 critical sections, one per thread.
+  const uint32_t lock_blocks = 4, lock_threads = 64;
+  DeviceBuffer<int32_t> lock(device, 1), counter(device, 1);
+  lock.fill_bytes(0);
+  counter.fill_bytes(0);
+  apps.kernel("spinlock_counter").launch(Dim3(lock_blocks), Dim3(lock_threads), 0, lock, counter, 1);
+  device.synchronize();
+  const kestrel_counters c = device.counters();
+  const uint64_t sections = lock_blocks * lock_threads;
+  std::printf("  %-34s %10llu cycles %8llu sections %8.1f cycles/section %10llu warp-instructions\n",
+              "spin lock, 4 blocks x 64 threads",
+              static_cast<unsigned long long>(c.value[KESTREL_CNT_CYCLES]),
+              static_cast<unsigned long long>(sections),
+              static_cast<double>(c.value[KESTREL_CNT_CYCLES]) / static_cast<double>(sections),
+              static_cast<unsigned long long>(c.value[KESTREL_CNT_WARP_INSTRS]));
+  if (counter.download()[0] != static_cast<int32_t>(sections) || lock.download()[0] != 0) {
+    std::fprintf(stderr, "atomics_bench: the spin lock's counter is %d, expected %llu\n",
+                 counter.download()[0], static_cast<unsigned long long>(sections));
+    return 1;
   }
   return 0;
 }

@@ -30,17 +30,6 @@ constexpr uint64_t kArrays = KESTREL_GLOBAL_BASE + 0x100000;
 constexpr uint32_t kElements = 1u << 20;  // per array
 constexpr int kPasses = 8;                // over the arrays, per launch
 
-// global index in t0, total threads in t1
-void global_index(Assembler& a) {
-  a.csrr(t0, KESTREL_CSR_CTAID_X);
-  a.csrr(t1, KESTREL_CSR_NTID_X);
-  a.mul(t0, t0, t1);
-  a.csrr(t2, KESTREL_CSR_TID_X);
-  a.add(t0, t0, t2);
-  a.csrr(t2, KESTREL_CSR_NCTAID_X);
-  a.mul(t1, t1, t2);
-}
-
 // Loads a pointer parameter (the buffer holds 8-byte addresses below 4 GiB;
 // RV32 reads their low words).
 void load_pointer(Assembler& a, unsigned xlen, Reg rd, int32_t offset) {
@@ -54,7 +43,7 @@ void load_pointer(Assembler& a, unsigned xlen, Reg rd, int32_t offset) {
 // Integer arithmetic in registers only: 8 instructions per iteration.
 Assembler alu_kernel(unsigned xlen, int iterations) {
   Assembler a(xlen);
-  global_index(a);
+  a.global_index_x(t0, t1, t2);  // global index, total threads
   a.li(t3, iterations);
   a.mv(s2, t0);
   a.li(s3, 0x9E3779B9);
@@ -78,7 +67,7 @@ Assembler alu_kernel(unsigned xlen, int iterations) {
 // c[i] = a[i] * 3 + b[i] over a grid-stride loop: 3 memory operations in 11 instructions.
 Assembler memory_kernel(unsigned xlen) {
   Assembler a(xlen);
-  global_index(a);
+  a.global_index_x(t0, t1, t2);   // global index, total threads
   load_pointer(a, xlen, s2, 0);   // a
   load_pointer(a, xlen, s3, 8);   // b
   load_pointer(a, xlen, s4, 16);  // c
@@ -109,7 +98,7 @@ Assembler memory_kernel(unsigned xlen) {
 // y[i] = alpha * x[i] + y[i] with a fused multiply-add, grid-stride.
 Assembler fp_kernel(unsigned xlen) {
   Assembler a(xlen);
-  global_index(a);
+  a.global_index_x(t0, t1, t2);  // global index, total threads
   load_pointer(a, xlen, s2, 0);
   load_pointer(a, xlen, s3, 8);
   a.li(s5, kElements);

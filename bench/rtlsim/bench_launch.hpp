@@ -1,8 +1,7 @@
 // What the rtlsim benches share: the "bench1" model (1 SM x 8 warps x 32
 // lanes, RV64) behind a harness, where a launch's pieces live in its memory,
-// the global index every kernel starts with, driving one launch of a
-// hand-assembled kernel through the host registers as the runtime would,
-// and reading the global counters back.
+// driving one launch of a hand-assembled kernel through the host registers
+// as the runtime would, and reading the global counters back.
 #pragma once
 
 #include <cstdint>
@@ -63,18 +62,6 @@ inline std::unique_ptr<Bench1> make_bench1(const std::map<std::string, std::stri
   rtlsim::detail::Options options = rtlsim::detail::options_from(config);
   options.max_cycles = 500'000'000;
   return std::make_unique<Bench1>(config, options, nullptr);
-}
-
-// The thread's global index in t0, the grid's threads in t1.
-inline void global_index(model::rvasm::Assembler& a) {
-  using namespace model::rvasm;
-  a.csrr(t0, KESTREL_CSR_CTAID_X);
-  a.csrr(t1, KESTREL_CSR_NTID_X);
-  a.mul(t0, t0, t1);
-  a.csrr(t2, KESTREL_CSR_TID_X);
-  a.add(t0, t0, t2);
-  a.csrr(t2, KESTREL_CSR_NCTAID_X);
-  a.mul(t1, t1, t2);
 }
 
 // Writes the code, maps it and the parameter page, runs a 1D launch to its

@@ -28,7 +28,6 @@
 namespace {
 
 using namespace kestrel::model::rvasm;
-using kestrel::bench::global_index;
 using kestrel::bench::kArrays;
 using kestrel::bench::kLanes;
 using kestrel::bench::kWarps;
@@ -40,7 +39,7 @@ constexpr uint32_t kSgemmN = 64;
 // Integer arithmetic in registers only: 8 instructions per iteration.
 Assembler alu_kernel(int iterations) {
   Assembler a(kXlen);
-  global_index(a);
+  a.global_index_x(t0, t1, t2);  // global index, total threads
   a.li(t3, iterations);
   a.mv(s2, t0);
   a.li(s3, 0x9E3779B9);
@@ -65,7 +64,7 @@ Assembler alu_kernel(int iterations) {
 // in 11 instructions.
 Assembler memory_kernel(uint32_t elements) {
   Assembler a(kXlen);
-  global_index(a);
+  a.global_index_x(t0, t1, t2);  // global index, total threads
   a.ld(s2, a0, 0);
   a.ld(s3, a0, 8);
   a.ld(s4, a0, 16);
@@ -90,10 +89,10 @@ Assembler memory_kernel(uint32_t elements) {
 // C[row][col] = sum_k A[row][k] * B[k][col], one thread per element, N x N.
 Assembler sgemm_kernel(uint32_t n) {
   Assembler a(kXlen);
-  global_index(a);
-  a.ld(s2, a0, 0);   // A
-  a.ld(s3, a0, 8);   // B
-  a.ld(s4, a0, 16);  // C
+  a.global_index_x(t0, t1, t2);  // global index, total threads
+  a.ld(s2, a0, 0);               // A
+  a.ld(s3, a0, 8);               // B
+  a.ld(s4, a0, 16);              // C
   a.li(t2, n);
   a.divu(s5, t0, t2);  // row
   a.remu(s6, t0, t2);  // col
@@ -123,7 +122,7 @@ Assembler sgemm_kernel(uint32_t n) {
 // Four paths by lane % 4 (different lengths), then re-convergence; repeated.
 Assembler divergence_kernel(int iterations) {
   Assembler a(kXlen);
-  global_index(a);
+  a.global_index_x(t0, t1, t2);  // global index, total threads
   a.li(t3, iterations);
   a.andi(s2, t0, 3);
   a.li(s3, 1);

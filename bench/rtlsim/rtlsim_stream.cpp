@@ -45,7 +45,7 @@ struct Kernel {
 // copy c = a, scale b = q c, add c = a + b, triad a = b + q c; grid-stride.
 Assembler stream_kernel(Op op) {
   Assembler a(kXlen);
-  kestrel::bench::global_index(a);
+  a.global_index_x(t0, t1, t2);  // global index, total threads
   a.ld(s2, a0, 0);
   a.ld(s3, a0, 8);
   a.ld(s4, a0, 16);

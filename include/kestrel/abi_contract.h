@@ -68,6 +68,11 @@
 /* Longest kx.nanosleep: longer requests sleep this long (guide: about 1 ms). */
 #define KESTREL_NANOSLEEP_MAX_NS   1000000u
 
+/* The thread-group choice of docs/isa.md section 6, which the RTL and the model both apply
+ * (lock-step depends on it). */
+#define KESTREL_FAIRNESS_PERIOD    32u /* a diverged warp runs the next group above rr_pc once in this many issues */
+#define KESTREL_SPIN_YIELD_ISSUES  32u /* issues a warp gives the groups above a spinning branch */
+
 /* funct7 of custom-0 funct3 KESTREL_F3_VOTE (warp-synchronous; the membermask is rs2). */
 #define KESTREL_F7_VOTE_ALL        0x00u /* rd = every participant's rs1 != 0 */
 #define KESTREL_F7_VOTE_ANY        0x01u /* rd = some participant's rs1 != 0 */

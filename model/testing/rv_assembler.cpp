@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "kestrel/abi.h"
+
 namespace kestrel::model::rvasm {
 namespace {
 
@@ -125,6 +127,24 @@ void Assembler::li(Reg rd, int64_t value) {
   li(rd, static_cast<int64_t>(static_cast<uint64_t>(value) - static_cast<uint64_t>(int64_t{low})) >> 12);
   slli(rd, rd, 12);
   if (low != 0) addi(rd, rd, low);
+}
+
+void Assembler::global_index_x(Reg index, Reg scratch) {
+  csrr(index, KESTREL_CSR_CTAID_X);
+  csrr(scratch, KESTREL_CSR_NTID_X);
+  mul(index, index, scratch);
+  csrr(scratch, KESTREL_CSR_TID_X);
+  add(index, index, scratch);
+}
+
+void Assembler::global_index_x(Reg index, Reg stride, Reg scratch) {
+  csrr(index, KESTREL_CSR_CTAID_X);
+  csrr(stride, KESTREL_CSR_NTID_X);
+  mul(index, index, stride);
+  csrr(scratch, KESTREL_CSR_TID_X);
+  add(index, index, scratch);
+  csrr(scratch, KESTREL_CSR_NCTAID_X);
+  mul(stride, stride, scratch);
 }
 
 }  // namespace kestrel::model::rvasm

@@ -168,6 +168,8 @@ module kestrel_sm #(
   logic frf_we;
   logic [Lanes*32-1:0] frf_rs1_data, frf_rs2_data, frf_rs3_data;
   logic [Lanes*32-1:0] s1_target;
+  logic [2*Xlen-1:0] s1_lead_ops;
+  logic [Warps-1:0] backoff;
   logic s1_barfault;
   logic s1_sleep;
   logic [SleepW-1:0] s1_sleep_amount;
@@ -217,6 +219,7 @@ module kestrel_sm #(
     .lsu_rsp_warp_i(lsu_rsp_warp), .s1_barfault_i(s1_barfault), .s1_coll_i(s1_coll),
     .s1_mask_i(s1_mask), .s1_pkt_i(s1_pkt), .s1_ready_i(s1_ready), .s1_rmfault_i(s1_rmfault),
     .s1_sleep_i(s1_sleep), .s1_sleep_amount_i(s1_sleep_amount), .s1_target_i(s1_target),
+    .s1_lead_ops_i(s1_lead_ops),
     .s1_valid_i(s1_valid), .s1_warp_i(s1_warp), .s1_wsfault_i(s1_wsfault), .s2_valid_i(s2_valid),
     .s3_a1_i(s3_a1), .s3_faulting_i(s3_faulting), .s3_flane_i(s3_flane), .s3_mask_i(s3_mask),
     .s3_nonzero_i(s3_nonzero), .s3_pkt_i(s3_pkt), .s3_result_i(s3_result), .s3_valid_i(s3_valid),
@@ -236,7 +239,7 @@ module kestrel_sm #(
     // to kestrel_sm_events
     .disp_busy_o(disp_busy), .disp_used_o(disp_used), .waiting_o(waiting),
     // to the front end (kestrel_sm_frontend)
-    .ctrl_o(ctrl), .disp_warp_o(disp_warp), .disp_warp_done_o(disp_warp_done),
+    .backoff_o(backoff), .ctrl_o(ctrl), .disp_warp_o(disp_warp), .disp_warp_done_o(disp_warp_done),
     .grp_mask_o(grp_mask), .grp_pc_o(grp_pc), .sched_launch_o(sched_launch), .stop_o(stop),
     // to several units
     .active_o(active), .bar_release_o(bar_release), .blk_done_o(blk_done), .blk_slots_o,
@@ -260,7 +263,7 @@ module kestrel_sm #(
     .rf_we_i(rf_we), .s1_pkt_i(s1_pkt), .s1_valid_i(s1_valid), .s1_warp_i(s1_warp),
     .sb_clear_i(sb_clear), .sfu_busy_i(sfu_busy),
     // from warp management (kestrel_sm_warps)
-    .active_i(active), .bar_release_i(bar_release), .ctrl_i(ctrl), .disp_warp_i(disp_warp),
+    .active_i(active), .backoff_i(backoff), .bar_release_i(bar_release), .ctrl_i(ctrl), .disp_warp_i(disp_warp),
     .disp_warp_done_i(disp_warp_done), .div_inflight_i(div_inflight), .drain_i(drain),
     .fault_valid_i(fault_valid), .grp_mask_i(grp_mask), .grp_pc_i(grp_pc), .grp_valid_i(grp_valid),
     .long_i(long), .lsu_busy_i(lsu_busy), .sched_launch_i(sched_launch), .stop_i(stop),
@@ -323,7 +326,7 @@ module kestrel_sm #(
     .lsu_rsp_fault_lane_o(lsu_rsp_fault_lane), .lsu_rsp_last_o(lsu_rsp_last),
     .lsu_rsp_warp_o(lsu_rsp_warp), .s1_barfault_o(s1_barfault), .s1_coll_o(s1_coll),
     .s1_mask_o(s1_mask), .s1_ready_o(s1_ready), .s1_rmfault_o(s1_rmfault), .s1_sleep_o(s1_sleep),
-    .s1_sleep_amount_o(s1_sleep_amount), .s1_target_o(s1_target), .s1_wsfault_o(s1_wsfault),
+    .s1_sleep_amount_o(s1_sleep_amount), .s1_target_o(s1_target), .s1_lead_ops_o(s1_lead_ops), .s1_wsfault_o(s1_wsfault),
     .s3_a1_o(s3_a1), .s3_faulting_o(s3_faulting), .s3_flane_o(s3_flane), .s3_mask_o(s3_mask),
     .s3_nonzero_o(s3_nonzero), .s3_pkt_o(s3_pkt), .s3_result_o(s3_result), .s3_warp_o(s3_warp),
     // to several units

@@ -60,6 +60,7 @@ module kestrel_sm_exec #(
   output logic [RowW-1:0]          alu_o,       // also the LSU address
   output logic [RowW-1:0]          result_o,    // written back in stage 3
   output logic [Lanes*32-1:0]      target_o,    // next lane PCs of a branch or jump
+  output logic [2*Xlen-1:0]        lead_ops_o,  // rs2 and rs1 of the lowest lane (spin detection)
   output logic [Lanes-1:0]         nonzero_o,   // rs1 != 0 (barrier operand)
   output logic [LaneW-1:0]         low_o,       // lowest lane of the mask
   output logic                     barfault_o,
@@ -416,6 +417,7 @@ module kestrel_sm_exec #(
   assign alu_o = s1_alu;
   assign result_o = s1_result;
   assign target_o = s1_target;
+  assign lead_ops_o = {rs2_i[32'(s1_low)*Xlen +: Xlen], rs1_i[32'(s1_low)*Xlen +: Xlen]};
   assign nonzero_o = s1_nonzero;
   assign low_o = s1_low;
   assign barfault_o = s1_barfault;

@@ -39,6 +39,7 @@ module kestrel_sm_frontend #(
   input  logic [Warps-1:0]       active_i,
   input  logic [Warps-1:0]       bar_release_i,
   input  logic [Warps-1:0]       ctrl_i,
+  input  logic [Warps-1:0]       backoff_i,      // warps waiting out a spin back-off
   input  logic [WarpW-1:0]       disp_warp_i,
   input  logic                   disp_warp_done_i,
   input  logic                   div_inflight_i,
@@ -134,6 +135,7 @@ module kestrel_sm_frontend #(
     .active_i       (active_i),
     .grp_valid_i    (grp_valid_i),
     .ctrl_i         (ctrl_i),
+    .backoff_i      (backoff_i),
     .long_i         (long_i),
     .drain_i        (drain_i),
     .wblk_i         (wblk_i),

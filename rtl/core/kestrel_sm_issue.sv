@@ -39,6 +39,7 @@ module kestrel_sm_issue #(
   input  logic [Warps-1:0]         active_i,
   input  logic [Warps-1:0]         grp_valid_i,
   input  logic [Warps-1:0]         ctrl_i,       // control instruction in flight
+  input  logic [Warps-1:0]         backoff_i,    // spinning warp waiting out its back-off (timing only)
   input  logic [Warps-1:0]         long_i,       // unit instruction in flight
   input  logic [Warps*Lanes-1:0]   drain_i,      // barrier results still to write
   input  logic [Warps*WarpW-1:0]   wblk_i,       // block slot of each warp
@@ -152,7 +153,7 @@ module kestrel_sm_issue #(
   always_comb begin
     for (int unsigned w = 0; w < Warps; w++) begin
       rel_block[w] = release_i[wblk_i[w*WarpW +: WarpW]];
-      ready[w] = active_i[w] && grp_valid_i[w] && !ctrl_i[w] && !long_i[w] && drain_i[w*Lanes +: Lanes] == '0
+      ready[w] = active_i[w] && grp_valid_i[w] && !ctrl_i[w] && !backoff_i[w] && !long_i[w] && drain_i[w*Lanes +: Lanes] == '0
                  && !rel_block[w] && (hit_i[w] || ffault_i[w]);
       if (!ffault_i[w]) begin
         if (sb_hazard[w]) ready[w] = 1'b0;

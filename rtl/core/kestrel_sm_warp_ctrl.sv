@@ -61,6 +61,7 @@ module kestrel_sm_warp_ctrl #(
   input  kestrel_pkg::sm_issue_t        s1_pkt_i,
   input  logic [RowW-1:0]               s1_rs1_i,
   input  logic [Lanes*32-1:0]           s1_target_i,
+  input  logic [2*Xlen-1:0]             s1_lead_ops_i,    // the lowest lane's rs2 and rs1
   input  logic                          s1_barfault_i,
   input  logic                          s1_wsfault_i,
   input  logic                          s1_rmfault_i,
@@ -128,6 +129,7 @@ module kestrel_sm_warp_ctrl #(
   output logic [Warps*32-1:0]           grp_pc_o,
   output logic [Warps*Lanes-1:0]        grp_mask_o,
   output logic [Warps-1:0]              ctrl_o,
+  output logic [Warps-1:0]              backoff_o,        // spinning warps backing off
   output logic [Warps-1:0]              long_o,
   output logic [Warps*Lanes*TidW-1:0]   tid_o,
   output logic [Warps*Lanes*5-1:0]      fflags_o,
@@ -146,6 +148,7 @@ module kestrel_sm_warp_ctrl #(
   output logic                          div_pending_o
 );
   localparam int unsigned FairW = $clog2(kestrel_pkg::FairnessPeriod);
+  localparam int unsigned YieldW = $clog2(kestrel_pkg::SpinYieldIssues + 1);
   localparam logic [SleepW-1:0] SleepPerCycle = SleepW'(1_000_000);
 
   // The moved logic keeps the SM's names: inputs under them here.
@@ -276,6 +279,10 @@ module kestrel_sm_warp_ctrl #(
   logic [Warps*32-1:0] grp_rr_q, grp_rr_d;
   logic [Warps*FairW-1:0] fair_q, fair_d;
   logic [Warps*32-1:0] rr_q, rr_d;
+  // Spinning (kestrel_spin_detect): issues left for the groups above a
+  // spinning branch, its PC, and what the current group commits.
+  logic [Warps*YieldW-1:0] yield_q, yield_d, grp_yield_q, grp_yield_d;
+  logic [Warps*32-1:0] yield_pc_q, yield_pc_d;
   logic [Warps-1:0] resel_q, resel_d;          // group must be recomputed
   logic [Warps-1:0] ctrl_q, ctrl_d;            // control instruction in flight: lane PCs not final
   logic [Warps-1:0] long_q, long_d;            // LSU or divider instruction outstanding
@@ -316,6 +323,7 @@ module kestrel_sm_warp_ctrl #(
   logic [31:0] gs_pc, gs_rr;
   logic [Lanes-1:0] gs_mask;
   logic [FairW-1:0] gs_fair;
+  logic [YieldW-1:0] gs_yield;
   always_comb begin
     for (int unsigned w = 0; w < Warps; w++) sel_want[w] = active_q[w] && resel_q[w] && !ctrl_q[w];
     sel_any = |sel_want;
@@ -328,12 +336,46 @@ module kestrel_sm_warp_ctrl #(
                   & ~held_q[32'(sel_w)*Lanes +: Lanes] & ~sleep_q[32'(sel_w)*Lanes +: Lanes]),
     .fair_count_i(fair_q[32'(sel_w)*FairW +: FairW]),
     .rr_pc_i     (rr_q[32'(sel_w)*32 +: 32]),
+    .yield_left_i(yield_q[32'(sel_w)*YieldW +: YieldW]),
+    .yield_pc_i  (yield_pc_q[32'(sel_w)*32 +: 32]),
     .valid_o     (gs_valid),
     .pc_o        (gs_pc),
     .mask_o      (gs_mask),
     .diverged_o  (gs_diverged),
     .fair_count_o(gs_fair),
-    .rr_pc_o     (gs_rr)
+    .rr_pc_o     (gs_rr),
+    .yield_left_o(gs_yield)
+  );
+
+  // ===========================================================================
+  // Spinning: stage 1's conditional branch whose lowest lane goes backward
+  // (taken lanes go to pc + imm, the others to pc + 4).
+  // ===========================================================================
+  logic [Lanes-1:0] s1_back, s1_lead, s1_elig;
+  logic s1_spin_branch, s1_spin_whole, s1_spin;
+  always_comb begin
+    for (int unsigned l = 0; l < Lanes; l++) s1_back[l] = s1_mask_q[l] && s1_target[l*32 +: 32] <= s1_pc_q;
+    s1_lead = s1_mask_q & (~s1_mask_q + 1'b1);
+    s1_elig = ~exited_q[32'(s1_warp_q)*Lanes +: Lanes] & ~waiting_q[32'(s1_warp_q)*Lanes +: Lanes]
+            & ~held_q[32'(s1_warp_q)*Lanes +: Lanes] & ~sleep_q[32'(s1_warp_q)*Lanes +: Lanes];
+    s1_spin_branch = s1_valid_q && !s1_ffault_q && active_q[s1_warp_q] && s1_dec_q.cls == kestrel_pkg::ClassBranch
+                     && (s1_back & s1_lead) != '0;
+    s1_spin_whole = s1_back == s1_elig;
+  end
+
+  kestrel_spin_detect #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps)) u_spin_detect (
+    .clk_i, .rst_ni,
+    .flush_i     (flush),
+    .start_i     (disp_warp_done),
+    .start_warp_i(disp_warp),
+    .branch_i    (s1_spin_branch),
+    .warp_i      (s1_warp_q),
+    .pc_i        (s1_pc_q),
+    .mask_i      (s1_mask_q),
+    .ops_i       (s1_lead_ops_i),
+    .whole_i     (s1_spin_whole),
+    .spin_o      (s1_spin),
+    .backoff_o   (backoff_o)
   );
 
   // ===========================================================================
@@ -416,6 +458,9 @@ module kestrel_sm_warp_ctrl #(
     grp_rr_d = grp_rr_q;
     fair_d = fair_q;
     rr_d = rr_q;
+    grp_yield_d = grp_yield_q;
+    yield_d = yield_q;
+    yield_pc_d = yield_pc_q;
     resel_d = resel_q;
     ctrl_d = ctrl_q;
     long_d = long_q;
@@ -453,6 +498,8 @@ module kestrel_sm_warp_ctrl #(
         long_d[disp_warp] = 1'b0;
         fair_d[32'(disp_warp)*FairW +: FairW] = '0;
         rr_d[32'(disp_warp)*32 +: 32] = '0;
+        yield_d[32'(disp_warp)*YieldW +: YieldW] = '0;
+        yield_pc_d[32'(disp_warp)*32 +: 32] = '0;
         instret_d[32'(disp_warp)*Lanes*64 +: Lanes*64] = '0;
         fflags_d[32'(disp_warp)*Lanes*5 +: Lanes*5] = '0;
         frm_d[32'(disp_warp)*Lanes*3 +: Lanes*3] = '0;
@@ -468,12 +515,14 @@ module kestrel_sm_warp_ctrl #(
       grp_mask_d[32'(sel_w)*Lanes +: Lanes] = gs_mask;
       grp_fair_d[32'(sel_w)*FairW +: FairW] = gs_fair;
       grp_rr_d[32'(sel_w)*32 +: 32] = gs_rr;
+      grp_yield_d[32'(sel_w)*YieldW +: YieldW] = gs_yield;
     end
 
     // ---- issue --------------------------------------------------------------
     if (issue) begin
       fair_d[32'(iw)*FairW +: FairW] = grp_fair_q[32'(iw)*FairW +: FairW];
       rr_d[32'(iw)*32 +: 32] = grp_rr_q[32'(iw)*32 +: 32];
+      yield_d[32'(iw)*YieldW +: YieldW] = grp_yield_q[32'(iw)*YieldW +: YieldW];
       // A collective counts for the lanes that execute it (stage 1).
       for (int unsigned l = 0; l < Lanes; l++) begin
         if (imask[l] && !is_coll(idec.cls, idec.funct3, idec.funct7))
@@ -492,6 +541,7 @@ module kestrel_sm_warp_ctrl #(
           // Converged: the rule picks the same lanes at PC+4, not diverged.
           grp_pc_d[32'(iw)*32 +: 32] = ipc + 32'd4;
           grp_fair_d[32'(iw)*FairW +: FairW] = '0;
+          grp_yield_d[32'(iw)*YieldW +: YieldW] = '0;
         end else begin
           grp_valid_d[iw] = 1'b0;
           resel_d[iw] = 1'b1;
@@ -527,6 +577,10 @@ module kestrel_sm_warp_ctrl #(
         end
         ctrl_d[s1_warp_q] = 1'b0;
         resel_d[s1_warp_q] = 1'b1;
+      end
+      if (s1_spin) begin
+        yield_d[32'(s1_warp_q)*YieldW +: YieldW] = YieldW'(kestrel_pkg::SpinYieldIssues);
+        yield_pc_d[32'(s1_warp_q)*32 +: 32] = s1_pc_q;
       end
       if (s1_barfault || s1_wsfault) stop_d = 1'b1;
       // Votes, shuffles, match, reduce: the complete classes move on, the
@@ -744,6 +798,8 @@ module kestrel_sm_warp_ctrl #(
       long_q <= '0;
       fair_q <= '0;
       rr_q <= '0;
+      yield_q <= '0;
+      yield_pc_q <= '0;
       fault_valid_q <= 1'b0;
       fault_q <= '0;
       stop_q <= 1'b0;
@@ -795,6 +851,8 @@ module kestrel_sm_warp_ctrl #(
       long_q <= long_d;
       fair_q <= fair_d;
       rr_q <= rr_d;
+      yield_q <= yield_d;
+      yield_pc_q <= yield_pc_d;
       fault_valid_q <= fault_valid_d;
       fault_q <= fault_d;
       stop_q <= stop_d;
@@ -818,6 +876,7 @@ module kestrel_sm_warp_ctrl #(
     grp_mask_q <= grp_mask_d;
     grp_fair_q <= grp_fair_d;
     grp_rr_q <= grp_rr_d;
+    grp_yield_q <= grp_yield_d;
     instret_q <= instret_d;
     tid_q <= tid_d;
     fflags_q <= fflags_d;

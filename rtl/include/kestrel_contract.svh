@@ -56,6 +56,11 @@
   // Longest kx.nanosleep: longer requests sleep this long (guide: about 1 ms).
   localparam int unsigned NanosleepMaxNs = 1000000;
 
+  // The thread-group choice of docs/isa.md section 6, which the RTL and the model both apply (lock-
+  // step depends on it).
+  localparam int unsigned FairnessPeriod = 32;  // a diverged warp runs the next group above rr_pc once in this many issues
+  localparam int unsigned SpinYieldIssues = 32;  // issues a warp gives the groups above a spinning branch
+
   // funct7 of custom-0 funct3 KESTREL_F3_VOTE (warp-synchronous; the membermask is rs2).
   localparam logic [6:0] SimtVoteAll = 7'h00;  // rd = every participant's rs1 != 0
   localparam logic [6:0] SimtVoteAny = 7'h01;  // rd = some participant's rs1 != 0

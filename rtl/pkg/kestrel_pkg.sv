@@ -54,8 +54,8 @@ package kestrel_pkg;
 
   localparam int unsigned LineOffW = $clog2(LineBytes);
 
-  // SIMT rules of docs/isa.md section 6.
-  localparam int unsigned FairnessPeriod = 32;
+  // SIMT rules of docs/isa.md section 6 (FairnessPeriod and SpinYieldIssues
+  // come from the contract above).
   localparam int unsigned BarrierWatchdogLog2 = 24;
 
   // ---------------------------------------------------------------------------

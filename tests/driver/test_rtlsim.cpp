@@ -53,11 +53,7 @@ constexpr uint32_t kOut = KESTREL_GLOBAL_BASE + 0x4000;
 // out[blockIdx.x * blockDim.x + threadIdx.x] = that index; a0 = out.
 std::vector<uint32_t> index_kernel() {
   Assembler a(32);
-  a.csrr(t0, KESTREL_CSR_CTAID_X);
-  a.csrr(t1, KESTREL_CSR_NTID_X);
-  a.mul(t0, t0, t1);
-  a.csrr(t1, KESTREL_CSR_TID_X);
-  a.add(t0, t0, t1);
+  a.global_index_x(t0, t1);
   a.slli(t2, t0, 2);
   a.add(t2, a0, t2);
   a.sw(t0, t2, 0);

@@ -149,6 +149,69 @@ TEST(Scheduling, MinPcFirstThenFairnessVisitsHigherGroups) {
   EXPECT_EQ(g.gpu().state(), LaunchState::kDone);
 }
 
+TEST(Scheduling, SpinningGroupYieldsToTheGroupsAbove) {
+  // Lanes 1..3 spin on a branch whose operands never change; lane 0 runs a
+  // loop above them.  The second time their lowest lane takes the branch
+  // back with the same lanes and values, the warp runs the groups above the
+  // branch for SpinYieldIssues issues (docs/isa.md section 6); each spin
+  // after that yields again.
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_LANEID);  // 0x00
+  a.li(t1, 1);                     // 0x04
+  a.beq(t0, zero, "high");         // 0x08
+  a.bind("spin");
+  a.bne(t1, zero, "spin");  // 0x0C: lanes 1..3, back to itself
+  a.nop();                  // 0x10
+  a.bind("high");
+  a.addi(s2, s2, 1);  // 0x14: lane 0
+  a.j("high");        // 0x18
+  TestGpu g(64, 4, 1, 1);
+  g.load(a);
+  g.gpu().start(g.desc({1, 1, 1}, {4, 1, 1}), Dispatch::kManual);
+  g.gpu().place_block(0, 0, {0});
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(g.gpu().step(0, 0).mask, 0xFu);  // up to the split
+  std::vector<uint64_t> pcs;
+  for (int i = 0; i < 2 + 32 + 1 + 32 + 1; ++i) pcs.push_back(g.gpu().step(0, 0).pc - kCode);
+  EXPECT_EQ(pcs[0], 0x0Cu);  // recorded
+  EXPECT_EQ(pcs[1], 0x0Cu);  // the same again: spinning
+  for (int i = 2; i < 34; ++i) EXPECT_EQ(pcs[i], i % 2 == 0 ? 0x14u : 0x18u) << i;
+  EXPECT_EQ(pcs[34], 0x0Cu);  // the yield is used up; the spin yields at once again
+  for (int i = 35; i < 67; ++i) EXPECT_EQ(pcs[i], i % 2 == 1 ? 0x14u : 0x18u) << i;
+  EXPECT_EQ(pcs[67], 0x0Cu);
+  EXPECT_EQ(g.gpu().xreg(0, 0, 0, s2), 32u);
+  g.gpu().abort();
+}
+
+TEST(Scheduling, LoopsThatProgressDoNotYield) {
+  // A divergent counted loop: each lane's count changes every iteration, so
+  // no branch is taken twice with the same values and the warp keeps running
+  // the minimum PC, reconverging at the loop's end before lane 0 moves on.
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_LANEID);  // 0x00
+  a.addi(t1, t0, 3);               // 0x04: lane l loops l + 3 times
+  a.beq(t0, zero, "after");        // 0x08: lane 0 skips the loop
+  a.bind("loop");
+  a.addi(t1, t1, -1);       // 0x0C
+  a.bne(t1, zero, "loop");  // 0x10
+  a.bind("after");
+  a.addi(s2, s2, 1);  // 0x14
+  a.kx_exit();        // 0x18
+  TestGpu g(64, 4, 1, 1);
+  g.load(a);
+  g.gpu().start(g.desc({1, 1, 1}, {4, 1, 1}), Dispatch::kManual);
+  g.gpu().place_block(0, 0, {0});
+  for (int i = 0; i < 3; ++i) g.gpu().step(0, 0);
+  uint32_t loop_issues = 0;
+  Retire r = g.gpu().step(0, 0);
+  while (r.pc - kCode < 0x14) {
+    ++loop_issues;
+    r = g.gpu().step(0, 0);
+  }
+  EXPECT_EQ(loop_issues, 2u * 6);  // lane 3's six iterations; lanes 1 and 2 drop out on the way
+  EXPECT_EQ(r.mask, 0xFu);         // all four lanes meet at 0x14
+  g.gpu().abort();
+}
+
 TEST(Scheduling, IntraWarpSpinLockFinishes) {
   // Every lane takes a lock with amoswap, increments a counter and releases.
   // Without the fairness step the lock holder (at a higher PC than the

@@ -62,15 +62,6 @@ void set_launch(Transport& t, uint32_t blocks, uint32_t threads) {
   t.write_reg(KESTREL_REG_WATCHDOG, 0);
 }
 
-// t0 = blockIdx.x * blockDim.x + threadIdx.x (uses t1).
-void global_thread_index(Assembler& a) {
-  a.csrr(t0, KESTREL_CSR_CTAID_X);
-  a.csrr(t1, KESTREL_CSR_NTID_X);
-  a.mul(t0, t0, t1);
-  a.csrr(t1, KESTREL_CSR_TID_X);
-  a.add(t0, t0, t1);
-}
-
 void load(Transport& t, const Assembler& a) {
   const std::vector<uint32_t> words = a.finish();
   t.write_mem(kCode, words.data(), words.size() * 4);
@@ -131,7 +122,7 @@ TEST(ModelTransport, LaunchThroughRegisters) {
   // out[global] = global + 1, using the stack (local memory backed by DRAM).
   auto t = make();
   Assembler a(64);
-  global_thread_index(a);  // t0 (t1 clobbered)
+  a.global_index_x(t0, t1);
   a.addi(sp, sp, -16);
   a.sd(t0, sp, 8);
   a.ld(t2, sp, 8);
@@ -197,7 +188,7 @@ TEST(ModelTransport, AdvanceInSlicesMatchesOneRun) {
   auto program = [] {
     // out[global] = global + 1 + out[200] (a word the host may change mid-launch).
     Assembler a(64);
-    global_thread_index(a);  // t0 (t1 clobbered)
+    a.global_index_x(t0, t1);
     a.lw(t2, a0, 800);
     a.add(t2, t2, t0);
     a.addi(t2, t2, 1);
@@ -308,8 +299,8 @@ TEST(ModelTransport, WatchdogRegisterBudgetsCycles) {
 TEST(ModelTransport, PrivateLocalWindowsCostOnlyTouchedPages) {
   auto t = make();
   Assembler a(64);
-  global_thread_index(a);  // t0 (t1 clobbered)
-  a.lw(t2, sp, -4);        // the top word of the window: zero for every block
+  a.global_index_x(t0, t1);
+  a.lw(t2, sp, -4);  // the top word of the window: zero for every block
   a.add(t2, t2, t0);
   a.sw(t2, sp, -4);
   a.li(t4, 1 << 24);

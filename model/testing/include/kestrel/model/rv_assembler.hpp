@@ -248,6 +248,13 @@ class Assembler {
   void j(const std::string& label) { jal(zero, label); }
   void ret() { jalr(zero, ra, 0); }
 
+  // ---- the prologue hand-written kernels share ----
+  // index = blockIdx.x * blockDim.x + threadIdx.x (scratch clobbered); with
+  // a stride register also stride = blockDim.x * gridDim.x, a grid-stride
+  // loop's step.
+  void global_index_x(Reg index, Reg scratch);
+  void global_index_x(Reg index, Reg stride, Reg scratch);
+
  private:
   struct Fixup {
     size_t index;
