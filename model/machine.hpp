@@ -346,6 +346,15 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     return false;
   }
 
+  // The lowest group above `pc` with an eligible lane (groups are sorted by
+  // PC), or -1.
+  static int first_eligible_above(const Warp& w, uint32_t stopped, uint64_t pc) {
+    for (uint32_t g = 0; g < w.num_groups; ++g) {
+      if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > pc) return static_cast<int>(g);
+    }
+    return -1;
+  }
+
   // Picks the PC to issue and its active mask by the min-PC + yield +
   // fairness rule.
   static bool select(Warp & w, uint32_t & gi, uint64_t & pc, uint32_t & mask) {
@@ -372,26 +381,15 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     }
     if (first < 0) return false;
     uint32_t chosen = static_cast<uint32_t>(first);
-    bool yielded = false;
-    if (diverged && w.yield_left != 0) {
-      for (uint32_t g = 0; g < w.num_groups && !yielded; ++g) {
-        if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > w.yield_pc) {
-          chosen = g;
-          yielded = true;
-        }
-      }
-    }
-    if (yielded) {
+    const int above_yield = diverged && w.yield_left != 0 ? first_eligible_above(w, stopped, w.yield_pc) : -1;
+    if (above_yield >= 0) {
+      chosen = static_cast<uint32_t>(above_yield);
       --w.yield_left;  // the fairness state waits
     } else {
       w.yield_left = 0;
       if (diverged && w.fair_count == kFairnessPeriod - 1) {
-        for (uint32_t g = 0; g < w.num_groups; ++g) {  // groups are sorted: the first above rr_pc is the min
-          if ((w.groups[g].mask & ~stopped) != 0 && w.groups[g].pc > w.rr_pc) {
-            chosen = g;
-            break;
-          }
-        }
+        const int above_rr = first_eligible_above(w, stopped, w.rr_pc);
+        if (above_rr >= 0) chosen = static_cast<uint32_t>(above_rr);
         w.rr_pc = w.groups[chosen].pc;
         w.fair_count = 0;
       } else {
