@@ -114,6 +114,10 @@ Device::Device(std::unique_ptr<Transport> transport) : transport_(std::move(tran
   info_.sched_policy = config2 & 0xFu;
   info_.fpu_stages = (config2 >> 4) & 0xFu;
   info_.icache_lines = 1u << ((config2 >> 8) & 0xFu);
+  const uint32_t config3 = transport_->read_reg(KESTREL_REG_CONFIG3);
+  info_.l2_bytes = uint64_t{config3 & 0xFFFFu} * 1024;
+  info_.l2_ways = (config3 >> 16) & 0xFFu;
+  info_.mem_counters = ((config3 >> KESTREL_CONFIG3_MEM_WINDOW_BIT) & 1u) != 0;
 
   auto reject = [&](const std::string& why) { throw Error(KESTREL_ERROR_NO_DEVICE, who + why); };
   if (info_.xlen != 32 && info_.xlen != 64) reject("CONFIG0 reports xlen " + std::to_string(info_.xlen));
@@ -252,6 +256,14 @@ CounterValues Device::read_counters() {
 unsigned Device::sm_counter_sms() const {
   if (info_.version < KESTREL_SM_COUNTERS_VERSION) return 0;
   return std::min<unsigned>(info_.num_sms, KESTREL_SM_COUNTERS_MAX_SMS);
+}
+
+std::optional<MemCounterValues> Device::read_mem_counters() {
+  if (!info_.mem_counters) return std::nullopt;
+  MemCounterValues values{};
+  for (uint32_t i = 0; i < KESTREL_MEM_CNT_COUNT; ++i)
+    values[i] = read_reg64(KESTREL_REG_MEM_COUNTERS + 8 * i);
+  return values;
 }
 
 std::vector<SmCounterValues> Device::read_sm_counters() {

@@ -651,6 +651,14 @@ kestrel_status kestrel_get_launch_dram_stats(kestrel_device_t* device, kestrel_d
   });
 }
 
+kestrel_status kestrel_get_launch_memory_stats(kestrel_device_t* device, kestrel_memory_stats* stats) {
+  return guarded(device, [&] {
+    kestrel_device* d = checked(device);
+    require_out(stats, "stats");
+    *stats = kestrel::runtime::memory_stats(d->context->last_launch());
+  });
+}
+
 const char* kestrel_counter_name(int counter) {
   switch (counter) {
     case KESTREL_CNT_CYCLES:
@@ -722,6 +730,35 @@ const char* kestrel_sm_counter_name(int counter) {
       return "stall_idle";
     case KESTREL_SM_CNT_BLOCKS:
       return "blocks";
+    default:
+      return nullptr;
+  }
+}
+
+const char* kestrel_mem_counter_name(int counter) {
+  switch (counter) {
+    case KESTREL_MEM_CNT_READS:
+      return "reads";
+    case KESTREL_MEM_CNT_WRITES:
+      return "writes";
+    case KESTREL_MEM_CNT_FETCHES:
+      return "fetches";
+    case KESTREL_MEM_CNT_ATOMICS:
+      return "atomics";
+    case KESTREL_MEM_CNT_INFLIGHT_CYCLES:
+      return "inflight_cycles";
+    case KESTREL_MEM_CNT_L2_HITS:
+      return "l2_hits";
+    case KESTREL_MEM_CNT_L2_MISSES:
+      return "l2_misses";
+    case KESTREL_MEM_CNT_L2_MERGES:
+      return "l2_merges";
+    case KESTREL_MEM_CNT_L2_EVICTIONS:
+      return "l2_evictions";
+    case KESTREL_MEM_CNT_L2_WRITES:
+      return "l2_writes";
+    case KESTREL_MEM_CNT_DRAM_REQUESTS:
+      return "dram_requests";
     default:
       return nullptr;
   }

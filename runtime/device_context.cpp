@@ -169,6 +169,8 @@ DeviceContext::DeviceContext(std::unique_ptr<Transport> transport, const std::st
   props_.sched_policy = info.sched_policy;
   props_.fpu_stages = info.fpu_stages;
   props_.icache_lines = info.icache_lines;
+  props_.l2_bytes = info.l2_bytes;
+  props_.l2_ways = info.l2_ways;
   param_buffer_ = allocate_region(kMaxParamBytes, kMaxParamBytes, RegionKind::params, KESTREL_PAGE_READ);
 }
 
@@ -546,6 +548,7 @@ void DeviceContext::retire_launch() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.started).count();
   stats.counters = device_.read_counters();
   stats.sm_counters = device_.read_sm_counters();
+  stats.memory = device_.read_mem_counters();
   if (DramCounters after; stats.dram && device_.read_dram_counters(after)) {
     stats.dram = dram_difference(*stats.dram, after);
   } else {

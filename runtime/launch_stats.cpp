@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "device_context.hpp"
+#include "kestrel/abi.h"
 #include "kestrel/error.hpp"
 #include "kestrel/transport.hpp"
 
@@ -88,6 +89,23 @@ kestrel_dram_stats dram_stats(const LaunchRecord& record) {
   return s;
 }
 
+kestrel_memory_stats memory_stats(const LaunchRecord& record) {
+  kestrel_memory_stats s{};
+  if (!record.memory) return s;
+  const driver::MemCounterValues& m = *record.memory;
+  s.counted = 1;
+  for (size_t i = 0; i < m.size(); ++i) s.value[i] = m[i];
+  const uint64_t requests = m[KESTREL_MEM_CNT_READS] + m[KESTREL_MEM_CNT_WRITES] +
+                            m[KESTREL_MEM_CNT_FETCHES] + m[KESTREL_MEM_CNT_ATOMICS];
+  s.average_latency = ratio(m[KESTREL_MEM_CNT_INFLIGHT_CYCLES], requests);
+  s.l2_hit_rate =
+      ratio(m[KESTREL_MEM_CNT_L2_HITS],
+            m[KESTREL_MEM_CNT_L2_HITS] + m[KESTREL_MEM_CNT_L2_MISSES] + m[KESTREL_MEM_CNT_L2_MERGES]);
+  s.lines_per_warp_load = ratio(m[KESTREL_MEM_CNT_READS], record.counters[KESTREL_CNT_LOADS]);
+  s.bytes_per_cycle = ratio(requests * KESTREL_LINE_BYTES, record.counters[KESTREL_CNT_CYCLES]);
+  return s;
+}
+
 kestrel_sm_stats sm_stats(const LaunchRecord& record, const kestrel_device_props& props, uint32_t sm) {
   const driver::SmCounterValues& c = record.sm_counters.at(sm);
   const uint64_t cycles = record.counters[KESTREL_CNT_CYCLES];
@@ -148,6 +166,19 @@ nlohmann::ordered_json dram_json(const LaunchRecord& record) {
           {"bandwidth_utilization", s.bandwidth_utilization}};
 }
 
+// The memory side's figures of the launch; null without the counter window.
+nlohmann::ordered_json memory_json(const LaunchRecord& record) {
+  if (!record.memory) return nullptr;
+  const kestrel_memory_stats s = memory_stats(record);
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  for (int i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) json[kestrel_mem_counter_name(i)] = s.value[i];
+  json["average_latency"] = s.average_latency;
+  json["l2_hit_rate"] = s.l2_hit_rate;
+  json["lines_per_warp_load"] = s.lines_per_warp_load;
+  json["bytes_per_cycle"] = s.bytes_per_cycle;
+  return json;
+}
+
 nlohmann::ordered_json imbalance_json(const LaunchRecord& record, const kestrel_device_props& props) {
   if (record.sm_counters.empty() || record.sm_counters.size() != props.num_sms) return nullptr;
   uint64_t most = 0, total = 0;
@@ -189,11 +220,13 @@ std::string launch_json(const LaunchRecord& record, const kestrel_device_props& 
         {"warps_per_sm", props.warps_per_sm},
         {"lanes_per_warp", props.warp_size},
         {"scheduler", sched_policy_name(props.sched_policy)},
+        {"l2_bytes", props.l2_bytes},
         {"clock_khz", props.clock_khz}}},
       {"host_seconds", record.host_seconds},
       {"counters", counters},
       {"per_sm", per_sm_json(record, props)},
       {"dram", dram_json(record)},
+      {"memory", memory_json(record)},
       {"derived",
        {{"ipc", s.ipc},
         {"ipc_per_sm", s.ipc_per_sm},

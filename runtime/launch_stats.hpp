@@ -35,6 +35,8 @@ struct LaunchRecord {
   // What the backend's DRAM model did during the launch (the counters'
   // difference over it); absent for a backend without one.
   std::optional<DramCounters> dram;
+  // The memory-system counters; absent on a device without the window.
+  std::optional<driver::MemCounterValues> memory;
 };
 
 // What a DRAM model did between two readings of its counters.
@@ -43,6 +45,10 @@ DramCounters dram_difference(const DramCounters& before, const DramCounters& aft
 // The record's DRAM figures in the C API's form; all zero without a DRAM
 // model (kestrel_dram_stats::modelled is then 0).
 kestrel_dram_stats dram_stats(const LaunchRecord& record);
+
+// The record's memory-system figures in the C API's form; counted = 0 and
+// zeros without the memory counter window.
+kestrel_memory_stats memory_stats(const LaunchRecord& record);
 
 // The record and its derived figures in the C API's form.
 kestrel_launch_stats launch_stats(const LaunchRecord& record, const kestrel_device_props& props);

@@ -66,7 +66,8 @@ module kestrel_board_stub #(
     .ClockKhz(ClkHz / 1000),
     .MemOutstanding(MemOutstanding),
     .ICacheLines(ICacheLines),
-    .FpuStages(FpuStages)
+    .FpuStages(FpuStages),
+    .L2Sets(0)
   ) u_gpu (
     .clk_i,
     .rst_ni,

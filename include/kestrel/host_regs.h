@@ -15,6 +15,7 @@
 #define KESTREL_REG_MEM_SIZE_KB    0x014u /* device DRAM size in KiB */
 #define KESTREL_REG_CLOCK_KHZ      0x018u /* core clock */
 #define KESTREL_REG_CONFIG2        0x01Cu /* warp scheduler policy[3:0] (enum kestrel_sched_policy), FPU stages[7:4], log2 I-cache lines per SM[11:8] */
+#define KESTREL_REG_CONFIG3        0x020u /* memory system: L2 KiB[15:0] (0: no L2), L2 ways[23:16], the memory counter window (KESTREL_REG_MEM_COUNTERS) exists[31]; reads 0 on hardware without it */
 
 #define KESTREL_ID_VALUE           0x4C54534Bu /* "KSTL" */
 
@@ -77,6 +78,11 @@
  * when the launch ends */
 #define KESTREL_REG_COUNTERS       0x200u
 
+/* memory-system counter window (CONFIG3 bit 31): counter i (enum kestrel_mem_counter), 64-bit,
+ * LO at base + 8*i, HI at +4; reset by START, frozen when the launch ends */
+#define KESTREL_REG_MEM_COUNTERS   0x300u
+#define KESTREL_CONFIG3_MEM_WINDOW_BIT 0x01Fu /* CONFIG3 bit: the window exists */
+
 /* per-SM counter window (hardware version 2 on): SM s's counter j (enum kestrel_sm_counter),
  * 64-bit, LO at base + stride*s + 8*j, HI at +4, for s below min(SMs, MAX_SMS); reset by START,
  * frozen when the launch ends */
@@ -112,6 +118,22 @@ enum kestrel_counter {
   KESTREL_CNT_SHARED_PASSES = 14, /* bank passes they took (= accesses: no conflict) */
   KESTREL_CNT_ATOMICS = 15, /* thread-level atomic read-modify-writes */
   KESTREL_CNT_COUNT = 16
+};
+
+/* Memory-system counters (KESTREL_REG_MEM_COUNTERS), summed over all SMs, counted where the SMs' line requests leave the crossbar for the memory side (memory-side atomics, L2, DRAM port). Requests that fail the page check never get there. */
+enum kestrel_mem_counter {
+  KESTREL_MEM_CNT_READS = 0, /* line reads of global and local memory (loads) */
+  KESTREL_MEM_CNT_WRITES = 1, /* line writes of global and local memory (stores) */
+  KESTREL_MEM_CNT_FETCHES = 2, /* instruction-line fetches (I-cache misses) */
+  KESTREL_MEM_CNT_ATOMICS = 3, /* atomic requests (one thread each) */
+  KESTREL_MEM_CNT_INFLIGHT_CYCLES = 4, /* per cycle, the requests in the memory side (taken, not yet answered): divided by the requests, their mean latency (Little's law) */
+  KESTREL_MEM_CNT_L2_HITS = 5, /* L2 read hits */
+  KESTREL_MEM_CNT_L2_MISSES = 6, /* L2 read misses (line fills sent to DRAM) */
+  KESTREL_MEM_CNT_L2_MERGES = 7, /* L2 reads merged into a fill in flight */
+  KESTREL_MEM_CNT_L2_EVICTIONS = 8, /* L2 fills that replaced a valid line */
+  KESTREL_MEM_CNT_L2_WRITES = 9, /* L2 write-throughs */
+  KESTREL_MEM_CNT_DRAM_REQUESTS = 10, /* line requests on the DRAM port */
+  KESTREL_MEM_CNT_COUNT = 11
 };
 
 /* Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name. */

@@ -63,6 +63,8 @@ typedef struct kestrel_device_props {
   uint32_t sched_policy; /* enum kestrel_sched_policy: the SMs' warp scheduler (CONFIG2) */
   uint32_t fpu_stages;   /* FMA pipeline depth of an SM (CONFIG2) */
   uint32_t icache_lines; /* instruction cache lines (64 bytes) per SM (CONFIG2) */
+  uint64_t l2_bytes;     /* the shared L2's capacity, 0 without one (CONFIG3) */
+  uint32_t l2_ways;      /* its associativity */
 } kestrel_device_props;
 
 typedef struct kestrel_fault_info {
@@ -237,21 +239,38 @@ kestrel_status kestrel_get_launch_sm_stats(kestrel_device_t* device, kestrel_sm_
  * without a DRAM model (the functional model, a board) gives modelled = 0
  * and zeros. */
 typedef struct kestrel_dram_stats {
-  uint32_t modelled; /* 1 when the figures below come from a DRAM model */
-  uint64_t reads, writes;                      /* line requests served */
-  uint64_t bytes_read, bytes_written;          /* whole lines read; written bytes enabled */
+  uint32_t modelled;                            /* 1 when the figures below come from a DRAM model */
+  uint64_t reads, writes;                       /* line requests served */
+  uint64_t bytes_read, bytes_written;           /* whole lines read; written bytes enabled */
   uint64_t row_hits, row_misses, row_conflicts; /* per request */
-  double row_hit_rate;                         /* row_hits / requests */
-  double average_read_latency;                 /* cycles from acceptance to response */
-  double bytes_per_cycle;                      /* lines moved x 64 / the launch's cycles */
-  double peak_bytes_per_cycle;                 /* what the data bus can move */
-  double bandwidth_utilization;                /* bytes_per_cycle / peak_bytes_per_cycle */
+  double row_hit_rate;                          /* row_hits / requests */
+  double average_read_latency;                  /* cycles from acceptance to response */
+  double bytes_per_cycle;                       /* lines moved x 64 / the launch's cycles */
+  double peak_bytes_per_cycle;                  /* what the data bus can move */
+  double bandwidth_utilization;                 /* bytes_per_cycle / peak_bytes_per_cycle */
 } kestrel_dram_stats;
 kestrel_status kestrel_get_launch_dram_stats(kestrel_device_t* device, kestrel_dram_stats* stats);
+/* What the GPU's memory side saw during the latest launch (the memory
+ * counter window, docs/memory-system.md "Memory-system counters"): the line
+ * requests that passed the page check by kind, their mean latency through
+ * the memory side (atomics, L2, DRAM), and the L2's hits and misses.  A
+ * device without the window (the functional model, which has no timing)
+ * gives counted = 0 and zeros. */
+typedef struct kestrel_memory_stats {
+  uint32_t counted;                      /* 1 when the figures below were counted */
+  uint64_t value[KESTREL_MEM_CNT_COUNT]; /* indexed by enum kestrel_mem_counter */
+  double average_latency;                /* cycles from the crossbar to the answer, per request */
+  double l2_hit_rate;                    /* read hits / (hits + misses + merges); 0 without an L2 */
+  double lines_per_warp_load;            /* line reads / warp-level loads (global, local and shared) */
+  double bytes_per_cycle;                /* lines to and from the memory side x 64 / cycles */
+} kestrel_memory_stats;
+kestrel_status kestrel_get_launch_memory_stats(kestrel_device_t* device, kestrel_memory_stats* stats);
 /* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */
 const char* kestrel_counter_name(int counter);
 /* "active_cycles", "warp_instrs", ... (enum kestrel_sm_counter); NULL for an index that names none. */
 const char* kestrel_sm_counter_name(int counter);
+/* "reads", "l2_hits", ... (enum kestrel_mem_counter); NULL for an index that names none. */
+const char* kestrel_mem_counter_name(int counter);
 /* "illegal address", ...; NULL for an unknown kind. */
 const char* kestrel_fault_kind_name(int kind);
 

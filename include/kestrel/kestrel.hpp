@@ -106,6 +106,13 @@ class Device {
     detail::check(kestrel_get_launch_dram_stats(handle_, &stats), handle_);
     return stats;
   }
+  // The latest launch's memory-system figures (counted = 0 without the
+  // memory counter window).
+  kestrel_memory_stats launch_memory_stats() const {
+    kestrel_memory_stats stats{};
+    detail::check(kestrel_get_launch_memory_stats(handle_, &stats), handle_);
+    return stats;
+  }
   // The latest launch's per-SM statistics; empty when the device has no
   // per-SM counters.
   std::vector<kestrel_sm_stats> launch_sm_stats() const {

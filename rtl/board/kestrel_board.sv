@@ -15,6 +15,8 @@ module kestrel_board #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  // no L2 on a board: its memory is on-chip RAM as fast as an L2 would be
+  parameter int unsigned L2Sets = 0,
   // device memory and the link
   parameter int unsigned MemBytes = 64 * 1024,
   parameter int unsigned ClkHz = 12_000_000,
@@ -76,7 +78,8 @@ module kestrel_board #(
     .ClockKhz(ClkHz / 1000),
     .SchedPolicy(SchedPolicy),
     .ICacheLines(ICacheLines),
-    .FpuStages(FpuStages)
+    .FpuStages(FpuStages),
+    .L2Sets(L2Sets)
   ) u_gpu (
     .clk_i,
     .rst_ni,

@@ -603,12 +603,29 @@ module kestrel_lsu #(
     line_bytes = dw >> (32'(off[2:0]) * 8);
   endfunction
 
+  // old with the bits of new where mask is set.
+  function automatic logic [Lanes*Xlen-1:0] merge_bits(input logic [Lanes*Xlen-1:0] old_bits,
+                                                       input logic [Lanes*Xlen-1:0] new_bits,
+                                                       input logic [Lanes*Xlen-1:0] mask);
+    merge_bits = (old_bits & ~mask) | (new_bits & mask);
+  endfunction
+  function automatic logic [Lanes*32-1:0] merge_hi(input logic [Lanes*32-1:0] old_bits,
+                                                   input logic [Lanes*32-1:0] new_bits,
+                                                   input logic [Lanes*32-1:0] mask);
+    merge_hi = (old_bits & ~mask) | (new_bits & mask);
+  endfunction
+
   // Per lane, this cycle: the front slot's shared-memory result (the pass of
   // the previous cycle, or a shared SC's rd) and the head line's response for
   // its slot.  The two never serve the same lane of one slot.
   logic [Lanes-1:0] sh_we, line_we;
   logic [Lanes*Xlen-1:0] sh_val, line_val;
   logic [Lanes*32-1:0] sh_hi, line_hi;
+  // The same enables as bit masks over a slot's data (one slot's write is
+  // then two merges, not a loop over its lanes: with Slots x Lanes loop
+  // bodies Verilator would no longer unroll the slots' storage).
+  logic [Lanes*Xlen-1:0] sh_bits, line_bits;
+  logic [Lanes*32-1:0] sh_hi_bits, line_hi_bits;
   logic rsp_take;
   logic [63:0] pair, raw;
   logic [Lanes*OffW-1:0] lane_off;
@@ -634,6 +651,12 @@ module kestrel_lsu #(
       line_we[l] = rsp_take && outq_mask[l];
       line_val[l*Xlen +: Xlen] = extend(raw, slot_size_q[outq_slot], slot_unsigned_q[outq_slot]);
       line_hi[l*32 +: 32] = raw[63:32];
+    end
+    for (int unsigned l = 0; l < Lanes; l++) begin
+      sh_bits[l*Xlen +: Xlen] = {Xlen{sh_we[l]}};
+      line_bits[l*Xlen +: Xlen] = {Xlen{line_we[l]}};
+      sh_hi_bits[l*32 +: 32] = {32{sh_we[l]}};
+      line_hi_bits[l*32 +: 32] = {32{line_we[l]}};
     end
   end
 
@@ -804,15 +827,14 @@ module kestrel_lsu #(
         slot_pf_lane_q[s] <= '0;
         slot_pf_addr_q[s] <= '0;
       end else begin
-        for (int unsigned l = 0; l < Lanes; l++) begin
-          if (busy_q && front_slot_q == SlotW'(s) && sh_we[l]) begin
-            slot_data_q[s][l*Xlen +: Xlen] <= sh_val[l*Xlen +: Xlen];
-            slot_data_hi_q[s][l*32 +: 32] <= sh_hi[l*32 +: 32];
-          end
-          if (outq_slot == SlotW'(s) && line_we[l]) begin
-            slot_data_q[s][l*Xlen +: Xlen] <= line_val[l*Xlen +: Xlen];
-            slot_data_hi_q[s][l*32 +: 32] <= line_hi[l*32 +: 32];
-          end
+        // The front's shared results, then the head line's (never the same lane).
+        if ((busy_q && front_slot_q == SlotW'(s) && sh_we != '0) || (outq_slot == SlotW'(s) && line_we != '0)) begin
+          slot_data_q[s] <= merge_bits(merge_bits(slot_data_q[s], sh_val,
+                                                  (busy_q && front_slot_q == SlotW'(s)) ? sh_bits : '0),
+                                       line_val, (outq_slot == SlotW'(s)) ? line_bits : '0);
+          slot_data_hi_q[s] <= merge_hi(merge_hi(slot_data_hi_q[s], sh_hi,
+                                                 (busy_q && front_slot_q == SlotW'(s)) ? sh_hi_bits : '0),
+                                        line_hi, (outq_slot == SlotW'(s)) ? line_hi_bits : '0);
         end
         if (rsp_take && outq_slot == SlotW'(s) && mem_rsp_i.fault != kestrel_pkg::FaultNone
             && slot_pf_q[s] == kestrel_pkg::FaultNone) begin

@@ -269,7 +269,8 @@ module kestrel_sm_backend #(
     .rsp_tag_o       (fpx_rsp_tag)
   );
 
-  kestrel_lsu #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes)) u_lsu (
+  // One slot per warp: a warp has at most one memory instruction in flight.
+  kestrel_lsu #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .Slots(Warps)) u_lsu (
     .clk_i, .rst_ni,
     .flush_i          (start_i),
     .slot_start_i     (disp_take_i ? blk_slots_i : '0),

@@ -165,6 +165,7 @@
   localparam logic [11:0] RegMemSizeKb = 12'h014;  // device DRAM size in KiB
   localparam logic [11:0] RegClockKhz = 12'h018;  // core clock
   localparam logic [11:0] RegConfig2 = 12'h01C;  // warp scheduler policy[3:0] (enum kestrel_sched_policy), FPU stages[7:4], log2 I-cache lines per SM[11:8]
+  localparam logic [11:0] RegConfig3 = 12'h020;  // memory system: L2 KiB[15:0] (0: no L2), L2 ways[23:16], the memory counter window (KESTREL_REG_MEM_COUNTERS) exists[31]; reads 0 on hardware without it
 
   localparam logic [31:0] IdValue = 32'h4C54_534B;  // "KSTL"
 
@@ -226,6 +227,11 @@
   // performance counters: 64-bit, LO at base + 8*i, HI at base + 8*i + 4; reset by START, frozen
   // when the launch ends
   localparam logic [11:0] RegCounters = 12'h200;
+
+  // memory-system counter window (CONFIG3 bit 31): counter i (enum kestrel_mem_counter), 64-bit, LO
+  // at base + 8*i, HI at +4; reset by START, frozen when the launch ends
+  localparam logic [11:0] RegMemCounters = 12'h300;
+  localparam logic [11:0] Config3MemWindowBit = 12'h01F;  // CONFIG3 bit: the window exists
 
   // per-SM counter window (hardware version 2 on): SM s's counter j (enum kestrel_sm_counter),
   // 64-bit, LO at base + stride*s + 8*j, HI at +4, for s below min(SMs, MAX_SMS); reset by START,
@@ -328,6 +334,24 @@
     CntAtomics = 5'd15,  // thread-level atomic read-modify-writes
     CntCount = 5'd16
   } counter_e;
+
+  // Memory-system counters (KESTREL_REG_MEM_COUNTERS), summed over all SMs, counted where the SMs'
+  // line requests leave the crossbar for the memory side (memory-side atomics, L2, DRAM port).
+  // Requests that fail the page check never get there.
+  typedef enum logic [3:0] {
+    MemCntReads = 4'd0,  // line reads of global and local memory (loads)
+    MemCntWrites = 4'd1,  // line writes of global and local memory (stores)
+    MemCntFetches = 4'd2,  // instruction-line fetches (I-cache misses)
+    MemCntAtomics = 4'd3,  // atomic requests (one thread each)
+    MemCntInflightCycles = 4'd4,  // per cycle, the requests in the memory side (taken, not yet answered): divided by the requests, their mean latency (Little's law)
+    MemCntL2Hits = 4'd5,  // L2 read hits
+    MemCntL2Misses = 4'd6,  // L2 read misses (line fills sent to DRAM)
+    MemCntL2Merges = 4'd7,  // L2 reads merged into a fill in flight
+    MemCntL2Evictions = 4'd8,  // L2 fills that replaced a valid line
+    MemCntL2Writes = 4'd9,  // L2 write-throughs
+    MemCntDramRequests = 4'd10,  // line requests on the DRAM port
+    MemCntCount = 4'd11
+  } mem_counter_e;
 
   // Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name.
   typedef enum logic [2:0] {

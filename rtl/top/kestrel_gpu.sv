@@ -7,7 +7,8 @@
 // * host register port: valid/ready requests (kestrel_pkg::reg_req_t), one
 //   valid/ready response per read (include/kestrel/host_regs.h map);
 // * external DRAM port: line-sized kestrel_pkg::mem_req_t/mem_rsp_t after the
-//   page check; the memory must answer in request order and echo the tag.
+//   page check, the memory-side atomics and the L2 (where L2Sets > 0); the
+//   memory must answer in request order and echo the tag.
 //   Host accesses to DRAM (write_mem/read_mem) do not pass through the GPU:
 //   the harness or board reaches its memory directly while no launch runs;
 // * irq_o: one cycle at the end of every launch (STATUS has left RUNNING);
@@ -29,6 +30,12 @@ module kestrel_gpu #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  // The shared L2 (kestrel_l2_cache) in front of the DRAM port: L2Sets x
+  // L2Ways lines of 64 bytes, L2Mshrs line fills in flight; L2Sets = 0
+  // leaves it out (the board preset).  Reported in CONFIG3.
+  parameter int unsigned L2Sets = 256,
+  parameter int unsigned L2Ways = 8,
+  parameter int unsigned L2Mshrs = 8,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
@@ -296,6 +303,9 @@ module kestrel_gpu #(
   logic xbar_req_valid, xbar_req_ready, xbar_rsp_valid, xbar_rsp_ready;
   kestrel_pkg::mem_req_t xbar_req;
   kestrel_pkg::mem_rsp_t xbar_rsp;
+  logic l2_req_valid, l2_req_ready, l2_rsp_valid, l2_rsp_ready;
+  kestrel_pkg::mem_req_t l2_req;
+  kestrel_pkg::mem_rsp_t l2_rsp;
 
   kestrel_mem_xbar #(.NumSms(NumSms), .Outstanding(MemOutstanding)) u_xbar (
     .clk_i,
@@ -338,16 +348,82 @@ module kestrel_gpu #(
     .in_rsp_valid_o(xbar_rsp_valid),
     .in_rsp_ready_i(xbar_rsp_ready),
     .in_rsp_o(xbar_rsp),
-    .ext_req_valid_o(mem_req_valid_o),
-    .ext_req_ready_i(mem_req_ready_i),
-    .ext_req_o(mem_req_o),
-    .ext_rsp_valid_i(mem_rsp_valid_i),
-    .ext_rsp_ready_o(mem_rsp_ready_o),
-    .ext_rsp_i(mem_rsp_i)
+    .ext_req_valid_o(l2_req_valid),
+    .ext_req_ready_i(l2_req_ready),
+    .ext_req_o(l2_req),
+    .ext_rsp_valid_i(l2_rsp_valid),
+    .ext_rsp_ready_o(l2_rsp_ready),
+    .ext_rsp_i(l2_rsp)
   );
-  // The SMs count their own requests (events_o.mem_request).
+
+  // The L2, invalidated at every launch start so that the host's writes to
+  // DRAM between launches are seen (it is write-through: DRAM is always
+  // current, and the host reads it directly).
+  logic l2_hit, l2_miss, l2_merge, l2_evict, l2_write;
+  if (L2Sets > 0) begin : gen_l2
+    logic unused_inv_busy;
+    kestrel_l2_cache #(
+      .Sets(L2Sets),
+      .Ways(L2Ways),
+      .Mshrs(L2Mshrs),
+      .QueueDepth(2 * MemOutstanding)
+    ) u_l2 (
+      .clk_i,
+      .rst_ni,
+      .inv_i(start),
+      .inv_busy_o(unused_inv_busy),
+      .in_req_valid_i(l2_req_valid),
+      .in_req_ready_o(l2_req_ready),
+      .in_req_i(l2_req),
+      .in_rsp_valid_o(l2_rsp_valid),
+      .in_rsp_ready_i(l2_rsp_ready),
+      .in_rsp_o(l2_rsp),
+      .ext_req_valid_o(mem_req_valid_o),
+      .ext_req_ready_i(mem_req_ready_i),
+      .ext_req_o(mem_req_o),
+      .ext_rsp_valid_i(mem_rsp_valid_i),
+      .ext_rsp_ready_o(mem_rsp_ready_o),
+      .ext_rsp_i(mem_rsp_i),
+      .ev_hit_o(l2_hit),
+      .ev_miss_o(l2_miss),
+      .ev_merge_o(l2_merge),
+      .ev_evict_o(l2_evict),
+      .ev_write_o(l2_write)
+    );
+  end else begin : gen_no_l2
+    assign mem_req_valid_o = l2_req_valid;
+    assign l2_req_ready = mem_req_ready_i;
+    assign mem_req_o = l2_req;
+    assign l2_rsp_valid = mem_rsp_valid_i;
+    assign mem_rsp_ready_o = l2_rsp_ready;
+    assign l2_rsp = mem_rsp_i;
+    assign {l2_hit, l2_miss, l2_merge, l2_evict, l2_write} = '0;
+  end
+
+  // The SMs count their own requests (events_o.mem_request, the crossbar's
+  // req_taken_o, page faults included); the memory side's counters count
+  // what passes the page check.
   logic unused_taken;
   assign unused_taken = mem_req_taken;
+  logic [32'(kestrel_pkg::MemCntCount)*64-1:0] mem_counters;
+  kestrel_mem_counters u_mem_counters (
+    .clk_i,
+    .rst_ni,
+    .clear_i(start),
+    .enable_i(running),
+    .req_taken_i(xbar_req_valid && xbar_req_ready),
+    .req_kind_i(xbar_req.kind),
+    .req_write_i(xbar_req.write),
+    .req_atomic_i(xbar_req.amo.valid),
+    .rsp_taken_i(xbar_rsp_valid && xbar_rsp_ready),
+    .l2_hit_i(l2_hit),
+    .l2_miss_i(l2_miss),
+    .l2_merge_i(l2_merge),
+    .l2_evict_i(l2_evict),
+    .l2_write_i(l2_write),
+    .dram_req_taken_i(mem_req_valid_o && mem_req_ready_i),
+    .counters_o(mem_counters)
+  );
 
   kestrel_page_table #(.MemBytes(MemBytes)) u_pages (
     .clk_i,
@@ -377,7 +453,9 @@ module kestrel_gpu #(
     .ClockKhz(ClockKhz),
     .SchedPolicy(SchedPolicy),
     .ICacheLines(ICacheLines),
-    .FpuStages(FpuStages)
+    .FpuStages(FpuStages),
+    .L2Kb(L2Sets * L2Ways * kestrel_pkg::LineBytes / 1024),
+    .L2Ways(L2Sets > 0 ? L2Ways : 0)
   ) u_regs (
     .clk_i,
     .rst_ni,
@@ -398,6 +476,7 @@ module kestrel_gpu #(
     .fault_i(merged_fault),
     .counters_i(counters),
     .sm_counters_i(sm_counters),
+    .mem_counters_i(mem_counters),
     .irq_o(irq_o),
     .map_valid_o(map_valid),
     .map_ready_i(map_ready),

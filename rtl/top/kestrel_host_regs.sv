@@ -1,7 +1,9 @@
 // kestrel_host_regs: the host register map of include/kestrel/host_regs.h
 // (docs/host-interface.md section 1): identification and configuration,
 // the launch descriptor, CONTROL/STATUS, the fault record, the page-table
-// MAP_* registers, the performance counters and the per-SM counter window.
+// MAP_* registers, the performance counters, the per-SM counter window and
+// the memory-system counter window (its presence and the L2's geometry in
+// CONFIG3).
 //
 // Handshake: requests are valid/ready (kestrel_pkg::reg_req_t); a read is
 // answered by one valid/ready response carrying the 32-bit value, a write by
@@ -29,6 +31,10 @@ module kestrel_host_regs #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  // the L2 reported in CONFIG3 (0 KiB: none)
+  parameter int unsigned L2Kb = 0,
+  parameter int unsigned L2Ways = 0,
+  localparam int unsigned MemCounters = 32'(kestrel_pkg::MemCntCount),
   localparam int unsigned MaxThreads = (Warps * Lanes < 1024) ? Warps * Lanes : 1024,
   // SMs with a slot in the per-SM window (kestrel_perf_counters' CntSms)
   localparam int unsigned MaxSms = 32'(kestrel_pkg::SmCountersMaxSms),
@@ -55,6 +61,7 @@ module kestrel_host_regs #(
   input  kestrel_pkg::fault_t         fault_i,      // the launch's first fault
   input  logic [16*64-1:0]            counters_i,
   input  logic [CntSms*8*64-1:0]      sm_counters_i, // SM s's counter j at [(8s + j)*64 +: 64]
+  input  logic [MemCounters*64-1:0]   mem_counters_i, // counter i at [i*64 +: 64]
   output logic                        irq_o,        // one cycle at the end of a launch
   // page table side
   output logic                        map_valid_o,
@@ -76,6 +83,8 @@ module kestrel_host_regs #(
   // and addr[5:3] its counter (kestrel_pkg::SmCountersStride is 64).
   localparam logic [11:0] SmFirst = kestrel_pkg::RegSmCounters;
   localparam logic [11:0] SmEnd = SmFirst + 12'(64 * CntSms);
+  localparam logic [11:0] MemFirst = kestrel_pkg::RegMemCounters;
+  localparam logic [11:0] MemEnd = MemFirst + 12'(8 * MemCounters);
 
   localparam logic [1:0] StatusIdle = kestrel_pkg::StatusIdle;
   localparam logic [1:0] StatusRunning = kestrel_pkg::StatusRunning;
@@ -210,7 +219,8 @@ module kestrel_host_regs #(
   // ---------------------------------------------------------------------------
   // Reads.
   // ---------------------------------------------------------------------------
-  logic [63:0] counter_word, sm_counter_word;
+  logic [63:0] counter_word, sm_counter_word, mem_counter_word;
+  logic [3:0] mem_sel;
   logic [5:0] sm_sel;
   logic fault_visible;
 
@@ -221,6 +231,11 @@ module kestrel_host_regs #(
     for (int unsigned s = 0; s < CntSms; s++) begin
       if (32'(sm_sel) == s) sm_counter_word = sm_counters_i[(s*8 + 32'(req_i.addr[5:3]))*64 +: 64];
     end
+    mem_sel = 4'((req_i.addr - MemFirst) >> 3);
+    mem_counter_word = '0;
+    for (int unsigned c = 0; c < MemCounters; c++) begin
+      if (32'(mem_sel) == c) mem_counter_word = mem_counters_i[c*64 +: 64];
+    end
     fault_visible = (status_q == StatusFault);
     rdata = '0;
     if (desc_hit) begin
@@ -229,6 +244,8 @@ module kestrel_host_regs #(
       rdata = req_i.addr[2] ? counter_word[63:32] : counter_word[31:0];
     end else if (req_i.addr >= SmFirst && req_i.addr < SmEnd) begin
       rdata = req_i.addr[2] ? sm_counter_word[63:32] : sm_counter_word[31:0];
+    end else if (req_i.addr >= MemFirst && req_i.addr < MemEnd) begin
+      rdata = req_i.addr[2] ? mem_counter_word[63:32] : mem_counter_word[31:0];
     end else begin
       unique case (req_i.addr)
         kestrel_pkg::RegId: rdata = kestrel_pkg::IdValue;
@@ -239,6 +256,7 @@ module kestrel_host_regs #(
         kestrel_pkg::RegMemSizeKb: rdata = (dram_kb_i < 32'(MemBytes / 1024)) ? dram_kb_i : 32'(MemBytes / 1024);
         kestrel_pkg::RegClockKhz: rdata = 32'(ClockKhz);
         kestrel_pkg::RegConfig2: rdata = {20'd0, 4'($clog2(ICacheLines)), 4'(FpuStages), 4'(SchedPolicy)};
+        kestrel_pkg::RegConfig3: rdata = (32'd1 << kestrel_pkg::Config3MemWindowBit) | {8'd0, 8'(L2Ways), 16'(L2Kb)};
         kestrel_pkg::RegStatus: rdata = {30'd0, status_q};
         kestrel_pkg::RegFaultKind: rdata = fault_visible ? {28'd0, fault_q.kind} : '0;
         kestrel_pkg::RegFaultPcLo: rdata = fault_visible ? fault_q.pc[31:0] : '0;

@@ -73,6 +73,7 @@ void fill_properties(const kestrel_device_props& p, cudaDeviceProp* prop) {
   prop->minor = 0;
   fill_texture_limits(prop);
   prop->multiProcessorCount = static_cast<int>(p.num_sms);
+  prop->l2CacheSize = static_cast<int>(p.l2_bytes);
   prop->kernelExecTimeoutEnabled = 1;  // the launch watchdog (KESTREL_LIMIT_WATCHDOG_MCYCLES)
   prop->managedMemory = 1;      // cudaMallocManaged, with the pre-6.x rules (concurrentManagedAccess 0)
   prop->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel, occupancy-checked

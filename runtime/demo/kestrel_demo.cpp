@@ -111,6 +111,23 @@ void print_counters(const kestrel::Device& device, const kestrel_device_props& p
   if (stats.host_seconds > 0)
     std::printf("  %-34s %8.3f s (%.0f cycles/s)\n", "simulation time", stats.host_seconds,
                 stats.cycles_per_host_second);
+  // The memory side (crossbar to DRAM port), where the device counts it.
+  const kestrel_memory_stats memory = device.launch_memory_stats();
+  if (memory.counted) {
+    const auto mem = [&](int counter) { return memory.value[counter]; };
+    std::printf("\nmemory side (docs/memory-system.md, \"Memory-system counters\")\n");
+    std::printf("  %-34s %8" PRIu64 " / %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n",
+                "line reads / writes / fetches / atomics", mem(KESTREL_MEM_CNT_READS),
+                mem(KESTREL_MEM_CNT_WRITES), mem(KESTREL_MEM_CNT_FETCHES), mem(KESTREL_MEM_CNT_ATOMICS));
+    std::printf("  %-34s %8.2f\n", "line reads per warp-level load", memory.lines_per_warp_load);
+    std::printf("  %-34s %8.1f cycles\n", "average request latency", memory.average_latency);
+    if (props.l2_bytes != 0)
+      std::printf("  %-34s %7.1f%% (%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " merged; %" PRIu64
+                  " KiB %u-way)\n",
+                  "L2 read hit rate", 100.0 * memory.l2_hit_rate, mem(KESTREL_MEM_CNT_L2_HITS),
+                  mem(KESTREL_MEM_CNT_L2_MISSES), mem(KESTREL_MEM_CNT_L2_MERGES), props.l2_bytes / 1024,
+                  props.l2_ways);
+  }
   // The DRAM model's side of the launch, where the backend has one.
   const kestrel_dram_stats dram = device.launch_dram_stats();
   if (dram.modelled) {
@@ -192,6 +209,9 @@ int run(const Options& options) {
               props.global_mem_bytes >> 20, props.shared_mem_per_block / 1024, props.clock_khz);
   std::printf("  SM             %s warp scheduler, %u-stage FMA pipeline, %u-line I-cache\n",
               kestrel::sched_policy_name(props.sched_policy).c_str(), props.fpu_stages, props.icache_lines);
+  if (props.l2_bytes != 0)
+    std::printf("  L2             %" PRIu64 " KiB, %u-way, shared by the SMs\n", props.l2_bytes / 1024,
+                props.l2_ways);
   const std::string module_path =
       options.module_path.empty() ? built_module(props.xlen) : options.module_path;
   if (module_path.empty()) {

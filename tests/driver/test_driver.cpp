@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
 #include "fake_transport.hpp"
@@ -84,6 +85,30 @@ TEST(DriverDevice, MapsPagesThroughTheMapRegisters) {
   EXPECT_THROW(device.map_pages(KESTREL_GLOBAL_BASE + (16u << 20), 1, KESTREL_PAGE_READ), Error);
   uint32_t word = 0;
   EXPECT_THROW(device.read_mem(KESTREL_GLOBAL_BASE + (16u << 20) - 2, &word, 4), Error);
+}
+
+// CONFIG3: the L2's geometry and the memory counter window, read where the
+// device sets its bit; absent (not zeros) on a device whose CONFIG3 reads 0.
+TEST(DriverDevice, ReadsMemoryCountersWhereTheDeviceHasThem) {
+  auto plain = std::make_unique<FakeTransport>();
+  Device without(std::move(plain));
+  EXPECT_EQ(without.info().l2_bytes, 0u);
+  EXPECT_FALSE(without.info().mem_counters);
+  EXPECT_FALSE(without.read_mem_counters().has_value());
+
+  auto transport = std::make_unique<FakeTransport>();
+  auto state = transport->state();
+  state->regs[KESTREL_REG_CONFIG3] = (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (8u << 16) | 128u;
+  const uint32_t lo = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_L2_HITS;
+  state->regs[lo] = 9;
+  state->regs[lo + 4] = 2;
+  Device device(std::move(transport));
+  EXPECT_EQ(device.info().l2_bytes, 128u * 1024);
+  EXPECT_EQ(device.info().l2_ways, 8u);
+  const std::optional<MemCounterValues> values = device.read_mem_counters();
+  ASSERT_TRUE(values.has_value());
+  EXPECT_EQ((*values)[KESTREL_MEM_CNT_L2_HITS], (2ull << 32) + 9);
+  EXPECT_EQ((*values)[KESTREL_MEM_CNT_READS], 0u);
 }
 
 // The per-SM window: read for every SM of a device whose VERSION has it (up

@@ -90,6 +90,11 @@ uint64_t counter(kestrel::Transport& t, unsigned i) {
          (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * i + 4)} << 32);
 }
 
+uint64_t mem_counter(kestrel::Transport& t, unsigned i) {
+  const uint32_t lo = KESTREL_REG_MEM_COUNTERS + 8 * i;
+  return t.read_reg(lo) | (uint64_t{t.read_reg(lo + 4)} << 32);
+}
+
 uint64_t window(kestrel::Transport& t, uint32_t sm, unsigned j) {
   const uint32_t lo = KESTREL_REG_SM_COUNTERS + KESTREL_SM_COUNTERS_STRIDE * sm + 8 * j;
   return t.read_reg(lo) | (uint64_t{t.read_reg(lo + 4)} << 32);
@@ -238,7 +243,10 @@ TEST(Rtlsim, DramModelTimesTheMemoryPortAndCountsIt) {
     kestrel::DramCounters after;
     ASSERT_TRUE(rtl->dram_counters(after));
     const uint64_t requests = after.reads + after.writes - before.reads - before.writes;
-    EXPECT_EQ(requests, counter(*rtl, KESTREL_CNT_MEM_REQUESTS)) << presets[i];
+    // What reaches the DRAM port: the L2's misses and write-throughs, no
+    // more than the SMs asked for.
+    EXPECT_EQ(requests, mem_counter(*rtl, KESTREL_MEM_CNT_DRAM_REQUESTS)) << presets[i];
+    EXPECT_LE(requests, counter(*rtl, KESTREL_CNT_MEM_REQUESTS)) << presets[i];
     EXPECT_GE(after.writes - before.writes, 3u) << presets[i] << ": 48 words are three lines at least";
     EXPECT_EQ(after.row_hits + after.row_misses + after.row_conflicts, after.reads + after.writes);
     EXPECT_EQ(after.bus_bytes, 64 * (after.reads + after.writes));
@@ -312,6 +320,74 @@ TEST(Rtlsim, IndexKernelMatchesModel) {
   EXPECT_GE(window(*rtl, 0, KESTREL_SM_CNT_ACTIVE_CYCLES), counter(*rtl, KESTREL_CNT_WARP_INSTRS));
   EXPECT_LE(window(*rtl, 0, KESTREL_SM_CNT_ACTIVE_CYCLES), counter(*rtl, KESTREL_CNT_CYCLES));
   EXPECT_EQ(window(*rtl, 1, KESTREL_SM_CNT_BLOCKS), 0u) << "no SM 1";
+}
+
+// out[i] = in[i] + 1 with in at a0 and out 1 KiB above it.
+std::vector<uint32_t> increment_kernel() {
+  Assembler a(32);
+  a.global_index_x(t0, t1);
+  a.slli(t2, t0, 2);
+  a.add(t2, a0, t2);
+  a.lw(t3, t2, 0);
+  a.addi(t3, t3, 1);
+  a.sw(t3, t2, 1024);
+  a.kx_exit();
+  return a.finish();
+}
+
+// The L2 (docs/memory-system.md, "The L2 cache") between launches: the host
+// writes DRAM directly, so the second launch must read the new input, not
+// the lines the first left in the L2 (invalidated at START).  The memory
+// counter window counts the requests by kind and the L2's hits and misses;
+// the model, without timing, has no window (CONFIG3 reads 0).
+TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
+  auto model = kestrel::model::make_model_transport(small_config());
+  const uint32_t config3 = rtl->read_reg(KESTREL_REG_CONFIG3);
+  EXPECT_TRUE(config3 >> KESTREL_CONFIG3_MEM_WINDOW_BIT & 1u);
+  EXPECT_EQ(config3 & 0xFFFFu, 128u) << "the presets' L2: 256 sets x 8 ways x 64 bytes";
+  EXPECT_EQ(config3 >> 16 & 0xFFu, 8u);
+  EXPECT_EQ(model->read_reg(KESTREL_REG_CONFIG3), 0u);
+
+  const std::vector<uint32_t> code = increment_kernel();
+  constexpr uint32_t kGrid = 4, kBlock = 16, kThreads = kGrid * kBlock;
+  for (uint32_t round = 0; round < 2; ++round) {
+    std::vector<uint32_t> in(kThreads);
+    for (uint32_t i = 0; i < kThreads; ++i) in[i] = i * (3 + 2 * round) + round * 1000;
+    for (kestrel::Transport* t : {rtl.get(), model.get()}) {
+      t->write_mem(kOut, in.data(), in.size() * 4);
+      launch(*t, code, kOut, kGrid, kBlock);
+      ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE) << t->name();
+      std::vector<uint32_t> out(kThreads);
+      t->read_mem(kOut + 1024, out.data(), out.size() * 4);
+      for (uint32_t i = 0; i < kThreads; ++i) ASSERT_EQ(out[i], in[i] + 1) << t->name() << " round " << round;
+    }
+    // 16 warps of 4 lanes each load 16 bytes: one line each, four lines in
+    // all, so at most four L2 fills and the rest hits or merges.
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS), 16u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_WRITES), 16u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_ATOMICS), 0u);
+    EXPECT_GE(mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES), 1u);
+    const uint64_t hits = mem_counter(*rtl, KESTREL_MEM_CNT_L2_HITS);
+    const uint64_t misses = mem_counter(*rtl, KESTREL_MEM_CNT_L2_MISSES);
+    const uint64_t merges = mem_counter(*rtl, KESTREL_MEM_CNT_L2_MERGES);
+    const uint64_t fetches = mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES);
+    EXPECT_EQ(hits + misses + merges, 16u + fetches) << "every read and fetch looks up the L2";
+    EXPECT_GE(misses, 4u + 1u) << "a launch starts with an empty L2: the data and the code miss";
+    EXPECT_LE(misses, 4u + fetches);
+    EXPECT_GT(hits + merges, 0u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L2_WRITES), 16u) << "write-through";
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L2_EVICTIONS), 0u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_DRAM_REQUESTS), misses + 16u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS) + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) + fetches,
+              counter(*rtl, KESTREL_CNT_MEM_REQUESTS))
+        << "no page faults: every SM request reaches the memory side";
+    // Each request spends at least the DRAM model's latency or an L2 hit's
+    // few cycles in the memory side.
+    const uint64_t inflight = mem_counter(*rtl, KESTREL_MEM_CNT_INFLIGHT_CYCLES);
+    EXPECT_GE(inflight, 4u * counter(*rtl, KESTREL_CNT_MEM_REQUESTS));
+    EXPECT_LT(inflight, counter(*rtl, KESTREL_CNT_CYCLES) * counter(*rtl, KESTREL_CNT_MEM_REQUESTS));
+  }
 }
 
 TEST(Rtlsim, UnmappedStoreFaultsLikeModel) {

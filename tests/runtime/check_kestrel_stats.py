@@ -5,8 +5,9 @@ turns it into a table, a per-SM table and a well-formed SVG chart, and
 refuses a file that is not statistics.  The model has no DRAM model, so its
 record's "dram" is null; with a fourth argument `rtlsim`, a small run on the
 cycle-accurate backend with the ddr3 DRAM preset must carry the DRAM figures,
-its line requests equal to the RTL's mem_requests counter
-(docs/memory-system.md).
+its line requests equal to the memory side's requests to DRAM (the L2's
+misses and write-throughs), and the memory side's figures, which
+`kestrel-stats --memory` tabulates (docs/memory-system.md).
 
     check_kestrel_stats.py <kestrel-demo> <kestrel-stats> <scratch dir> [rtlsim]
 """
@@ -76,7 +77,15 @@ if sys.argv[4:] == ["rtlsim"]:
     with open(rtl_stats, encoding="utf-8") as f:
         dram_record = json.loads(f.readline())
     dram = dram_record["dram"]
-    assert dram["reads"] + dram["writes"] == dram_record["counters"]["mem_requests"], dram_record
+    memory = dram_record["memory"]
+    # The DRAM port sees the L2's misses and write-throughs.
+    assert dram["reads"] + dram["writes"] == memory["dram_requests"], dram_record
+    assert memory["dram_requests"] <= dram_record["counters"]["mem_requests"], dram_record
+    assert memory["reads"] > 0 and memory["writes"] > 0 and memory["fetches"] > 0, memory
+    assert memory["l2_hits"] + memory["l2_misses"] + memory["l2_merges"] == memory["reads"] + memory["fetches"], memory
+    assert dram["reads"] == memory["l2_misses"] and dram["writes"] == memory["l2_writes"], (dram, memory)
+    assert memory["average_latency"] > 0 and 0 <= memory["l2_hit_rate"] <= 1, memory
+    assert "L2 read hit rate" in shown and "average request latency" in shown, shown
     assert dram["peak_bytes_per_cycle"] == 16.0, dram
     assert dram["bytes_read"] == 64 * dram["reads"] and dram["writes"] > 0, dram
     assert 0 < dram["bandwidth_utilization"] <= 1, dram
@@ -89,6 +98,14 @@ if sys.argv[4:] == ["rtlsim"]:
     absent = subprocess.run([sys.executable, tool, "--dram", stats], check=True, capture_output=True,
                             text=True).stdout
     assert "no DRAM model" in absent, absent
+    table = subprocess.run([sys.executable, tool, "--memory", rtl_stats], check=True, capture_output=True,
+                           text=True).stdout
+    assert f"{memory['reads']:>8} {memory['writes']:>8} {memory['fetches']:>7}" in table, (memory, table)
+    assert f"{memory['average_latency']:>8.1f}" in table, (memory, table)
+    assert f"{100 * memory['l2_hit_rate']:>7.1f}%" in table, (memory, table)
+    absent = subprocess.run([sys.executable, tool, "--memory", stats], check=True, capture_output=True,
+                            text=True).stdout
+    assert "no memory-side counters" in absent, absent
     print(f"rtlsim ddr3: {dram['reads']} reads, {dram['writes']} writes, "
           f"{100 * dram['bandwidth_utilization']:.1f} % of peak, row hits {100 * dram['row_hit_rate']:.1f} %")
 

@@ -390,6 +390,57 @@ TEST_F(LaunchTest, DramFiguresAreTheLaunchsShareOfTheModelsCounters) {
   EXPECT_EQ(kestrel_get_launch_dram_stats(device_, nullptr), KESTREL_ERROR_INVALID_VALUE);
 }
 
+// The memory-side figures: the window's counters as the device counted
+// them, with the derived latency and hit rate; none (counted = 0) from a
+// device whose CONFIG3 has no window.
+TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
+  kestrel_memory_stats memory{};
+  EXPECT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_ERROR_NOT_FOUND) << "no launch yet";
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  ASSERT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(memory.counted, 0u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_READS], 0u);
+
+  // A device with the window and a 64 KiB 4-way L2 (read when it is opened).
+  ASSERT_EQ(kestrel_device_close(device_), KESTREL_SUCCESS);
+  FakeConfig config;
+  config.config3 = (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (4u << 16) | 64u;
+  open(config);
+  kestrel_device_props props{};
+  ASSERT_EQ(kestrel_device_get_props(device_, &props), KESTREL_SUCCESS);
+  EXPECT_EQ(props.l2_bytes, 64u * 1024);
+  EXPECT_EQ(props.l2_ways, 4u);
+  module_ = load_fixture(64);
+  ASSERT_EQ(kestrel_module_get_kernel(module_, "fill_index", &fill_), KESTREL_SUCCESS);
+  ASSERT_EQ(kestrel_malloc(device_, 4096, &out_), KESTREL_SUCCESS);
+  state_->run = [](kestrel::testing::FakeDeviceState& s) {
+    auto put = [&](unsigned counter, uint64_t value) {
+      s.regs[KESTREL_REG_MEM_COUNTERS + 8 * counter] = static_cast<uint32_t>(value);
+      s.regs[KESTREL_REG_MEM_COUNTERS + 8 * counter + 4] = static_cast<uint32_t>(value >> 32);
+    };
+    put(KESTREL_MEM_CNT_READS, 80);
+    put(KESTREL_MEM_CNT_WRITES, 15);
+    put(KESTREL_MEM_CNT_FETCHES, 5);
+    put(KESTREL_MEM_CNT_INFLIGHT_CYCLES, 4000);
+    put(KESTREL_MEM_CNT_L2_HITS, 60);
+    put(KESTREL_MEM_CNT_L2_MISSES, 20);
+    put(KESTREL_MEM_CNT_L2_MERGES, 5);
+    s.regs[KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_LOADS] = 40;
+    s.regs[KESTREL_REG_STATUS] = KESTREL_STATUS_DONE;
+  };
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  ASSERT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(memory.counted, 1u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_WRITES], 15u);
+  EXPECT_DOUBLE_EQ(memory.average_latency, 4000.0 / 100);
+  EXPECT_DOUBLE_EQ(memory.l2_hit_rate, 60.0 / 85);
+  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, 80.0 / 40);
+  EXPECT_DOUBLE_EQ(memory.bytes_per_cycle, 100.0 * 64 / 1000);  // the fake's launches take 1000 cycles
+  EXPECT_EQ(kestrel_get_launch_memory_stats(device_, nullptr), KESTREL_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_L2_HITS), "l2_hits");
+  EXPECT_EQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_COUNT), nullptr);
+}
+
 TEST_F(LaunchTest, RejectsConfigurationsBeyondTheDevice) {
   EXPECT_EQ(launch({1, 1, 1}, {257, 1, 1}), KESTREL_ERROR_INVALID_CONFIG);  // 9 warps, an SM has 8
   EXPECT_NE(last_error().find("needs 9 warps"), std::string::npos) << last_error();

@@ -55,6 +55,8 @@ TEST(StatsFile, EveryLaunchIsAJsonLine) {
   EXPECT_EQ(launch["device"]["scheduler"], "lrr");
   EXPECT_EQ(launch["counters"]["blocks"], 2);
   EXPECT_TRUE(launch["dram"].is_null()) << "the model has no DRAM model: no figures invented";
+  EXPECT_TRUE(launch["memory"].is_null()) << "nor memory-side counters";
+  EXPECT_EQ(launch["device"]["l2_bytes"], 0);
   const double cycles = launch["counters"]["cycles"].get<double>();
   ASSERT_GT(cycles, 0.0);
   EXPECT_DOUBLE_EQ(launch["derived"]["ipc"].get<double>(),

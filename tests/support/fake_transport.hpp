@@ -74,6 +74,7 @@ struct FakeConfig {
   uint32_t shared_bytes = 48 * 1024;
   uint32_t max_threads = 1024;
   uint64_t mem_bytes = 16u << 20;
+  uint32_t config3 = 0;  // the memory system (KESTREL_REG_CONFIG3): none
 };
 
 class FakeTransport : public Transport {
@@ -90,6 +91,7 @@ class FakeTransport : public Transport {
     r[KESTREL_REG_MEM_BASE] = KESTREL_GLOBAL_BASE;
     r[KESTREL_REG_MEM_SIZE_KB] = static_cast<uint32_t>(config.mem_bytes / 1024);
     r[KESTREL_REG_CLOCK_KHZ] = 100000;
+    r[KESTREL_REG_CONFIG3] = config.config3;
     state_->dram.assign(config.mem_bytes, 0xA5);  // stale contents, as real DRAM has
   }
 

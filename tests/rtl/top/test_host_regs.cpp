@@ -89,6 +89,8 @@ TEST_F(HostRegs, IdentificationAndConfiguration) {
   EXPECT_EQ(read(KESTREL_REG_CONFIG1), (8192u / 256) | (16u << 16)) << "max threads = warps x lanes";
   EXPECT_EQ(read(KESTREL_REG_CONFIG2), KESTREL_SCHED_GTO | (2u << 4) | (5u << 8))
       << "policy GTO, 2 FPU stages, 2^5 I-cache lines";
+  EXPECT_EQ(read(KESTREL_REG_CONFIG3), (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (4u << 16) | 32u)
+      << "the memory counter window, a 32 KiB 4-way L2";
   EXPECT_EQ(read(KESTREL_REG_MEM_BASE), KESTREL_GLOBAL_BASE);
   EXPECT_EQ(read(KESTREL_REG_MEM_SIZE_KB), 1024u);
   b->dram_kb_i = 512;  // a smaller DRAM strap
@@ -268,6 +270,20 @@ TEST_F(HostRegs, PerSmCounterWindow) {
     EXPECT_EQ(read(offset), 0u) << std::hex << offset;
   EXPECT_EQ(read(KESTREL_REG_SM_COUNTERS - 4), 0u);
   EXPECT_EQ(read(KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_COUNT), 0u);
+}
+
+TEST_F(HostRegs, MemoryCounterWindow) {
+  uint32_t* c = b->mem_counters_i.data();
+  auto value = [](unsigned i) { return 0x0404'0505'0000'0000ull * (i + 1) + 31 * i; };
+  for (unsigned i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) put_bits(c, 64 * i, 64, value(i));
+  for (unsigned i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) {
+    EXPECT_EQ(read(KESTREL_REG_MEM_COUNTERS + 8 * i), uint32_t(value(i))) << i;
+    EXPECT_EQ(read(KESTREL_REG_MEM_COUNTERS + 8 * i + 4), uint32_t(value(i) >> 32)) << i;
+  }
+  // Around the window: reserved.
+  EXPECT_EQ(read(KESTREL_REG_MEM_COUNTERS - 4), 0u);
+  EXPECT_EQ(read(KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_COUNT), 0u);
+  EXPECT_EQ(read(KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_COUNT + 4), 0u);
 }
 
 TEST_F(HostRegs, ResponseWaitsForReady) {

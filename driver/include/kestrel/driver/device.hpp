@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct DeviceInfo {
   unsigned sched_policy = 0;  // enum kestrel_sched_policy
   unsigned fpu_stages = 0;
   unsigned icache_lines = 0;
+  // CONFIG3: the memory system
+  uint64_t l2_bytes = 0;  // 0: no L2
+  unsigned l2_ways = 0;
+  bool mem_counters = false;  // the memory-system counter window exists
 };
 
 // The launch descriptor registers (KESTREL_REG_ENTRY_LO .. WATCHDOG).
@@ -76,6 +81,8 @@ struct FaultRecord {
 using CounterValues = std::array<uint64_t, KESTREL_CNT_COUNT>;
 // One SM's counters (enum kestrel_sm_counter), from the per-SM window.
 using SmCounterValues = std::array<uint64_t, KESTREL_SM_CNT_COUNT>;
+// The memory-system counters (enum kestrel_mem_counter).
+using MemCounterValues = std::array<uint64_t, KESTREL_MEM_CNT_COUNT>;
 
 // "illegal address", "barrier deadlock", ...; nullptr for an unknown kind.
 const char* fault_kind_text(int32_t kind);
@@ -126,6 +133,9 @@ class Device {
   // SM s's counters at [s], for s below sm_counter_sms(); empty without the
   // window (an older bitstream), never zeros in its place.
   std::vector<SmCounterValues> read_sm_counters();
+  // The memory-system counter window (CONFIG3 bit 31); nullopt on a device
+  // without it (the functional model, an older bitstream), never zeros.
+  std::optional<MemCounterValues> read_mem_counters();
   // The backend's DRAM model counters, cumulative since it was opened; false
   // for a backend without a DRAM model (Transport::dram_counters).
   bool read_dram_counters(DramCounters& out) const { return transport_->dram_counters(out); }
