@@ -16,6 +16,7 @@
 #endif
 #include "channel_descriptor.h"
 #include "cuda_runtime_api.h"
+#include "cuda_texture_types.h"
 
 #ifdef __cplusplus
 // nvcc's cuda_runtime.h brings <initializer_list> with it, and CUDA programs
@@ -80,6 +81,58 @@ static inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
 template <class T>
 static inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
   return ::cudaGetSymbolSize(size, (const void*)&symbol);
+}
+// The texture reference API's C++ forms (guide 3.2.11.1.2): the reference
+// itself instead of its address, and its declared texel type's channel
+// descriptor where none is given.
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                          const void* devPtr, const struct cudaChannelFormatDesc& desc,
+                                          size_t size = 0xFFFFFFFFu) {
+  return ::cudaBindTexture(offset, &tex, devPtr, &desc, size);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                          const void* devPtr, size_t size = 0xFFFFFFFFu) {
+  return ::cudaBindTexture(offset, &tex, devPtr, &tex.channelDesc, size);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture2D(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                            const void* devPtr, const struct cudaChannelFormatDesc& desc,
+                                            size_t width, size_t height, size_t pitch) {
+  return ::cudaBindTexture2D(offset, &tex, devPtr, &desc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture2D(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                            const void* devPtr, size_t width, size_t height, size_t pitch) {
+  return ::cudaBindTexture2D(offset, &tex, devPtr, &tex.channelDesc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, readMode>& tex,
+                                                 cudaArray_const_t array,
+                                                 const struct cudaChannelFormatDesc& desc) {
+  return ::cudaBindTextureToArray(&tex, array, &desc);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, readMode>& tex,
+                                                 cudaArray_const_t array) {
+  struct cudaChannelFormatDesc desc;
+  const cudaError_t error = ::cudaGetChannelDesc(&desc, array);
+  return error != cudaSuccess ? error : ::cudaBindTextureToArray(&tex, array, &desc);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaUnbindTexture(const struct texture<T, dim, readMode>& tex) {
+  return ::cudaUnbindTexture(&tex);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaGetTextureAlignmentOffset(size_t* offset,
+                                                        const struct texture<T, dim, readMode>& tex) {
+  return ::cudaGetTextureAlignmentOffset(offset, &tex);
+}
+// The guide's low-level example (3.2.11.1.2) declares a non-const
+// textureReference* for cudaGetTextureReference to fill.
+static inline cudaError_t cudaGetTextureReference(struct textureReference** texref, const void* symbol) {
+  return ::cudaGetTextureReference(const_cast<const struct textureReference**>(texref), symbol);
 }
 static inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
   return ::cudaEventCreateWithFlags(event, flags);
