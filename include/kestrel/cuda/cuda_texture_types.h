@@ -26,8 +26,16 @@
 /* The device copy holds a 64-byte descriptor (KESTREL_TEX_DESC_BYTES). */
 static_assert(sizeof(struct textureReference) == 64, "a texture reference's device copy is one descriptor");
 
+/* Only clang's CUDA passes know the attribute; in a host C++ file texture<>
+ * is a plain struct (a reference declared there has no device copy). */
+#if defined(__CUDA__) && defined(__clang__)
+#define KESTREL_TEXTURE_TYPE __attribute__((device_builtin_texture_type))
+#else
+#define KESTREL_TEXTURE_TYPE
+#endif
+
 template <class T, int texType = cudaTextureType1D, enum cudaTextureReadMode mode = cudaReadModeElementType>
-struct __attribute__((device_builtin_texture_type)) texture : public textureReference {
+struct KESTREL_TEXTURE_TYPE texture : public textureReference {
   /* The guide's defaults: unnormalized coordinates, point filtering, clamp. */
   texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
           enum cudaTextureAddressMode aMode = cudaAddressModeClamp)
@@ -44,6 +52,7 @@ struct __attribute__((device_builtin_texture_type)) texture : public textureRefe
     mipmapLevelBias = minMipmapLevelClamp = maxMipmapLevelClamp = 0.0f;
   }
 };
+#undef KESTREL_TEXTURE_TYPE
 
 #endif /* __cplusplus */
 #endif /* KESTREL_CUDA_TEXTURE_TYPES_H */
