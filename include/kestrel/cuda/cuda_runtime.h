@@ -44,7 +44,8 @@ static inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t 
   return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
 }
 template <class T>
-static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
 }
 template <class T>
@@ -52,7 +53,8 @@ static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t widt
   return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
 }
 template <class T>
-static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                                             size_t offset = 0,
                                              enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   return ::cudaMemcpyToSymbol((const void*)&symbol, src, count, offset, kind);
 }
@@ -69,7 +71,8 @@ static inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* s
   return ::cudaMemcpyToSymbolAsync((const void*)&symbol, src, count, offset, kind, stream);
 }
 template <class T>
-static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count,
+                                                    size_t offset = 0,
                                                     enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
                                                     cudaStream_t stream = 0) {
   return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
@@ -162,13 +165,14 @@ static inline cudaError_t cudaFuncSetCacheConfig(T* func, enum cudaFuncCache cac
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,
-                                                                         size_t dynamicSMemSize) {
+                                                                        size_t dynamicSMemSize) {
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize,
                                                          dynamicSMemSize);
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func,
-                                                             size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+                                                             size_t dynamicSMemSize = 0,
+                                                             int blockSizeLimit = 0) {
   return ::cudaOccupancyMaxPotentialBlockSize(minGridSize, blockSize, (const void*)func, dynamicSMemSize,
                                               blockSizeLimit);
 }

@@ -185,7 +185,8 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
  * the device before it; cudaUnbindTexture clears it.  size defaults to
  * UINT_MAX, as in CUDA: the rest of devPtr's allocation. */
 cudaError_t cudaBindTexture(size_t* offset, const struct textureReference* texref, const void* devPtr,
-                            const struct cudaChannelFormatDesc* desc, size_t size KESTREL_DEFAULT(0xFFFFFFFFu));
+                            const struct cudaChannelFormatDesc* desc,
+                            size_t size KESTREL_DEFAULT(0xFFFFFFFFu));
 cudaError_t cudaBindTexture2D(size_t* offset, const struct textureReference* texref, const void* devPtr,
                               const struct cudaChannelFormatDesc* desc, size_t width, size_t height,
                               size_t pitch);

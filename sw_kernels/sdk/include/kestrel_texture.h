@@ -238,22 +238,22 @@ static __device__ __forceinline__ unsigned long long bound_texref(const textureR
  * reads exist for 8- and 16-bit integers only; any other T has no type. */
 template <class T>
 struct NormalizedFloat;
-#define KESTREL_TEXREF_NORMALIZED(S, V)  \
-  template <>                            \
-  struct NormalizedFloat<S> {            \
-    typedef float type;                  \
-  };                                     \
-  template <>                            \
-  struct NormalizedFloat<V##1> {         \
-    typedef float1 type;                 \
-  };                                     \
-  template <>                            \
-  struct NormalizedFloat<V##2> {         \
-    typedef float2 type;                 \
-  };                                     \
-  template <>                            \
-  struct NormalizedFloat<V##4> {         \
-    typedef float4 type;                 \
+#define KESTREL_TEXREF_NORMALIZED(S, V) \
+  template <>                           \
+  struct NormalizedFloat<S> {           \
+    typedef float type;                 \
+  };                                    \
+  template <>                           \
+  struct NormalizedFloat<V##1> {        \
+    typedef float1 type;                \
+  };                                    \
+  template <>                           \
+  struct NormalizedFloat<V##2> {        \
+    typedef float2 type;                \
+  };                                    \
+  template <>                           \
+  struct NormalizedFloat<V##4> {        \
+    typedef float4 type;                \
   };
 KESTREL_TEXREF_NORMALIZED(signed char, char)
 KESTREL_TEXREF_NORMALIZED(unsigned char, uchar)

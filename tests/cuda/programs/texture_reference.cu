@@ -5,11 +5,13 @@
 // coordinates, wrap, linear filtering); tex1Dfetch on linear memory bound
 // at a misaligned pointer (cudaBindTexture's offset); a 1D array with
 // normalized coordinates and wrap, where a field changed after the bind
-// takes effect at the next bind only; pitched memory (cudaBindTexture2D).
+// takes effect at the next bind only; pitched memory (cudaBindTexture2D);
+// layered arrays and a cubemap (tex1DLayered, tex2DLayered, texCubemap).
 // Lines beginning "h100: " repeat fetches of texture_smoke.cu through
 // references; tests/cuda/CMakeLists.txt checks them against the H100's
 // texture_smoke.expected.  Then the API's errors, and last a fetch from an
 // unbound reference, which ends its launch with cudaErrorIllegalAddress.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,11 +42,14 @@ static void expect(bool ok, const char* what) {
 // The guide's example reference (3.2.11.1.2), with its read mode spelled as
 // cudaReadModeElementType (the guide's listing has a typo there).
 texture<float, cudaTextureType2D, cudaReadModeElementType> texRef;
-texture<int, cudaTextureType1D> texLinear;                  // tex1Dfetch on linear memory
-texture<float, cudaTextureType1D> texWrap;                  // normalized coordinates, wrap
-texture<float, cudaTextureType2D> texPitch;                 // pitched memory
+texture<int, cudaTextureType1D> texLinear;                                 // tex1Dfetch on linear memory
+texture<float, cudaTextureType1D> texWrap;                                 // normalized coordinates, wrap
+texture<float, cudaTextureType2D> texPitch;                                // pitched memory
 texture<uchar4, cudaTextureType2D, cudaReadModeNormalizedFloat> texImage;  // texture_smoke's resize
 texture<float, cudaTextureType3D> texVolume;                               // texture_smoke's volume ray
+texture<short2, cudaTextureType1DLayered, cudaReadModeNormalizedFloat> texLayers1D;  // layered arrays
+texture<float, cudaTextureType2DLayered> texLayers2D;
+texture<float, cudaTextureTypeCubemap> texCube;                                     // a cubemap
 texture<float, cudaTextureType1D, cudaReadModeNormalizedFloat> texFloatNormalized;  // refused at bind
 texture<int, cudaTextureType1D> texNeverBound;
 
@@ -109,10 +114,31 @@ __global__ void volume_ray(float* out, int n, float3 origin, float3 step) {
   if (i < n) out[i] = tex3D(texVolume, origin.x + i * step.x, origin.y + i * step.y, origin.z + i * step.z);
 }
 
+// Sample i: the references' at out[3 i + k], the objects' at out[3 (n + i) + k].
+__global__ void sample_layers_and_cube(cudaTextureObject_t layers1d, cudaTextureObject_t layers2d,
+                                       cudaTextureObject_t cube, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float x = -0.6f + 0.37f * i, y = 1.9f - 0.23f * i;
+  const int layer = i % 4;  // 3 is past the last layer: clamped
+  // Directions toward every face: x major for |dx| = 2, y major where |dy| = 3, z otherwise.
+  const float dx = (i % 5) - 2.0f, dz = (i % 2) ? 1.0f : -0.75f;
+  const float dy = i % 7 == 3 ? 3.0f : i % 7 == 5 ? -3.0f : 0.5f * (i % 3) - 0.5f;
+  const float2 a = tex1DLayered(texLayers1D, x, layer);
+  out[3 * i] = a.x - a.y;
+  out[3 * i + 1] = tex2DLayered(texLayers2D, x, y, layer);
+  out[3 * i + 2] = texCubemap(texCube, dx, dy, dz);
+  const float2 b = tex1DLayered<float2>(layers1d, x, layer);
+  out[3 * (n + i)] = b.x - b.y;
+  out[3 * (n + i) + 1] = tex2DLayered<float>(layers2d, x, y, layer);
+  out[3 * (n + i) + 2] = texCubemap<float>(cube, dx, dy, dz);
+}
+
 __global__ void fetch_unbound(int* out) { *out = tex1Dfetch(texNeverBound, 0); }
 
 static cudaTextureObject_t make_object(const cudaResourceDesc& rd, cudaTextureAddressMode address,
-                                       cudaTextureFilterMode filter, cudaTextureReadMode read, int normalized) {
+                                       cudaTextureFilterMode filter, cudaTextureReadMode read,
+                                       int normalized) {
   cudaTextureDesc td;
   memset(&td, 0, sizeof td);
   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = address;
@@ -231,8 +257,9 @@ static void linear_fetch() {
     right += got[i] == (index >= 0 && index < count ? host[index] : 0);
   }
   const int same = same_bits(got.data(), got.data() + n, n);
-  printf("tex1Dfetch linear, offset %zu: %d of %d identical to the object's, %d of %d as written (0 outside)\n",
-         offset, same, n, right, n);
+  printf(
+      "tex1Dfetch linear, offset %zu: %d of %d identical to the object's, %d of %d as written (0 outside)\n",
+      offset, same, n, right, n);
   expect(same == n && right == n, "tex1Dfetch over linear memory");
   CHECK(cudaUnbindTexture(texLinear));
   CHECK(cudaDestroyTextureObject(object));
@@ -256,10 +283,10 @@ static void normalized_wrap() {
   CHECK(cudaMalloc(&dx, n * sizeof(float)));
   CHECK(cudaMalloc(&out, 2 * n * sizeof(float)));
   CHECK(cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  const cudaTextureObject_t linear =
-      make_object(array_resource(array), cudaAddressModeWrap, cudaFilterModeLinear, cudaReadModeElementType, 1);
-  const cudaTextureObject_t point =
-      make_object(array_resource(array), cudaAddressModeWrap, cudaFilterModePoint, cudaReadModeElementType, 1);
+  const cudaTextureObject_t linear = make_object(array_resource(array), cudaAddressModeWrap,
+                                                 cudaFilterModeLinear, cudaReadModeElementType, 1);
+  const cudaTextureObject_t point = make_object(array_resource(array), cudaAddressModeWrap,
+                                                cudaFilterModePoint, cudaReadModeElementType, 1);
   std::vector<float> got(2 * n), point_results(2 * n);
   texWrap.normalized = 1;
   texWrap.addressMode[0] = cudaAddressModeWrap;
@@ -279,9 +306,10 @@ static void normalized_wrap() {
   int periodic = 0;
   for (int i = 0; i + 20 < n; ++i) periodic += got[i] == got[i + 20];
   const int differ = n - same_bits(got.data(), point_results.data(), n);
-  printf("tex1D normalized wrap: %d of %d linear and %d of %d point identical to the objects', %d differ "
-         "between them, %d of %d periodic\n",
-         same_linear, n, same_point, n, differ, n - 20, periodic);
+  printf(
+      "tex1D normalized wrap: %d of %d linear and %d of %d point identical to the objects', %d differ "
+      "between them, %d of %d periodic\n",
+      same_linear, n, same_point, n, differ, n - 20, periodic);
   expect(same_linear == n && same_point == n, "normalized wrap: reference and object differ");
   expect(differ > 0, "normalized wrap: the field change showed no effect at the next bind");
   expect(periodic > (n - 20) / 2, "normalized wrap: not periodic");
@@ -301,7 +329,8 @@ static void pitched() {
   float* data;
   size_t pitch = 0;
   CHECK(cudaMallocPitch(&data, &pitch, w * sizeof(float), h));
-  CHECK(cudaMemcpy2D(data, pitch, host.data(), w * sizeof(float), w * sizeof(float), h, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy2D(data, pitch, host.data(), w * sizeof(float), w * sizeof(float), h,
+                     cudaMemcpyHostToDevice));
   size_t offset = 99;
   CHECK(cudaBindTexture2D(&offset, texPitch, data, w, h, pitch));
   cudaResourceDesc rd;
@@ -328,13 +357,85 @@ static void pitched() {
       right += got[y * w + x] == host[ty * w + tx];
     }
   const int same = same_bits(got.data(), got.data() + n, n);
-  printf("tex2D pitched (pitch %zu, offset %zu): %d of %d identical to the object's, %d of %d the clamped texel\n",
-         pitch, offset, same, n, right, n);
+  printf(
+      "tex2D pitched (pitch %zu, offset %zu): %d of %d identical to the object's, %d of %d the clamped "
+      "texel\n",
+      pitch, offset, same, n, right, n);
   expect(offset == 0 && same == n && right == n, "tex2D over pitched memory");
   CHECK(cudaUnbindTexture(texPitch));
   CHECK(cudaDestroyTextureObject(object));
   CHECK(cudaFree(out));
   CHECK(cudaFree(data));
+}
+
+// Copies `bytes_per_texel` x w x h x depth host bytes into a 3D-shaped array.
+static void fill_array(cudaArray_t array, const void* data, size_t texel, int w, int h, int depth) {
+  cudaMemcpy3DParms p;
+  memset(&p, 0, sizeof p);
+  p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(data), w * texel, w, h);
+  p.dstArray = array;
+  p.extent = make_cudaExtent(w, h, depth);
+  p.kind = cudaMemcpyHostToDevice;
+  CHECK(cudaMemcpy3D(&p));
+}
+
+// tex1DLayered (normalized 16-bit reads, linear, clamp), tex2DLayered
+// (linear, wrap with normalized coordinates) and texCubemap (point).
+static void layers_and_cube() {
+  const int w = 6, h = 5, layers = 3, edge = 4, n = 40;
+  std::vector<short2> row_texels(w * layers);
+  for (int i = 0; i < w * layers; ++i)
+    row_texels[i] = make_short2((short)(i * 2311 - 20000), (short)(i * -977));
+  std::vector<float> plane_texels(w * h * layers), cube_texels(edge * edge * 6);
+  for (size_t i = 0; i < plane_texels.size(); ++i) plane_texels[i] = (float)((i * 13) % 17) - 0.125f * i;
+  for (size_t i = 0; i < cube_texels.size(); ++i) cube_texels[i] = 100.0f * (i / 16) + (float)(i % 16);
+  const cudaChannelFormatDesc short2_desc = cudaCreateChannelDesc<short2>();
+  const cudaChannelFormatDesc float_desc = cudaCreateChannelDesc<float>();
+  cudaArray_t rows, planes, cube;
+  CHECK(cudaMalloc3DArray(&rows, &short2_desc, make_cudaExtent(w, 0, layers), cudaArrayLayered));
+  CHECK(cudaMalloc3DArray(&planes, &float_desc, make_cudaExtent(w, h, layers), cudaArrayLayered));
+  CHECK(cudaMalloc3DArray(&cube, &float_desc, make_cudaExtent(edge, edge, 6), cudaArrayCubemap));
+  fill_array(rows, row_texels.data(), sizeof(short2), w, 1, layers);
+  fill_array(planes, plane_texels.data(), sizeof(float), w, h, layers);
+  fill_array(cube, cube_texels.data(), sizeof(float), edge, edge, 6);
+  texLayers1D.filterMode = cudaFilterModeLinear;
+  CHECK(cudaBindTextureToArray(texLayers1D, rows));
+  texLayers2D.filterMode = cudaFilterModeLinear;
+  texLayers2D.normalized = 1;
+  texLayers2D.addressMode[0] = texLayers2D.addressMode[1] = cudaAddressModeWrap;
+  CHECK(cudaBindTextureToArray(texLayers2D, planes));
+  CHECK(cudaBindTextureToArray(texCube, cube));
+  const cudaTextureObject_t o1 = make_object(array_resource(rows), cudaAddressModeClamp, cudaFilterModeLinear,
+                                             cudaReadModeNormalizedFloat, 0);
+  const cudaTextureObject_t o2 = make_object(array_resource(planes), cudaAddressModeWrap,
+                                             cudaFilterModeLinear, cudaReadModeElementType, 1);
+  const cudaTextureObject_t o3 = make_object(array_resource(cube), cudaAddressModeClamp, cudaFilterModePoint,
+                                             cudaReadModeElementType, 0);
+  float* out;
+  CHECK(cudaMalloc(&out, 6 * n * sizeof(float)));
+  sample_layers_and_cube<<<1, 64>>>(o1, o2, o3, out, n);
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(6 * n);
+  CHECK(cudaMemcpy(got.data(), out, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  const int same = same_bits(got.data(), got.data() + 3 * n, 3 * n);
+  std::vector<float> faces;  // the cube's samples are texels of several faces
+  for (int i = 0; i < n; ++i) faces.push_back(std::floor(got[3 * i + 2] / 100.0f));
+  std::sort(faces.begin(), faces.end());
+  const int distinct_faces = static_cast<int>(std::unique(faces.begin(), faces.end()) - faces.begin());
+  printf("tex1DLayered, tex2DLayered, texCubemap: %d of %d identical to the objects', %d cube faces read\n",
+         same, 3 * n, distinct_faces);
+  expect(same == 3 * n, "layered and cubemap: reference and object differ");
+  expect(distinct_faces == 6, "texCubemap: not every face was read");
+  CHECK(cudaUnbindTexture(texLayers1D));
+  CHECK(cudaUnbindTexture(texLayers2D));
+  CHECK(cudaUnbindTexture(texCube));
+  CHECK(cudaDestroyTextureObject(o1));
+  CHECK(cudaDestroyTextureObject(o2));
+  CHECK(cudaDestroyTextureObject(o3));
+  CHECK(cudaFree(out));
+  CHECK(cudaFreeArray(rows));
+  CHECK(cudaFreeArray(planes));
+  CHECK(cudaFreeArray(cube));
 }
 
 // texture_smoke.cu's resize and volume ray, through references.
@@ -456,6 +557,7 @@ int main() {
   linear_fetch();
   normalized_wrap();
   pitched();
+  layers_and_cube();
   h100_cases();
   errors();
   // Last: the fault is sticky (guide 3.2.9), so nothing runs after it.
