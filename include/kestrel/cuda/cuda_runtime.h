@@ -133,8 +133,11 @@ static inline cudaError_t cudaGetTextureAlignmentOffset(size_t* offset,
   return ::cudaGetTextureAlignmentOffset(offset, &tex);
 }
 // The guide's low-level example (3.2.11.1.2) declares a non-const
-// textureReference* for cudaGetTextureReference to fill.
-static inline cudaError_t cudaGetTextureReference(struct textureReference** texref, const void* symbol) {
+// textureReference* for cudaGetTextureReference to fill.  A template, so
+// that a null pointer still means the C function alone; T is
+// textureReference (anything else fails the cast).
+template <class T>
+static inline cudaError_t cudaGetTextureReference(T** texref, const void* symbol) {
   return ::cudaGetTextureReference(const_cast<const struct textureReference**>(texref), symbol);
 }
 static inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
