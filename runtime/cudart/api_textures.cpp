@@ -355,8 +355,17 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
   describe_sampling(d, sampling);  // a texture reference's border colour is 0
   const uint64_t address = device_copy(api, device, reference);
   write_descriptor(device, address, descriptor_bytes(d));
-  std::lock_guard<std::mutex> lock(g_bindings_mutex);
-  bindings()[texref] = Binding{&device, address, offset};
+  Binding previous;
+  {
+    std::lock_guard<std::mutex> lock(g_bindings_mutex);
+    Binding& binding = bindings()[texref];
+    previous = binding;
+    binding = Binding{&device, address, offset};
+  }
+  // A reference is bound on one device at a time: bound on another now, its
+  // copy on the device it was bound on reads as unbound again.
+  if (previous.device != nullptr && previous.device != &device)
+    write_descriptor(*previous.device, previous.descriptor_address, DescriptorBytes{});
 }
 
 // cudaBindTexture and cudaBindTexture2D: the texture starts at devPtr

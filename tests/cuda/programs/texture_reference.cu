@@ -10,7 +10,9 @@
 // Lines beginning "h100: " repeat fetches of texture_smoke.cu through
 // references; tests/cuda/CMakeLists.txt checks them against the H100's
 // texture_smoke.expected.  Then the API's errors, and last a fetch from an
-// unbound reference, which ends its launch with cudaErrorIllegalAddress.
+// unbound reference, which ends its launch with cudaErrorIllegalAddress
+// (with two devices, KESTREL_DEVICE_COUNT=2, also from a reference bound on
+// the other device).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -135,6 +137,7 @@ __global__ void sample_layers_and_cube(cudaTextureObject_t layers1d, cudaTexture
 }
 
 __global__ void fetch_unbound(int* out) { *out = tex1Dfetch(texNeverBound, 0); }
+__global__ void fetch_first_texel(int* out) { *out = tex1Dfetch(texLinear, 0); }
 
 static cudaTextureObject_t make_object(const cudaResourceDesc& rd, cudaTextureAddressMode address,
                                        cudaTextureFilterMode filter, cudaTextureReadMode read,
@@ -560,7 +563,42 @@ int main() {
   layers_and_cube();
   h100_cases();
   errors();
-  // Last: the fault is sticky (guide 3.2.9), so nothing runs after it.
+  // Last: the faults are sticky (guide 3.2.9), so nothing runs after them on
+  // their device.
+  int device_count = 0;
+  CHECK(cudaGetDeviceCount(&device_count));
+  if (device_count >= 2) {
+    // A reference is bound on one device at a time: bound on device 1, its
+    // copy on device 0 reads as unbound.
+    const int value = 4242;
+    int *on0, *on1, *out0, *out1;
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMalloc(&on0, 256));
+    CHECK(cudaMalloc(&out0, sizeof(int)));
+    CHECK(cudaMemcpy(on0, &value, sizeof value, cudaMemcpyHostToDevice));
+    CHECK(cudaBindTexture(nullptr, texLinear, on0, 256));
+    fetch_first_texel<<<1, 1>>>(out0);
+    CHECK(cudaDeviceSynchronize());
+    int got0 = 0;
+    CHECK(cudaMemcpy(&got0, out0, sizeof got0, cudaMemcpyDeviceToHost));
+    CHECK(cudaSetDevice(1));
+    CHECK(cudaMalloc(&on1, 256));
+    CHECK(cudaMalloc(&out1, sizeof(int)));
+    CHECK(cudaMemcpy(on1, &value, sizeof value, cudaMemcpyHostToDevice));
+    CHECK(cudaBindTexture(nullptr, texLinear, on1, 256));
+    fetch_first_texel<<<1, 1>>>(out1);
+    CHECK(cudaDeviceSynchronize());
+    int got1 = 0;
+    CHECK(cudaMemcpy(&got1, out1, sizeof got1, cudaMemcpyDeviceToHost));
+    CHECK(cudaSetDevice(0));
+    fetch_first_texel<<<1, 1>>>(out0);
+    const cudaError_t moved = cudaDeviceSynchronize();
+    printf("two devices: texel 0 bound on device 0 %d, rebound on device 1 %d, then on device 0: %s\n", got0,
+           got1, cudaGetErrorName(moved));
+    expect(got0 == value && got1 == value && moved == cudaErrorIllegalAddress,
+           "a reference bound on another device reads as unbound");
+    CHECK(cudaSetDevice(1));
+  }
   int* out;
   CHECK(cudaMalloc(&out, sizeof(int)));
   fetch_unbound<<<1, 1>>>(out);
