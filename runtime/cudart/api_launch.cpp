@@ -332,4 +332,13 @@ void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress
                                          size, constant != 0);
 }
 
+// clang passes the device name twice (as deviceAddress and deviceName), the
+// reference's Type and whether its ReadMode is cudaReadModeNormalizedFloat.
+void __cudaRegisterTexture(void** fatCubinHandle, const struct textureReference* hostVar,
+                           const void** deviceAddress, const char* deviceName, int dim, int norm, int ext) {
+  (void)deviceAddress, (void)ext;
+  Runtime::get().registry().add_texture(reinterpret_cast<FatBinary*>(fatCubinHandle), hostVar, deviceName,
+                                        dim, norm != 0);
+}
+
 }  // extern "C"

@@ -2,10 +2,16 @@
 // checks a resource and a texture description as CUDA does, writes the
 // object's 64-byte descriptor (tools/contract/contract.toml, tex_desc;
 // docs/isa.md) into device memory and hands out its device address as the
-// handle.  Kestrel has no texture unit yet: nothing on the device reads the
-// descriptor, and no kernel can fetch from an object (docs/cuda-runtime.md).
+// handle, which the device SDK's fetch functions read (docs/texture.md).
 // Error codes are those an H100 gave
 // (tests/cuda/reference/nvidia_texture/array_api_errors.expected).
+//
+// Texture references (guide 3.2.11.1.2): a bind builds the same descriptor
+// from the resource and the reference's fields, with the same checks, and
+// writes it into the reference's device copy (a module variable) instead of
+// a fresh line; unbinding writes zeros, which the device reads as unbound.
+#include <array>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -163,17 +169,24 @@ void describe_sampling(kestrel::contract::TexDesc& d, const cudaTextureDesc& t) 
   d.border_a = float_bits(t.borderColor[3]);
 }
 
-// Writes `d` into a fresh line of device memory; returns its address.
-uint64_t place_descriptor(DeviceState& device, const kestrel::contract::TexDesc& d) {
+using DescriptorBytes = std::array<uint8_t, kestrel::contract::tex_desc::kWords * 4>;
+
+// `d` as it lies in memory: bit n of the struct is bit n % 8 of byte n / 8 (docs/isa.md).
+DescriptorBytes descriptor_bytes(const kestrel::contract::TexDesc& d) {
   uint32_t words[kestrel::contract::tex_desc::kWords] = {};
   d.pack(words);
-  // Bit n of the struct is bit n % 8 of byte n / 8 (docs/isa.md).
-  uint8_t bytes[sizeof words];
-  for (size_t i = 0; i < sizeof bytes; ++i) bytes[i] = static_cast<uint8_t>(words[i / 4] >> (8 * (i % 4)));
+  DescriptorBytes bytes{};
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(words[i / 4] >> (8 * (i % 4)));
+  return bytes;
+}
+
+// Writes `d` into a fresh line of device memory; returns its address.
+uint64_t place_descriptor(DeviceState& device, const kestrel::contract::TexDesc& d) {
+  const DescriptorBytes bytes = descriptor_bytes(d);
   uint64_t address = 0;
   check(device.run_sync([&](DeviceState& on) {
-    address = on.context().allocate(sizeof bytes);
-    on.context().copy_to_device(address, bytes, sizeof bytes);
+    address = on.context().allocate(bytes.size());
+    on.context().copy_to_device(address, bytes.data(), bytes.size());
   }));
   return address;
 }
@@ -216,12 +229,183 @@ void destroy(uint64_t handle, bool surface) {
   check(device->run_sync([handle](DeviceState& d) { d.context().release(handle); }));
 }
 
+// ---- Texture references ----------------------------------------------------------
+
+// Where a texture reference is bound: the device whose copy of the
+// reference holds the descriptor, that copy's address, and the byte offset
+// cudaBindTexture* reported (cudaGetTextureAlignmentOffset).
+struct Binding {
+  DeviceState* device = nullptr;
+  uint64_t descriptor_address = 0;
+  size_t offset = 0;
+};
+
+std::mutex g_bindings_mutex;
+std::map<const textureReference*, Binding>& bindings() {
+  static std::map<const textureReference*, Binding> bound;
+  return bound;
+}
+
+// The registered texture reference `texref`; cudaErrorInvalidTexture for
+// anything else (a null pointer, a plain host variable).
+const TextureReference& registered(const char* api, const textureReference* texref) {
+  const TextureReference* reference = texref == nullptr ? nullptr : Runtime::get().registry().texture(texref);
+  if (reference == nullptr)
+    reject(cudaErrorInvalidTexture,
+           std::string(api) + ": not a texture reference (a file-scope texture<T, Type, ReadMode> variable)");
+  return *reference;
+}
+
+// The device address of `reference`'s copy on `device` (its module loads on
+// first use).  The image is not trusted: the variable must hold a descriptor.
+uint64_t device_copy(const char* api, DeviceState& device, const TextureReference& reference) {
+  if (reference.binary->image) {
+    for (const kestrel::runtime::GlobalSymbol& global : reference.binary->image->globals)
+      if (global.name == reference.name && global.bytes < KESTREL_TEX_DESC_BYTES)
+        reject(cudaErrorInvalidTexture, std::string(api) + ": the device image's '" + reference.name +
+                                            "' has " + std::to_string(global.bytes) +
+                                            " bytes, not a descriptor's " +
+                                            std::to_string(KESTREL_TEX_DESC_BYTES));
+  }
+  uint64_t address = 0;
+  check(device.run_sync([&](DeviceState& on) {
+    address = on.symbol_address(DeviceVariable{reference.binary, reference.name, KESTREL_TEX_DESC_BYTES});
+  }));
+  return address;
+}
+
+void write_descriptor(DeviceState& device, uint64_t address, const DescriptorBytes& bytes) {
+  check(device.run_sync(
+      [&](DeviceState& on) { on.context().copy_to_device(address, bytes.data(), bytes.size()); }));
+}
+
+// Whether a resource of `shape` can back a reference of `type` (guide
+// 3.2.11.1.2: linear memory for 1D references, pitched memory for 2D ones).
+bool shape_fits(int type, uint8_t shape) {
+  switch (type) {
+    case cudaTextureType1D:
+      return shape == KESTREL_TEX_SHAPE_LINEAR || shape == KESTREL_TEX_SHAPE_1D;
+    case cudaTextureType2D:
+      return shape == KESTREL_TEX_SHAPE_PITCH2D || shape == KESTREL_TEX_SHAPE_2D;
+    case cudaTextureType3D:
+      return shape == KESTREL_TEX_SHAPE_3D;
+    case cudaTextureType1DLayered:
+      return shape == KESTREL_TEX_SHAPE_1D_LAYERED;
+    case cudaTextureType2DLayered:
+      return shape == KESTREL_TEX_SHAPE_2D_LAYERED;
+    case cudaTextureTypeCubemap:
+      return shape == KESTREL_TEX_SHAPE_CUBEMAP;
+    case cudaTextureTypeCubemapLayered:
+      return shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED;
+    default:
+      return false;
+  }
+}
+
+const char* type_name(int type) {
+  switch (type) {
+    case cudaTextureType1D:
+      return "cudaTextureType1D";
+    case cudaTextureType2D:
+      return "cudaTextureType2D";
+    case cudaTextureType3D:
+      return "cudaTextureType3D";
+    case cudaTextureType1DLayered:
+      return "cudaTextureType1DLayered";
+    case cudaTextureType2DLayered:
+      return "cudaTextureType2DLayered";
+    case cudaTextureTypeCubemap:
+      return "cudaTextureTypeCubemap";
+    case cudaTextureTypeCubemapLayered:
+      return "cudaTextureTypeCubemapLayered";
+    default:
+      return "an unknown type";
+  }
+}
+
+// Binds `texref` to `resource` (whose channel descriptor is `desc`): the
+// texture object's checks and descriptor, sampled as the reference's fields
+// say now (guide 3.2.11.1.2: normalized, filterMode and addressMode may be
+// changed in host code; a change takes effect at the next bind).
+void bind(const char* api, const textureReference* texref, const cudaChannelFormatDesc* desc,
+          const cudaResourceDesc& resource, size_t offset) {
+  const TextureReference& reference = registered(api, texref);
+  require(desc != nullptr, cudaErrorInvalidValue);
+  texel_bytes_of(*desc);  // an unsupported format: cudaErrorInvalidChannelDescriptor
+  // The guide leaves a format that does not match the declaration
+  // undefined; Kestrel refuses it rather than reinterpret the texels.
+  const cudaChannelFormatDesc& declared = texref->channelDesc;
+  if (desc->x != declared.x || desc->y != declared.y || desc->z != declared.z || desc->w != declared.w ||
+      desc->f != declared.f)
+    reject(cudaErrorInvalidChannelDescriptor,
+           std::string(api) +
+               ": the channel format does not match the texture reference's declared texel type "
+               "(guide 3.2.11.1.2)");
+  DeviceState& device = current_device();
+  kestrel::contract::TexDesc d = describe_resource(api, device, resource, false);
+  if (!shape_fits(reference.type, d.shape))
+    reject(cudaErrorInvalidTexture, std::string(api) + ": '" + reference.name + "' is declared " +
+                                        type_name(reference.type) + ", which this resource cannot back");
+  cudaTextureDesc sampling{};
+  for (int axis = 0; axis < 3; ++axis) sampling.addressMode[axis] = texref->addressMode[axis];
+  sampling.filterMode = texref->filterMode;
+  sampling.readMode = reference.normalized_read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+  sampling.normalizedCoords = texref->normalized;
+  sampling.sRGB = texref->sRGB;
+  describe_sampling(d, sampling);  // a texture reference's border colour is 0
+  const uint64_t address = device_copy(api, device, reference);
+  write_descriptor(device, address, descriptor_bytes(d));
+  Binding previous;
+  {
+    std::lock_guard<std::mutex> lock(g_bindings_mutex);
+    Binding& binding = bindings()[texref];
+    previous = binding;
+    binding = Binding{&device, address, offset};
+  }
+  // A reference is bound on one device at a time: bound on another now, its
+  // copy on the device it was bound on reads as unbound again.
+  if (previous.device != nullptr && previous.device != &device)
+    write_descriptor(*previous.device, previous.descriptor_address, DescriptorBytes{});
+}
+
+// cudaBindTexture and cudaBindTexture2D: the texture starts at devPtr
+// rounded down to the texture alignment, and `offset` (when given) says how
+// far before devPtr that is; a misaligned devPtr without `offset` is refused.
+size_t aligned_start(const char* api, size_t* offset, const void* devPtr, uint64_t* base) {
+  require(devPtr != nullptr, cudaErrorInvalidValue);
+  const uint64_t address = address_of(devPtr);
+  const size_t misalignment = static_cast<size_t>(address % kTextureAlignment);
+  if (misalignment != 0 && offset == nullptr)
+    reject(cudaErrorInvalidValue, std::string(api) + ": devPtr is not a multiple of " +
+                                      std::to_string(kTextureAlignment) +
+                                      " bytes, and no offset pointer receives the difference");
+  *base = address - misalignment;
+  return misalignment;
+}
+
+// The bytes from `address` to the end of its allocation on `device`; 0 outside one.
+size_t bytes_to_end(DeviceState& device, uint64_t address) {
+  std::lock_guard<std::mutex> lock(device.mutex());
+  auto it = device.allocations.upper_bound(address);
+  if (it == device.allocations.begin()) return 0;
+  --it;
+  return address - it->first < it->second.bytes
+             ? static_cast<size_t>(it->second.bytes - (address - it->first))
+             : 0;
+}
+
 }  // namespace
 
 void kestrel::cudart::forget_texture_objects_of(const DeviceState* device) {
-  std::lock_guard<std::mutex> lock(g_objects_mutex);
-  for (auto it = objects().begin(); it != objects().end();)
-    it = it->second.device == device ? objects().erase(it) : std::next(it);
+  {
+    std::lock_guard<std::mutex> lock(g_objects_mutex);
+    for (auto it = objects().begin(); it != objects().end();)
+      it = it->second.device == device ? objects().erase(it) : std::next(it);
+  }
+  // The references' device copies went with the device's modules.
+  std::lock_guard<std::mutex> lock(g_bindings_mutex);
+  for (auto it = bindings().begin(); it != bindings().end();)
+    it = it->second.device == device ? bindings().erase(it) : std::next(it);
 }
 
 extern "C" {
@@ -281,6 +465,103 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
   return api([&] {
     require(pResDesc != nullptr, cudaErrorInvalidValue);
     *pResDesc = find(surfObject, true).resource;
+  });
+}
+
+cudaError_t cudaBindTexture(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                            const struct cudaChannelFormatDesc* desc, size_t size) {
+  return api([&] {
+    if (offset != nullptr) *offset = 0;
+    registered("cudaBindTexture", texref);
+    uint64_t base = 0;
+    const size_t misalignment = aligned_start("cudaBindTexture", offset, devPtr, &base);
+    // UINT_MAX, the default, binds the rest of devPtr's allocation.
+    if (size == UINT_MAX) size = bytes_to_end(current_device(), address_of(devPtr));
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeLinear;
+    resource.res.linear.devPtr = pointer_to(base);
+    resource.res.linear.desc = desc != nullptr ? *desc : cudaChannelFormatDesc{};
+    resource.res.linear.sizeInBytes = size + misalignment;
+    bind("cudaBindTexture", texref, desc, resource, misalignment);
+    if (offset != nullptr) *offset = misalignment;
+  });
+}
+
+cudaError_t cudaBindTexture2D(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                              const struct cudaChannelFormatDesc* desc, size_t width, size_t height,
+                              size_t pitch) {
+  return api([&] {
+    if (offset != nullptr) *offset = 0;
+    registered("cudaBindTexture2D", texref);
+    uint64_t base = 0;
+    const size_t misalignment = aligned_start("cudaBindTexture2D", offset, devPtr, &base);
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypePitch2D;
+    resource.res.pitch2D.devPtr = pointer_to(base);
+    resource.res.pitch2D.desc = desc != nullptr ? *desc : cudaChannelFormatDesc{};
+    // The texels before devPtr in its row widen the texture.
+    const size_t texel = desc != nullptr ? texel_bytes_of(*desc) : 1;
+    require(misalignment % texel == 0, cudaErrorInvalidValue);
+    resource.res.pitch2D.width = width + misalignment / texel;
+    resource.res.pitch2D.height = height;
+    resource.res.pitch2D.pitchInBytes = pitch;
+    bind("cudaBindTexture2D", texref, desc, resource, misalignment);
+    if (offset != nullptr) *offset = misalignment;
+  });
+}
+
+cudaError_t cudaBindTextureToArray(const struct textureReference* texref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc* desc) {
+  return api([&] {
+    registered("cudaBindTextureToArray", texref);
+    require(array != nullptr, cudaErrorInvalidValue);  // as cudaCreateTextureObject's check
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeArray;
+    resource.res.array.array = const_cast<cudaArray_t>(array);
+    // The array's own format is what the texels are; desc must agree.
+    const cudaChannelFormatDesc& stored = live_array(array).desc;
+    if (desc != nullptr && (desc->x != stored.x || desc->y != stored.y || desc->z != stored.z ||
+                            desc->w != stored.w || desc->f != stored.f))
+      reject(cudaErrorInvalidChannelDescriptor,
+             "cudaBindTextureToArray: the channel format is not the array's (cudaGetChannelDesc)");
+    bind("cudaBindTextureToArray", texref, desc, resource, 0);
+  });
+}
+
+// Unbinding a reference that is not bound does nothing, as in CUDA.
+cudaError_t cudaUnbindTexture(const struct textureReference* texref) {
+  return api([&] {
+    registered("cudaUnbindTexture", texref);
+    Binding binding;
+    {
+      std::lock_guard<std::mutex> lock(g_bindings_mutex);
+      const auto it = bindings().find(texref);
+      if (it == bindings().end()) return;
+      binding = it->second;
+      bindings().erase(it);
+    }
+    write_descriptor(*binding.device, binding.descriptor_address, DescriptorBytes{});
+  });
+}
+
+cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, const struct textureReference* texref) {
+  return api([&] {
+    require(offset != nullptr, cudaErrorInvalidValue);
+    registered("cudaGetTextureAlignmentOffset", texref);
+    std::lock_guard<std::mutex> lock(g_bindings_mutex);
+    const auto it = bindings().find(texref);
+    require(it != bindings().end(), cudaErrorInvalidTextureBinding);
+    *offset = it->second.offset;
+  });
+}
+
+// The symbol is the reference itself (its host variable's address).
+cudaError_t cudaGetTextureReference(const struct textureReference** texref, const void* symbol) {
+  return api([&] {
+    require(texref != nullptr, cudaErrorInvalidValue);
+    *texref = nullptr;
+    registered("cudaGetTextureReference", static_cast<const textureReference*>(symbol));
+    *texref = static_cast<const textureReference*>(symbol);
   });
 }
 

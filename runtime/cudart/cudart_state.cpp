@@ -92,6 +92,13 @@ void Registry::add_variable(FatBinary* binary, const void* host_variable, const 
   if (variable.managed) managed_[binary].push_back(const_cast<void*>(host_variable));
 }
 
+void Registry::add_texture(FatBinary* binary, const void* host_variable, const char* device_name, int type,
+                           bool normalized_read) {
+  if (binary == nullptr || host_variable == nullptr || device_name == nullptr) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  textures_[host_variable] = TextureReference{binary, device_name, type, normalized_read};
+}
+
 std::vector<std::pair<void*, DeviceVariable>> Registry::managed_variables(const FatBinary* binary) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::pair<void*, DeviceVariable>> out;
@@ -111,6 +118,12 @@ const DeviceVariable* Registry::variable(const void* host_variable) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = variables_.find(host_variable);
   return it == variables_.end() ? nullptr : &it->second;
+}
+
+const TextureReference* Registry::texture(const void* host_variable) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = textures_.find(host_variable);
+  return it == textures_.end() ? nullptr : &it->second;
 }
 
 // ---- DeviceState ---------------------------------------------------------------

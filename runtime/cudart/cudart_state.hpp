@@ -68,15 +68,27 @@ struct DeviceVariable {
   bool managed = false;
 };
 
+// A texture reference (guide 3.2.11.1.2): a device variable whose device
+// copy holds the descriptor of what it is bound to (api_textures.cpp).
+struct TextureReference {
+  FatBinary* binary = nullptr;
+  std::string name;
+  int type = 0;                  // texture<T, Type, ...>'s Type (cudaTextureType1D, ...)
+  bool normalized_read = false;  // ReadMode is cudaReadModeNormalizedFloat
+};
+
 class Registry {
  public:
   FatBinary* add_binary(const void* wrapper);
   void add_function(FatBinary* binary, const void* host_function, const char* device_name);
   void add_variable(FatBinary* binary, const void* host_variable, const char* device_name, size_t bytes,
                     bool constant);
+  void add_texture(FatBinary* binary, const void* host_variable, const char* device_name, int type,
+                   bool normalized_read);
   // nullptr when `host_function` was never registered.
   const KernelFunction* function(const void* host_function) const;
   const DeviceVariable* variable(const void* host_variable) const;
+  const TextureReference* texture(const void* host_variable) const;
   // The __managed__ variables of `binary` with their host shadows.
   std::vector<std::pair<void*, DeviceVariable>> managed_variables(const FatBinary* binary) const;
 
@@ -85,6 +97,7 @@ class Registry {
   std::vector<std::unique_ptr<FatBinary>> binaries_;
   std::map<const void*, KernelFunction> functions_;
   std::map<const void*, DeviceVariable> variables_;
+  std::map<const void*, TextureReference> textures_;
   std::map<const FatBinary*, std::vector<void*>> managed_;  // host shadows of managed variables
 };
 

@@ -31,6 +31,7 @@ constexpr ErrorText kErrors[] = {
     KESTREL_ERROR_TEXT(cudaErrorInvalidHostPointer, "invalid host pointer"),
     KESTREL_ERROR_TEXT(cudaErrorInvalidDevicePointer, "invalid device pointer"),
     KESTREL_ERROR_TEXT(cudaErrorInvalidTexture, "invalid texture reference"),
+    KESTREL_ERROR_TEXT(cudaErrorInvalidTextureBinding, "texture is not bound to a pointer"),
     KESTREL_ERROR_TEXT(cudaErrorInvalidChannelDescriptor, "invalid channel descriptor"),
     KESTREL_ERROR_TEXT(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy"),
     KESTREL_ERROR_TEXT(cudaErrorSynchronizationError, "incorrect use of __syncthreads()"),

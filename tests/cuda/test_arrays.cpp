@@ -557,6 +557,34 @@ TEST(TextureObjects, DescriptorAndTexelsInDeviceMemory) {
   EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
 }
 
+// Texture references (guide 3.2.11.1.2) are variables clang registers from a
+// .cu file (tests/cuda/programs/texture_reference.cu binds and fetches
+// them); here, every call refuses what is not one.
+TEST(TextureReferences, OnlyRegisteredReferencesAreAccepted) {
+  static textureReference plain;
+  void* data = nullptr;
+  ASSERT_EQ(cudaMalloc(&data, 1024), cudaSuccess);
+  cudaArray_t a = make_array(cudaCreateChannelDesc<float>(), 8, 4);
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+  size_t offset = 7;
+  EXPECT_EQ(cudaBindTexture(&offset, &plain, data, &desc, 1024), cudaErrorInvalidTexture);
+  EXPECT_EQ(offset, 0u);
+  EXPECT_EQ(cudaBindTexture(&offset, nullptr, data, &desc, 1024), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaBindTexture2D(&offset, &plain, data, &desc, 8, 4, 256), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaBindTextureToArray(&plain, a, &desc), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaUnbindTexture(&plain), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaGetTextureAlignmentOffset(&offset, &plain), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaGetTextureAlignmentOffset(nullptr, &plain), cudaErrorInvalidValue);
+  const textureReference* found = &plain;
+  EXPECT_EQ(cudaGetTextureReference(&found, &plain), cudaErrorInvalidTexture);
+  EXPECT_EQ(found, nullptr);
+  EXPECT_EQ(cudaGetTextureReference(nullptr, &plain), cudaErrorInvalidValue);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidTextureBinding), "cudaErrorInvalidTextureBinding");
+  cudaGetLastError();
+  EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
+  EXPECT_EQ(cudaFree(data), cudaSuccess);
+}
+
 TEST(SurfaceObjects, ArraysMadeForSurfacesOnly) {
   const cudaChannelFormatDesc u8x4 = cudaCreateChannelDesc<uchar4>();
   cudaArray_t plain = make_array(u8x4, 8, 4);

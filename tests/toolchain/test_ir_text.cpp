@@ -101,6 +101,23 @@ TEST(IrText, PlacesSharedAndConstantVariables) {
   EXPECT_EQ(again.text(), text);
 }
 
+TEST(IrText, TextureReferencesStartZeroOutsideSharedMemory) {
+  // `texture<float, cudaTextureType2D> texRef;` as clang 14 writes its device
+  // copy, beside a __shared__ array.
+  IrModule module = parse_ir(
+      "@texRef = dso_local externally_initialized global %struct.texture undef, align 4\n"
+      "@tile = internal global [4 x i32] undef, align 4\n");
+  const SectionPlacement placement = place_device_sections(module);
+  EXPECT_EQ(placement.texture_references, 1u);
+  EXPECT_EQ(placement.shared_variables, 1u);
+  const std::string text = module.text();
+  EXPECT_NE(text.find("@texRef = dso_local externally_initialized global %struct.texture zeroinitializer, "
+                      "align 4\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("@tile = internal global [4 x i32] undef, section \".kestrel.shared\", align 4\n"),
+            std::string::npos);
+}
+
 TEST(IrText, RejectsASharedVariableWithItsOwnSection) {
   IrModule module = parse_ir("@s = internal global [4 x i32] undef, section \".mine\", align 4\n");
   EXPECT_THROW(place_device_sections(module), CompileError);

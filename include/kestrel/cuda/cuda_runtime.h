@@ -16,6 +16,7 @@
 #endif
 #include "channel_descriptor.h"
 #include "cuda_runtime_api.h"
+#include "cuda_texture_types.h"
 
 #ifdef __cplusplus
 // nvcc's cuda_runtime.h brings <initializer_list> with it, and CUDA programs
@@ -43,7 +44,8 @@ static inline cudaError_t cudaMallocAsync(T** devPtr, size_t size, cudaStream_t 
   return ::cudaMallocAsync((void**)(void*)devPtr, size, stream);
 }
 template <class T>
-static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal) {
+static inline cudaError_t cudaMallocManaged(T** devPtr, size_t size,
+                                            unsigned int flags = cudaMemAttachGlobal) {
   return ::cudaMallocManaged((void**)(void*)devPtr, size, flags);
 }
 template <class T>
@@ -51,7 +53,8 @@ static inline cudaError_t cudaMallocPitch(T** devPtr, size_t* pitch, size_t widt
   return ::cudaMallocPitch((void**)(void*)devPtr, pitch, width, height);
 }
 template <class T>
-static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+static inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                                             size_t offset = 0,
                                              enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   return ::cudaMemcpyToSymbol((const void*)&symbol, src, count, offset, kind);
 }
@@ -68,7 +71,8 @@ static inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* s
   return ::cudaMemcpyToSymbolAsync((const void*)&symbol, src, count, offset, kind, stream);
 }
 template <class T>
-static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count,
+                                                    size_t offset = 0,
                                                     enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
                                                     cudaStream_t stream = 0) {
   return ::cudaMemcpyFromSymbolAsync(dst, (const void*)&symbol, count, offset, kind, stream);
@@ -80,6 +84,61 @@ static inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
 template <class T>
 static inline cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
   return ::cudaGetSymbolSize(size, (const void*)&symbol);
+}
+// The texture reference API's C++ forms (guide 3.2.11.1.2): the reference
+// itself instead of its address, and its declared texel type's channel
+// descriptor where none is given.
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                          const void* devPtr, const struct cudaChannelFormatDesc& desc,
+                                          size_t size = 0xFFFFFFFFu) {
+  return ::cudaBindTexture(offset, &tex, devPtr, &desc, size);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                          const void* devPtr, size_t size = 0xFFFFFFFFu) {
+  return ::cudaBindTexture(offset, &tex, devPtr, &tex.channelDesc, size);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture2D(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                            const void* devPtr, const struct cudaChannelFormatDesc& desc,
+                                            size_t width, size_t height, size_t pitch) {
+  return ::cudaBindTexture2D(offset, &tex, devPtr, &desc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTexture2D(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                                            const void* devPtr, size_t width, size_t height, size_t pitch) {
+  return ::cudaBindTexture2D(offset, &tex, devPtr, &tex.channelDesc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, readMode>& tex,
+                                                 cudaArray_const_t array,
+                                                 const struct cudaChannelFormatDesc& desc) {
+  return ::cudaBindTextureToArray(&tex, array, &desc);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, readMode>& tex,
+                                                 cudaArray_const_t array) {
+  struct cudaChannelFormatDesc desc;
+  const cudaError_t error = ::cudaGetChannelDesc(&desc, array);
+  return error != cudaSuccess ? error : ::cudaBindTextureToArray(&tex, array, &desc);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaUnbindTexture(const struct texture<T, dim, readMode>& tex) {
+  return ::cudaUnbindTexture(&tex);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaGetTextureAlignmentOffset(size_t* offset,
+                                                        const struct texture<T, dim, readMode>& tex) {
+  return ::cudaGetTextureAlignmentOffset(offset, &tex);
+}
+// The guide's low-level example (3.2.11.1.2) declares a non-const
+// textureReference* for cudaGetTextureReference to fill.  A template, so
+// that a null pointer still means the C function alone; T is
+// textureReference (anything else fails the cast).
+template <class T>
+static inline cudaError_t cudaGetTextureReference(T** texref, const void* symbol) {
+  return ::cudaGetTextureReference(const_cast<const struct textureReference**>(texref), symbol);
 }
 static inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
   return ::cudaEventCreateWithFlags(event, flags);
@@ -109,13 +168,14 @@ static inline cudaError_t cudaFuncSetCacheConfig(T* func, enum cudaFuncCache cac
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func, int blockSize,
-                                                                         size_t dynamicSMemSize) {
+                                                                        size_t dynamicSMemSize) {
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void*)func, blockSize,
                                                          dynamicSMemSize);
 }
 template <class T>
 static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func,
-                                                             size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+                                                             size_t dynamicSMemSize = 0,
+                                                             int blockSizeLimit = 0) {
   return ::cudaOccupancyMaxPotentialBlockSize(minGridSize, blockSize, (const void*)func, dynamicSMemSize,
                                               blockSizeLimit);
 }

@@ -163,8 +163,8 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, st
 
 /* ---- Texture and surface objects (guide 3.2.11.1.1, 3.2.11.2.1) --------------
  * The handle is the device address of a 64-byte descriptor the runtime
- * writes (docs/isa.md, "Texture and surface descriptors").  Kestrel has no
- * texture unit yet: objects can be created and described, not fetched from. */
+ * writes (docs/isa.md, "Texture and surface descriptors"); kernels fetch
+ * through the device SDK's software path (docs/texture.md). */
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struct cudaResourceDesc* pResDesc,
                                     const struct cudaTextureDesc* pTexDesc,
                                     const struct cudaResourceViewDesc* pResViewDesc);
@@ -177,6 +177,24 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject,
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
 cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
                                              cudaSurfaceObject_t surfObject);
+
+/* ---- Texture references (guide 3.2.11.1.2) ---------------------------------
+ * texref is a texture<T, Type, ReadMode> variable (cuda_texture_types.h).  A
+ * bind reads its normalized, filterMode and addressMode and writes the
+ * bound texture's descriptor into its device copy, after the work queued on
+ * the device before it; cudaUnbindTexture clears it.  size defaults to
+ * UINT_MAX, as in CUDA: the rest of devPtr's allocation. */
+cudaError_t cudaBindTexture(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                            const struct cudaChannelFormatDesc* desc,
+                            size_t size KESTREL_DEFAULT(0xFFFFFFFFu));
+cudaError_t cudaBindTexture2D(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                              const struct cudaChannelFormatDesc* desc, size_t width, size_t height,
+                              size_t pitch);
+cudaError_t cudaBindTextureToArray(const struct textureReference* texref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc* desc);
+cudaError_t cudaUnbindTexture(const struct textureReference* texref);
+cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, const struct textureReference* texref);
+cudaError_t cudaGetTextureReference(const struct textureReference** texref, const void* symbol);
 
 /* ---- Symbols: __device__ and __constant__ variables (guide 3.2.2, B.2) ------- */
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
@@ -242,6 +260,8 @@ int __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* dev
                            dim3* gDim, int* wSize);
 void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress, const char* deviceName,
                        int ext, size_t size, int constant, int global);
+void __cudaRegisterTexture(void** fatCubinHandle, const struct textureReference* hostVar,
+                           const void** deviceAddress, const char* deviceName, int dim, int norm, int ext);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem KESTREL_DEFAULT(0),
                                      void* stream KESTREL_DEFAULT(0));
 cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream);

@@ -36,6 +36,7 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorInvalidHostPointer = 16,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidTexture = 18,
+  cudaErrorInvalidTextureBinding = 19,
   cudaErrorInvalidChannelDescriptor = 20,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorSynchronizationError = 25,

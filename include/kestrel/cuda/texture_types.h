@@ -42,6 +42,37 @@ struct cudaTextureDesc {
   int seamlessCubemap;
 };
 
+/* A texture reference's type (guide 3.2.11.1.2): the `Type` argument of
+ * texture<DataType, Type, ReadMode>, with CUDA's values. */
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
+
+/* A texture reference's mutable attributes (guide 3.2.11.1.2, with the
+ * guide's fields in the guide's order).  normalized, filterMode and
+ * addressMode are read when the reference is bound (cudaBindTexture*), so a
+ * change takes effect at the next bind.  channelDesc is the declared texel
+ * type's (texture<T>'s constructor sets it).  sRGB, maxAnisotropy and the
+ * mipmap fields are kept and ignored (docs/texture.md).  A texture
+ * reference's device copy has the same 64 bytes and holds the bound
+ * texture's descriptor instead (docs/texture.md, "Texture references"). */
+struct textureReference {
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+};
+
 /* The device address of the object's descriptor (docs/isa.md, "Texture and
  * surface descriptors"); 0 is no object. */
 typedef unsigned long long cudaTextureObject_t;

@@ -16,13 +16,16 @@
  * texCubemap and tex2Dgather, each returning T or writing *T, for T a
  * char/short/int (signed or unsigned) or float scalar or its 1-, 2- or
  * 4-component vector; surf1D/2D/3D/1DLayered/2DLayered read and write with
- * byte-addressed x and the boundary modes of B.9.  Absent (documented in
- * docs/texture.md): texture references (texture<T, dim, mode>,
- * cudaBindTexture*), mipmaps and level of detail (tex2DLod, tex2DGrad, ...),
+ * byte-addressed x and the boundary modes of B.9; the same texture fetches
+ * over a texture reference (B.8.2: texture<T, Type, ReadMode>, whose device
+ * copy is its bound descriptor, cuda_texture_types.h).  Absent (documented
+ * in docs/texture.md): tex2Dgather over a texture reference, the surface
+ * reference API, mipmaps and level of detail (tex2DLod, tex2DGrad, ...),
  * texCubemapLayered, the surface cubemap functions, sRGB conversion. */
 #ifndef KESTREL_TEXTURE_H
 #define KESTREL_TEXTURE_H
 
+#include "kestrel/cuda/cuda_texture_types.h"
 #include "kestrel/cuda/surface_types.h"
 #include "kestrel/cuda/texture_types.h"
 #include "kestrel/texture_math.hpp"
@@ -33,6 +36,12 @@
  * cudaErrorIllegalAddress as on an H100; the fault record's address tells a
  * surface trap from a stray null pointer. */
 #define KESTREL_SURFACE_TRAP_ADDRESS (KESTREL_NULL_GUARD_END - 4u)
+
+/* The address a fetch from an unbound texture reference loads from: the
+ * word below the surface trap's, in the null guard, so the launch ends with
+ * cudaErrorIllegalAddress and the fault record's address names the cause
+ * (docs/texture.md, "Texture references"). */
+#define KESTREL_TEXREF_UNBOUND_ADDRESS (KESTREL_NULL_GUARD_END - 8u)
 
 namespace kestrel_texture_detail {
 
@@ -200,6 +209,71 @@ static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long 
   return kestrel::texture::sample(view.texture, read, x, y, z, layer);
 }
 
+/* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1, B.8.2.1). */
+static __device__ __forceinline__ kestrel::texture::Texels fetch_linear(unsigned long long handle, int x) {
+  const View view = read_view(handle);
+  TexelReader read{&view};
+  return kestrel::texture::fetch_linear(view.texture, read, (uint32_t)view.texture.width, x);
+}
+
+/* --- Texture references (B.8.2) ----------------------------------------------
+ * A texture reference's device copy is the descriptor of what it is bound
+ * to, so its address is a handle like a texture object's.  cudaUnbindTexture
+ * and the module's load leave it zero; no bound texture has base address 0
+ * (the null guard), so base 0 means unbound, and the fetch faults
+ * ILLEGAL_ADDRESS at KESTREL_TEXREF_UNBOUND_ADDRESS instead of reading
+ * through a meaningless descriptor. */
+static __device__ __forceinline__ unsigned long long bound_texref(const textureReference& texref) {
+  const unsigned long long handle = (unsigned long long)(uintptr_t)&texref;
+  if (KESTREL_TEX_FIELD(handle, BASE_ADDR) == 0) {
+    (void)*(const volatile uint32_t*)(uintptr_t)KESTREL_TEXREF_UNBOUND_ADDRESS;
+    /* Never reached (the load faults); see surface_place. */
+    __kestrel_thread_exit();
+  }
+  return handle;
+}
+
+/* The type a texture<T, Type, mode> fetch returns (B.8.2.2): T, or for
+ * cudaReadModeNormalizedFloat the float vector of T's width.  Normalized
+ * reads exist for 8- and 16-bit integers only; any other T has no type. */
+template <class T>
+struct NormalizedFloat;
+#define KESTREL_TEXREF_NORMALIZED(S, V) \
+  template <>                           \
+  struct NormalizedFloat<S> {           \
+    typedef float type;                 \
+  };                                    \
+  template <>                           \
+  struct NormalizedFloat<V##1> {        \
+    typedef float1 type;                \
+  };                                    \
+  template <>                           \
+  struct NormalizedFloat<V##2> {        \
+    typedef float2 type;                \
+  };                                    \
+  template <>                           \
+  struct NormalizedFloat<V##4> {        \
+    typedef float4 type;                \
+  };
+KESTREL_TEXREF_NORMALIZED(signed char, char)
+KESTREL_TEXREF_NORMALIZED(unsigned char, uchar)
+KESTREL_TEXREF_NORMALIZED(short, short)
+KESTREL_TEXREF_NORMALIZED(unsigned short, ushort)
+#undef KESTREL_TEXREF_NORMALIZED
+template <>
+struct NormalizedFloat<char> {
+  typedef float type;
+};
+
+template <class T, enum cudaTextureReadMode mode>
+struct TexrefResult {
+  typedef T type;
+};
+template <class T>
+struct TexrefResult<T, cudaReadModeNormalizedFloat> {
+  typedef typename NormalizedFloat<T>::type type;
+};
+
 /* --- Surfaces (B.9) ---------------------------------------------------------
  * x is in bytes.  Outside the array, cudaBoundaryModeZero reads 0 and drops
  * writes, cudaBoundaryModeClamp moves x to [0, width bytes - sizeof(T)] and
@@ -270,10 +344,7 @@ static __device__ __forceinline__ void surface_write(const T& value, unsigned lo
 /* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1). */
 template <class T>
 static __device__ __forceinline__ T tex1Dfetch(cudaTextureObject_t texObj, int x) {
-  using namespace kestrel_texture_detail;
-  const View view = read_view(texObj);
-  TexelReader read{&view};
-  return Result<T>::from(kestrel::texture::fetch_linear(view.texture, read, (uint32_t)view.texture.width, x));
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::fetch_linear(texObj, x));
 }
 template <class T>
 static __device__ __forceinline__ T tex1D(cudaTextureObject_t texObj, float x) {
@@ -350,6 +421,57 @@ static __device__ __forceinline__ void tex2Dgather(T* ptr, cudaTextureObject_t t
                                                    int comp = 0) {
   *ptr = tex2Dgather<T>(texObj, x, y, comp);
 }
+
+/* ---- Texture reference functions (guide B.8.2) ---------------------------------
+ * The same fetches over a texture reference's descriptor: the reference is
+ * taken by const reference (the guide's signatures take it by value; a
+ * reference avoids copying its 64 bytes and reads the variable itself).  A
+ * fetch from an unbound reference ends the launch with
+ * cudaErrorIllegalAddress (bound_texref). */
+#define KESTREL_TEXREF_RESULT(T, mode) typename kestrel_texture_detail::TexrefResult<T, mode>::type
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1Dfetch(const texture<T, cudaTextureType1D, mode>& texRef, int x) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(fetch_linear(bound_texref(texRef), x));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1D(const texture<T, cudaTextureType1D, mode>& texRef, float x) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, 0.0f, 0.0f, 0));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex2D(const texture<T, cudaTextureType2D, mode>& texRef, float x, float y) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, 0.0f, 0));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex3D(const texture<T, cudaTextureType3D, mode>& texRef, float x, float y, float z) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, z, 0));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1DLayered(const texture<T, cudaTextureType1DLayered, mode>& texRef, float x, int layer) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, 0.0f, 0.0f, layer));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex2DLayered(const texture<T, cudaTextureType2DLayered, mode>& texRef, float x, float y, int layer) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, 0.0f, layer));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    texCubemap(const texture<T, cudaTextureTypeCubemap, mode>& texRef, float x, float y, float z) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, z, 0));
+}
+#undef KESTREL_TEXREF_RESULT
 
 /* ---- Surface object functions (guide B.9.1) ------------------------------------ */
 

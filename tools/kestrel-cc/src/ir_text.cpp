@@ -162,6 +162,7 @@ IrGlobal parse_global_line(const std::string& line, std::size_t index) {
       break;
     }
     if (word == "external" || word == "extern_weak") external_linkage = true;
+    if (word == "externally_initialized") global.externally_initialized = true;
     if (word.empty() || word == "alias" || word == "ifunc") {
       global.name.clear();  // not a variable
       return global;
@@ -319,6 +320,17 @@ SectionPlacement place_device_sections(IrModule& module) {
   const std::set<std::string> managed_set(managed.begin(), managed.end());
   for (IrGlobal& global : module.globals) {
     if (global.is_declaration || global.initializer.empty()) continue;
+    if (global.externally_initialized && global.initializer == "undef") {
+      // A texture reference's device copy (clang leaves it undefined): it
+      // starts zero, which the device SDK reads as unbound
+      // (cuda_texture_types.h), not as shared memory.
+      const std::size_t start = global.initializer_end - global.initializer.size();
+      module.lines[global.line].replace(start, global.initializer.size(), "zeroinitializer");
+      global.initializer = "zeroinitializer";
+      global.initializer_end = start + global.initializer.size();
+      ++placement.texture_references;
+      continue;
+    }
     const char* section = nullptr;
     if (constant_set.count(global.name)) {
       section = ".kestrel.const";

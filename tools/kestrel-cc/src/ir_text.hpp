@@ -18,14 +18,15 @@ namespace kestrel::cc {
 
 // One `@name = ...` global variable line.
 struct IrGlobal {
-  std::string name;                 // without '@' and quotes
-  std::size_t line = 0;             // index into IrModule::lines
-  bool is_declaration = false;      // external/extern_weak without initializer
-  bool is_constant = false;         // `constant` rather than `global`
-  std::string type;                 // e.g. "[0 x float]"
-  std::string initializer;          // empty for declarations
-  std::size_t initializer_end = 0;  // column just past the initializer
-  std::string section;              // existing section, empty if none
+  std::string name;                     // without '@' and quotes
+  std::size_t line = 0;                 // index into IrModule::lines
+  bool is_declaration = false;          // external/extern_weak without initializer
+  bool is_constant = false;             // `constant` rather than `global`
+  bool externally_initialized = false;  // written by the host before kernels read it
+  std::string type;                     // e.g. "[0 x float]"
+  std::string initializer;              // empty for declarations
+  std::size_t initializer_end = 0;      // column just past the initializer
+  std::string section;                  // existing section, empty if none
 };
 
 struct IrModule {
@@ -60,6 +61,7 @@ struct SectionPlacement {
   std::size_t shared_variables = 0;    // __shared__ variables moved to .kestrel.shared
   std::size_t constant_variables = 0;  // __constant__ variables moved to .kestrel.const
   std::size_t managed_variables = 0;   // __managed__ variables moved to .kestrel.managed
+  std::size_t texture_references = 0;  // texture<...> variables given a zero initializer
 };
 
 // Puts every defined variable with an `undef` initializer (clang's
@@ -67,7 +69,10 @@ struct SectionPlacement {
 // .kestrel.shared and every variable annotated "kestrel.const" (the SDK's
 // __constant__) in section .kestrel.const and every one annotated
 // "kestrel.managed" (__managed__) in .kestrel.managed, editing module.lines
-// in place.
+// in place.  An `externally_initialized` variable with an `undef`
+// initializer is a texture reference's device copy (clang's initializer for
+// device_builtin_texture_type variables): it stays in ordinary data and its
+// initializer becomes zeroinitializer (an unbound reference).
 // Throws CompileError if such a variable already has another section.
 SectionPlacement place_device_sections(IrModule& module);
 
