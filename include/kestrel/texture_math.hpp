@@ -435,9 +435,17 @@ KESTREL_TEXTURE_MATH_FN Texels point(const Descriptor& t, Reader& read, const Ax
 
 // Linear filtering (appendix F.2) over the first `axes_used` axes; an
 // unused axis has one tap, texel 0.
+//
+// `level_weight` (1..256, in 1/256) is the weight of this level in a fetch
+// that blends two levels of a mipmap (linear mipmap filter): the level is
+// split first, like a slice (texture_mipmap: a 1D fetch between levels 0
+// and 1 at LOD 1/8 weighs its four texels 23, 201, 10 and 22), and the
+// result is this level's part of the sum, which blend_levels completes: for
+// floats the part rounded as a whole fetch is, for normalized integers the
+// weighted sum itself, unrounded.  256: an ordinary fetch.
 template <typename Reader>
 KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const Axis* axes, const double* u,
-                                      int axes_used, int layer) {
+                                      int axes_used, int layer, int level_weight) {
   AxisTaps taps[3] = {{0, 0}, {0, 0}, {0, 0}};
   TexelIndex index[3][2] = {{{0, false}, {0, false}}, {{0, false}, {0, false}}, {{0, false}, {0, false}}};
   for (int a = 0; a < axes_used; ++a) {
@@ -449,7 +457,9 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
   int weights[8];
   const int count = axes_used == 3 ? 8 : 4;
   for (int k = 0; k < count / 4; ++k) {
-    const int wz = axes_used == 3 ? (k ? taps[2].weight : kWeightOne - taps[2].weight) : kWeightOne;
+    // A slice's weight of the level's: the upper slice rounds half up.
+    const int upper_slice = (taps[2].weight * level_weight + 128) >> 8;
+    const int wz = axes_used == 3 ? (k ? upper_slice : level_weight - upper_slice) : level_weight;
     int w[2][2];
     slice_weights(taps[0].weight, taps[1].weight, wz, w);
     for (int j = 0; j < 2; ++j)
@@ -494,6 +504,10 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
       long long sum = 0;
       for (int n = 0; n < count; ++n)
         if (weights[n] != 0) sum += weights[n] * static_cast<long long>(static_cast<int32_t>(value[n]));
+      if (level_weight != kWeightOne) {
+        r.v[c] = static_cast<uint32_t>(sum);  // at most 256 x 65535 in magnitude
+        continue;
+      }
       long long q = (sum + 128) >> 8;  // floor((sum + 128) / 256)
       if (t.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
       r.v[c] = float_bits(fixed16_to_float(t, q));
@@ -542,10 +556,11 @@ KESTREL_TEXTURE_MATH_FN CubemapFace cubemap_face(float x, float y, float z) {
 }  // namespace detail
 
 // tex1D/tex2D/tex3D/tex1DLayered/tex2DLayered/texCubemap: the fetch at
-// (x, y, z) (for a cubemap the direction) of layer `layer`.
+// (x, y, z) (for a cubemap the direction) of layer `layer`; `level_weight`
+// below 256 gives one level's part of a linear mipmap blend (linear()).
 template <typename Reader>
 KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, float x, float y, float z,
-                                      int layer_index) {
+                                      int layer_index, int level_weight = detail::kWeightOne) {
   using namespace detail;
   Axis axes[3];
   double u[3];
@@ -594,8 +609,9 @@ KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, f
       axes[a].mode = AddressMode::kClamp;
     u[a] = texel_coordinate(coords[a], normalized, sizes[a]);
   }
-  return texture.filter == FilterMode::kPoint ? point(texture, read, axes, u, axes_used, layer)
-                                              : linear(texture, read, axes, u, axes_used, layer);
+  return texture.filter == FilterMode::kPoint
+             ? point(texture, read, axes, u, axes_used, layer)
+             : linear(texture, read, axes, u, axes_used, layer, level_weight);
 }
 
 // tex2Dgather: component `component` (0..channels-1) of the four texels a
@@ -803,36 +819,56 @@ KESTREL_TEXTURE_MATH_FN LevelPick pick_levels(const Descriptor& texture, const M
   return p;
 }
 
-// A linear mipmap filter's blend of the two levels' fetches: (256 - weight)
-// / 256 of `lower` and weight / 256 of `upper`, each component's sum exact
-// and rounded once as linear filtering rounds (texture_mipmap: a texture
-// whose level l holds l reads lod itself).
+// A linear mipmap filter's blend of the two levels' fetches.  With linear
+// filtering within the levels, `lower` and `upper` are the levels' parts
+// (sample() with level weights 256 - weight and weight): floats add, and
+// normalized integers' sums add and round as one fetch's.  With point
+// sampling they are the two texels' values, weighed (256 - weight) / 256
+// and weight / 256.  Each component's sum is exact and rounded once as
+// linear filtering rounds.
 KESTREL_TEXTURE_MATH_FN Texels blend_levels(const Descriptor& texture, const Texels& lower,
                                             const Texels& upper, int weight) {
   using namespace detail;
-  Texels r = lower;
+  const bool parts = texture.filter == FilterMode::kLinear;
+  Texels r = defaults(texture);
   for (int c = 0; c < texture.channels; ++c) {
+    if (parts && texture.kind != ChannelKind::kFloat) {
+      const long long sum = static_cast<long long>(static_cast<int32_t>(lower.v[c])) +
+                            static_cast<long long>(static_cast<int32_t>(upper.v[c]));
+      long long q = (sum + 128) >> 8;
+      if (texture.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
+      r.v[c] = float_bits(fixed16_to_float(texture, q));
+      continue;
+    }
+    const int lower_weight = parts ? kLodOne : kLodOne - weight, upper_weight = parts ? kLodOne : weight;
     ExactSum sum;
-    sum.note(kLodOne - weight, bits_float(lower.v[c]));
-    sum.note(weight, bits_float(upper.v[c]));
-    sum.add(kLodOne - weight, bits_float(lower.v[c]));
-    sum.add(weight, bits_float(upper.v[c]));
+    sum.note(lower_weight, bits_float(lower.v[c]));
+    sum.note(upper_weight, bits_float(upper.v[c]));
+    sum.add(lower_weight, bits_float(lower.v[c]));
+    sum.add(upper_weight, bits_float(upper.v[c]));
     r.v[c] = texture.kind == ChannelKind::kFloat && texture.bits_per_channel == 16 ? sum.round(11, -14, 15)
                                                                                    : sum.round(24, -126, 127);
   }
   return r;
 }
 
+// The level weight sample() takes for level `upper` (false: the lower one)
+// of a pick: with linear filtering the levels are weighed inside the fetch.
+KESTREL_TEXTURE_MATH_FN int level_weight(const Descriptor& texture, const LevelPick& p, bool upper) {
+  if (p.weight == 0 || texture.filter != FilterMode::kLinear) return detail::kWeightOne;
+  return upper ? p.weight : kLodOne - p.weight;
+}
+
 // A mipmapped fetch at LOD `lod`: pick_levels, then blend_levels where two
-// levels take part.  sample_level(l) returns level l's fetch (sample() on
-// that level's image).
+// levels take part.  sample_level(l, level_weight) returns level l's fetch
+// (sample() on that level's image).
 template <typename SampleLevel>
 KESTREL_TEXTURE_MATH_FN Texels sample_mipmapped(const Descriptor& texture, const Mipmap& m, int lod,
                                                 SampleLevel& sample_level) {
   const LevelPick p = pick_levels(texture, m, lod);
-  const Texels lower = sample_level(p.lower);
+  const Texels lower = sample_level(p.lower, level_weight(texture, p, false));
   if (p.weight == 0) return lower;
-  return blend_levels(texture, lower, sample_level(p.upper), p.weight);
+  return blend_levels(texture, lower, sample_level(p.upper, level_weight(texture, p, true)), p.weight);
 }
 
 }  // namespace kestrel::texture

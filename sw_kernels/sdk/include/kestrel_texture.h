@@ -212,10 +212,11 @@ struct Result<char> {
  * several ways (texture_mipmap.cu's switch over 12 functions) then holds one
  * fetch's frame at a time. */
 static __device__ __noinline__ kestrel::texture::Texels sample_image(unsigned long long handle, float x,
-                                                                     float y, float z, int layer) {
+                                                                     float y, float z, int layer,
+                                                                     int level_weight = 256) {
   const View view = read_view(handle);
   TexelReader read{&view};
-  return kestrel::texture::sample(view.texture, read, x, y, z, layer);
+  return kestrel::texture::sample(view.texture, read, x, y, z, layer, level_weight);
 }
 
 /* --- Mipmapped textures (guide 3.2.11.1, B.8.1.3-B.8.1.20) --------------------
@@ -245,7 +246,8 @@ static __device__ __forceinline__ kestrel::texture::Mipmap read_mipmap(unsigned 
 struct Levels {
   unsigned long long lower;
   unsigned long long upper;
-  int weight;
+  int weight;                      // of the upper level: 0 when one level is read
+  int lower_weight, upper_weight;  // the level weights of their fetches (kestrel::texture::level_weight)
 };
 
 static __device__ __noinline__ Levels pick_levels(unsigned long long handle, int lod) {
@@ -253,7 +255,9 @@ static __device__ __noinline__ Levels pick_levels(unsigned long long handle, int
   const kestrel::texture::LevelPick p = kestrel::texture::pick_levels(view.texture, read_mipmap(handle), lod);
   const unsigned long long levels = KESTREL_TEX_FIELD(handle, LEVELS_ADDR);
   return Levels{levels + (unsigned long long)p.lower * KESTREL_TEX_DESC_BYTES,
-                levels + (unsigned long long)p.upper * KESTREL_TEX_DESC_BYTES, p.weight};
+                levels + (unsigned long long)p.upper * KESTREL_TEX_DESC_BYTES, p.weight,
+                kestrel::texture::level_weight(view.texture, p, false),
+                kestrel::texture::level_weight(view.texture, p, true)};
 }
 
 static __device__ __noinline__ kestrel::texture::Texels blend_levels(unsigned long long handle,
@@ -284,9 +288,9 @@ static __device__ __forceinline__ kestrel::texture::Texels sample_at_lod(unsigne
                                                                          float y, float z, int layer,
                                                                          int lod) {
   const Levels p = pick_levels(handle, lod);
-  const kestrel::texture::Texels lower = sample_image(p.lower, x, y, z, layer);
+  const kestrel::texture::Texels lower = sample_image(p.lower, x, y, z, layer, p.lower_weight);
   if (p.weight == 0) return lower;
-  return blend_levels(handle, lower, sample_image(p.upper, x, y, z, layer), p.weight);
+  return blend_levels(handle, lower, sample_image(p.upper, x, y, z, layer, p.upper_weight), p.weight);
 }
 
 /* tex*Lod: a texture that is not mipmapped has its one level. */
