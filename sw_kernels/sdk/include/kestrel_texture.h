@@ -208,12 +208,15 @@ struct Result<char> {
 };
 
 /* A fetch from one image: a texture that is not mipmapped, or one level's
- * descriptor of a mipmapped texture.  Not inlined: a kernel that fetches in
- * several ways (texture_mipmap.cu's switch over 12 functions) then holds one
- * fetch's frame at a time. */
+ * descriptor of a mipmapped texture (`level_weight`: sample()'s).  Not
+ * inlined: the fetch functions inlined into a kernel hold no descriptor,
+ * so a kernel that fetches in several ways (texture_mipmap.cu's switch over
+ * 12 functions) holds one fetch's frames at a time, and a linear fetch
+ * between two levels fits the default 1 KiB stack beside the deepest frame
+ * of filtering. */
 static __device__ __noinline__ kestrel::texture::Texels sample_image(unsigned long long handle, float x,
                                                                      float y, float z, int layer,
-                                                                     int level_weight = 256) {
+                                                                     int level_weight) {
   const View view = read_view(handle);
   TexelReader read{&view};
   return kestrel::texture::sample(view.texture, read, x, y, z, layer, level_weight);
@@ -238,8 +241,8 @@ static __device__ __forceinline__ kestrel::texture::Mipmap read_mipmap(unsigned 
  * linear) leaves little of the default 1 KiB per thread, so a LOD fetch does
  * not nest one level's fetch inside the mipmap logic: the helpers below are
  * calls of their own whose frames are gone before a level is fetched, and
- * the fetch function (inlined into the kernel) holds only the pick and the
- * lower level's result while it fetches the upper level. */
+ * sample_at_lod (inlined into the kernel) holds only the pick and the lower
+ * level's result while it fetches the upper level. */
 
 /* Which levels a fetch at `lod` (lod_fixed's units) reads, as descriptor
  * addresses (upper = lower when one level is read). */
@@ -297,7 +300,7 @@ static __device__ __forceinline__ kestrel::texture::Texels sample_at_lod(unsigne
 static __device__ __forceinline__ kestrel::texture::Texels sample_lod(unsigned long long handle, float x,
                                                                       float y, float z, int layer,
                                                                       float lod) {
-  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer);
+  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
   return sample_at_lod(handle, x, y, z, layer, lod_fixed(handle, lod));
 }
 
@@ -306,16 +309,23 @@ static __device__ __forceinline__ kestrel::texture::Texels sample_grad(unsigned 
                                                                        float y, float z, int layer, float dxx,
                                                                        float dxy, float dxz, float dyx,
                                                                        float dyy, float dyz) {
-  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer);
+  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
   return sample_at_lod(handle, x, y, z, layer, gradient_lod_fixed(handle, dxx, dxy, dxz, dyx, dyy, dyz));
 }
 
-/* The fetches without a LOD (tex2D, ...): a mipmapped texture reads at LOD 0
- * (with its bias and clamps). */
+/* A fetch without a LOD (tex2D, ...) of a mipmapped texture: LOD 0, with
+ * its bias and clamps.  A call of its own, so that the plain fetches inlined
+ * into a kernel hold none of the LOD logic's state. */
+static __device__ __noinline__ kestrel::texture::Texels sample_mipmapped_at_zero(unsigned long long handle,
+                                                                                 float x, float y, float z,
+                                                                                 int layer) {
+  return sample_at_lod(handle, x, y, z, layer, lod_fixed(handle, 0.0f));
+}
+
 static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long long handle, float x, float y,
                                                                   float z, int layer) {
-  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer);
-  return sample_at_lod(handle, x, y, z, layer, lod_fixed(handle, 0.0f));
+  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
+  return sample_mipmapped_at_zero(handle, x, y, z, layer);
 }
 
 /* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1, B.8.2.1). */
