@@ -752,17 +752,18 @@ KESTREL_TEXTURE_MATH_FN int log2_fixed(float x) {
 // of the caller, in the units of the texture's coordinates) ask of `level0`,
 // before the bias and clamps, as a float: log2 of the longer gradient in
 // texels of level 0, to 8 fractional bits (rounded), or -infinity for zero
-// gradients.  A gradient's length is not its Euclidean norm but
-// max + 11/32 x (the other axes), of each axis's extent in texels
-// (texture_mipmap's "grad angle": a gradient of 5 texels reads 2.324 along
-// x, 2.402 at 22.5 degrees and 2.25 at 45); the fit and what it misses are
-// in tests/cuda/reference/nvidia_texture/README.md ("Mipmaps").
+// gradients.  A gradient's length is not its Euclidean norm but max + 11/32
+// x the middle axis + 1/4 x the smallest, of its extents in texels
+// (texture_mipmap's "grad angle": 5 texels read 2.324 along x, 2.402 at 22.5
+// degrees and 2.25 at 45); 1D textures add 1/16 of the shorter gradient.
+// The fit and what it misses: tests/cuda/reference/nvidia_texture/README.md
+// ("Mipmaps").
 KESTREL_TEXTURE_MATH_FN float gradient_lod(const Descriptor& level0, const float* dx, const float* dy) {
   using namespace detail;
   const int axes = level0.dimension == Dimension::k1D ? 1 : level0.dimension == Dimension::k3D ? 3 : 2;
   const int sizes[3] = {level0.width, level0.height, level0.depth};
   // Each gradient in texels, then its length.
-  float longest = 0.0f;
+  float longest = 0.0f, shortest = 0.0f;
   for (int g = 0; g < 2; ++g) {
     const float* d = g == 0 ? dx : dy;
     float e[3] = {0.0f, 0.0f, 0.0f};
@@ -780,10 +781,27 @@ KESTREL_TEXTURE_MATH_FN float gradient_lod(const Descriptor& level0, const float
           e[j] = e[j + 1];
           e[j + 1] = t;
         }
-    const float others = e[1] + e[2];
-    const float minor = others * 0.34375f;  // 11/32; separate statements: no fused multiply-add
+    // max + 11/32 x mid + 1/4 x min (texture_mipmap "3D grad": a gradient
+    // of (1/2, 1, 1/4) x A texels reads log2(A) + 78/256; 2D: "grad angle").
+    const float middle = e[1] * 0.34375f;
+    const float least = e[2] * 0.25f;
+    const float minor = middle + least;
     const float length = e[0] + minor;
-    if (length > longest) longest = length;
+    if (g == 0 || length > longest) {
+      shortest = longest;
+      longest = length;
+    } else {
+      shortest = length;
+    }
+  }
+  // A 1D texture's two gradients lie on one axis, and the shorter one counts
+  // 1/16 (texture_mipmap "1D grad": |dx| = 1 texel and |dy| = 1/2 read LOD
+  // 12/256 where the longer alone gives 0; 44 of the 68 probes below the last
+  // level fit this, most of the rest by 1/256).  2D and 3D take the longer
+  // alone ("grad aniso": dy up to dx changes nothing).
+  if (axes == 1) {
+    const float part = shortest * 0.0625f;
+    longest = longest + part;
   }
   if (longest == 0.0f) return -bits_float(kInfinity);
   if (longest > 3.0e38f) return bits_float(kInfinity);
