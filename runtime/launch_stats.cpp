@@ -12,6 +12,7 @@
 #include "kestrel/abi.h"
 #include "kestrel/error.hpp"
 #include "kestrel/transport.hpp"
+#include "kestrel_contract.hpp"
 
 namespace kestrel::runtime {
 namespace {
@@ -102,7 +103,7 @@ kestrel_memory_stats memory_stats(const LaunchRecord& record) {
       ratio(m[KESTREL_MEM_CNT_L2_HITS],
             m[KESTREL_MEM_CNT_L2_HITS] + m[KESTREL_MEM_CNT_L2_MISSES] + m[KESTREL_MEM_CNT_L2_MERGES]);
   s.lines_per_warp_load = ratio(m[KESTREL_MEM_CNT_READS], record.counters[KESTREL_CNT_LOADS]);
-  s.bytes_per_cycle = ratio(requests * KESTREL_LINE_BYTES, record.counters[KESTREL_CNT_CYCLES]);
+  s.bytes_per_cycle = ratio(requests * kestrel::contract::kLineBytes, record.counters[KESTREL_CNT_CYCLES]);
   return s;
 }
 

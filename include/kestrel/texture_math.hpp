@@ -37,11 +37,11 @@ enum class FilterMode { kPoint, kLinear };
 // cudaCreateTextureObject fixes), as plain data both sides can build.
 struct Descriptor {
   Dimension dimension;
-  bool layered;  // 1D or 2D layered (guide 3.2.11.1.4)
+  bool layered;  // 1D or 2D layered (guide 3.2.11.1.4), or cubemap layered (3.2.11.1.6)
   int width;
   int height;  // 1 for 1D
   int depth;   // 1 for 1D and 2D
-  int layers;  // layered textures; a cubemap has 6 faces of width x width
+  int layers;  // layered textures; a cubemap has 6 faces of width x width, a layered one 6 per layer
   ChannelKind kind;
   int bits_per_channel;  // 8, 16 or 32 (16 or 32 for floats)
   int channels;          // 1, 2 or 4
@@ -435,9 +435,17 @@ KESTREL_TEXTURE_MATH_FN Texels point(const Descriptor& t, Reader& read, const Ax
 
 // Linear filtering (appendix F.2) over the first `axes_used` axes; an
 // unused axis has one tap, texel 0.
+//
+// `level_weight` (1..256, in 1/256) is the weight of this level in a fetch
+// that blends two levels of a mipmap (linear mipmap filter): the level is
+// split first, like a slice (texture_mipmap: a 1D fetch between levels 0
+// and 1 at LOD 1/8 weighs its four texels 23, 201, 10 and 22), and the
+// result is this level's part of the sum, which blend_levels completes: for
+// floats the part rounded as a whole fetch is, for normalized integers the
+// weighted sum itself, unrounded.  256: an ordinary fetch.
 template <typename Reader>
 KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const Axis* axes, const double* u,
-                                      int axes_used, int layer) {
+                                      int axes_used, int layer, int level_weight) {
   AxisTaps taps[3] = {{0, 0}, {0, 0}, {0, 0}};
   TexelIndex index[3][2] = {{{0, false}, {0, false}}, {{0, false}, {0, false}}, {{0, false}, {0, false}}};
   for (int a = 0; a < axes_used; ++a) {
@@ -449,7 +457,9 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
   int weights[8];
   const int count = axes_used == 3 ? 8 : 4;
   for (int k = 0; k < count / 4; ++k) {
-    const int wz = axes_used == 3 ? (k ? taps[2].weight : kWeightOne - taps[2].weight) : kWeightOne;
+    // A slice's weight of the level's: the upper slice rounds half up.
+    const int upper_slice = (taps[2].weight * level_weight + 128) >> 8;
+    const int wz = axes_used == 3 ? (k ? upper_slice : level_weight - upper_slice) : level_weight;
     int w[2][2];
     slice_weights(taps[0].weight, taps[1].weight, wz, w);
     for (int j = 0; j < 2; ++j)
@@ -494,6 +504,10 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
       long long sum = 0;
       for (int n = 0; n < count; ++n)
         if (weights[n] != 0) sum += weights[n] * static_cast<long long>(static_cast<int32_t>(value[n]));
+      if (level_weight != kWeightOne) {
+        r.v[c] = static_cast<uint32_t>(sum);  // at most 256 x 65535 in magnitude
+        continue;
+      }
       long long q = (sum + 128) >> 8;  // floor((sum + 128) / 256)
       if (t.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
       r.v[c] = float_bits(fixed16_to_float(t, q));
@@ -542,10 +556,11 @@ KESTREL_TEXTURE_MATH_FN CubemapFace cubemap_face(float x, float y, float z) {
 }  // namespace detail
 
 // tex1D/tex2D/tex3D/tex1DLayered/tex2DLayered/texCubemap: the fetch at
-// (x, y, z) (for a cubemap the direction) of layer `layer`.
+// (x, y, z) (for a cubemap the direction) of layer `layer`; `level_weight`
+// below 256 gives one level's part of a linear mipmap blend (linear()).
 template <typename Reader>
 KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, float x, float y, float z,
-                                      int layer_index) {
+                                      int layer_index, int level_weight = detail::kWeightOne) {
   using namespace detail;
   Axis axes[3];
   double u[3];
@@ -574,11 +589,15 @@ KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, f
     axes_used = 3;
   }
   // The layer index is unsigned: a negative one reads the last layer
-  // (texture_addressing: layer -1 reads layer 2 of 3).
+  // (texture_addressing: layer -1 reads layer 2 of 3); a layered cubemap's
+  // layer is 6 faces (texture_mipmap: texCubemapLayered's layer -1 reads the
+  // last cubemap too).
   if (texture.layered) {
-    const uint32_t last = static_cast<uint32_t>(texture.layers - 1),
+    const bool cubemap = texture.dimension == Dimension::kCubemap;
+    const uint32_t last = static_cast<uint32_t>((cubemap ? texture.layers / 6 : texture.layers) - 1),
                    asked = static_cast<uint32_t>(layer_index);
-    layer = static_cast<int>(asked < last ? asked : last);
+    const int picked = static_cast<int>(asked < last ? asked : last);
+    layer = cubemap ? picked * 6 + layer : picked;
   }
   const int sizes[3] = {width, height, texture.depth};
   const float coords[3] = {x, y, z};
@@ -590,8 +609,9 @@ KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, f
       axes[a].mode = AddressMode::kClamp;
     u[a] = texel_coordinate(coords[a], normalized, sizes[a]);
   }
-  return texture.filter == FilterMode::kPoint ? point(texture, read, axes, u, axes_used, layer)
-                                              : linear(texture, read, axes, u, axes_used, layer);
+  return texture.filter == FilterMode::kPoint
+             ? point(texture, read, axes, u, axes_used, layer)
+             : linear(texture, read, axes, u, axes_used, layer, level_weight);
 }
 
 // tex2Dgather: component `component` (0..channels-1) of the four texels a
@@ -652,6 +672,221 @@ KESTREL_TEXTURE_MATH_FN Texels fetch_linear(const Descriptor& texture, Reader& r
   const detail::Axis axis[1] = {{static_cast<int>(element_count), AddressMode::kClamp}};
   const double u[1] = {static_cast<double>(index)};
   return detail::point(one_dimensional, read, axis, u, 1, 0);
+}
+
+// ---- Mipmaps and level of detail (guide 3.2.11.1, B.8.1.3-B.8.1.20) ----------
+//
+// A mipmapped texture is a chain of images, level l of size max(1, size >> l)
+// per axis (layers and cube faces keep their count).  A fetch picks a level
+// of detail (LOD): given (tex*Lod) or from the gradients of the coordinates
+// (tex*Grad), plus the bias, clamped to [min clamp, max clamp] and to the
+// levels there are; then samples the nearest level (point mipmap filter) or
+// blends the two around it (linear).  The precision is the H100's, fitted
+// to tests/cuda/reference/nvidia_texture/texture_mipmap.expected.
+
+// What cudaTextureDesc fixes for a mipmapped texture.
+struct Mipmap {
+  int levels;         // 1..17
+  FilterMode filter;  // mipmapFilterMode
+  float bias;         // mipmapLevelBias
+  float min_clamp;    // minMipmapLevelClamp
+  float max_clamp;    // maxMipmapLevelClamp
+};
+
+// LOD in fixed point with 8 fractional bits.
+constexpr int kLodOne = 256;
+
+// The LOD a fetch uses, in 1/256 of a level, 0..(levels - 1) x 256: lod +
+// bias (a float addition), clamped to the max clamp and then the min clamp
+// (so a min clamp above the max clamp wins), to [0, levels - 1], and
+// truncated to 8 fractional bits.  NaN counts as 0.  texture_mipmap: lod
+// 1 + k/4096 selects 1 + floor(k/16)/256, 0.99999994 gives 255/256, NaN
+// level 0, clamp (3, 1) level 3; all 1,944 bias and clamp probes.
+KESTREL_TEXTURE_MATH_FN int lod_fixed(const Mipmap& m, float lod) {
+  float l = lod + m.bias;
+  if (l != l) l = 0.0f;
+  if (l > m.max_clamp) l = m.max_clamp;
+  if (l < m.min_clamp) l = m.min_clamp;
+  if (!(l > 0.0f)) return 0;  // also NaN clamps
+  const float top = static_cast<float>(m.levels - 1);
+  if (l >= top) return (m.levels - 1) * kLodOne;
+  // l < 17, so l x 256 is exact and fits; the conversion truncates.
+  return static_cast<int>(l * static_cast<float>(kLodOne));
+}
+
+namespace detail {
+
+// round(log2(x) x 256) for a positive finite x, half up: the exponent, and
+// the mantissa's logarithm bit by bit (squaring it; a square of 2 or more is
+// a 1 bit), 10 bits of it computed and rounded to 8.  Exact but for ties far
+// below 2^-10, which no float length hits in practice.
+KESTREL_TEXTURE_MATH_FN int log2_fixed(float x) {
+  uint32_t u = float_bits(x) & 0x7fffffffu;
+  int exponent = static_cast<int>(u >> 23) - 127;
+  uint32_t mantissa = u & 0x7fffffu;
+  if ((u >> 23) == 0) {  // subnormal: normalize
+    exponent = -126;
+    while ((mantissa & 0x800000u) == 0) {
+      mantissa <<= 1;
+      --exponent;
+    }
+    mantissa &= 0x7fffffu;
+  }
+  // m in [1, 2) with 30 fractional bits.
+  uint64_t m = (static_cast<uint64_t>(0x800000u | mantissa)) << 7;
+  int fraction = 0;
+  for (int bit = 0; bit < 10; ++bit) {
+    m = (m * m) >> 30;
+    fraction <<= 1;
+    if (m >= (uint64_t{2} << 30)) {
+      m >>= 1;
+      fraction |= 1;
+    }
+  }
+  return exponent * kLodOne + ((fraction + 2) >> 2);
+}
+
+}  // namespace detail
+
+// The LOD that the gradients dx, dy (texture coordinates per unit of x and y
+// of the caller, in the units of the texture's coordinates) ask of `level0`,
+// before the bias and clamps, as a float: log2 of the longer gradient in
+// texels of level 0, to 8 fractional bits (rounded), or -infinity for zero
+// gradients.  A gradient's length is not its Euclidean norm but max + 11/32
+// x the middle axis + 1/4 x the smallest, of its extents in texels
+// (texture_mipmap's "grad angle": 5 texels read 2.324 along x, 2.402 at 22.5
+// degrees and 2.25 at 45); 1D textures add 1/16 of the shorter gradient.
+// The fit and what it misses: tests/cuda/reference/nvidia_texture/README.md
+// ("Mipmaps").
+KESTREL_TEXTURE_MATH_FN float gradient_lod(const Descriptor& level0, const float* dx, const float* dy) {
+  using namespace detail;
+  const int axes = level0.dimension == Dimension::k1D ? 1 : level0.dimension == Dimension::k3D ? 3 : 2;
+  const int sizes[3] = {level0.width, level0.height, level0.depth};
+  // Each gradient in texels, then its length.
+  float longest = 0.0f, shortest = 0.0f;
+  for (int g = 0; g < 2; ++g) {
+    const float* d = g == 0 ? dx : dy;
+    float e[3] = {0.0f, 0.0f, 0.0f};
+    for (int a = 0; a < axes; ++a) {
+      // Unnormalized coordinates are texels already.
+      const float texels = level0.normalized_coordinates ? d[a] * static_cast<float>(sizes[a]) : d[a];
+      e[a] = abs_float(texels);
+      if (e[a] != e[a]) return e[a];  // NaN
+    }
+    // Largest first.
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j + 1 < 3 - i; ++j)
+        if (e[j] < e[j + 1]) {
+          const float t = e[j];
+          e[j] = e[j + 1];
+          e[j + 1] = t;
+        }
+    // max + 11/32 x mid + 1/4 x min (texture_mipmap "3D grad": a gradient
+    // of (1/2, 1, 1/4) x A texels reads log2(A) + 78/256; 2D: "grad angle").
+    const float middle = e[1] * 0.34375f;
+    const float least = e[2] * 0.25f;
+    const float minor = middle + least;
+    const float length = e[0] + minor;
+    if (g == 0 || length > longest) {
+      shortest = longest;
+      longest = length;
+    } else {
+      shortest = length;
+    }
+  }
+  // A 1D texture's two gradients lie on one axis, and the shorter one counts
+  // 1/16 (texture_mipmap "1D grad": |dx| = 1 texel and |dy| = 1/2 read LOD
+  // 12/256 where the longer alone gives 0; 44 of the 68 probes below the last
+  // level fit this, most of the rest by 1/256).  2D and 3D take the longer
+  // alone ("grad aniso": dy up to dx changes nothing).
+  if (axes == 1) {
+    const float part = shortest * 0.0625f;
+    longest = longest + part;
+  }
+  if (longest == 0.0f) return -bits_float(kInfinity);
+  if (longest > 3.0e38f) return bits_float(kInfinity);
+  return static_cast<float>(log2_fixed(longest)) / static_cast<float>(kLodOne);
+}
+
+// The level or two levels a mipmapped fetch at LOD `lod` (lod_fixed's
+// units) reads: the nearest level (point mipmap filter; l + 1/2 rounds up,
+// texture_mipmap "lod point switch"), or, linear, levels floor(lod) and
+// floor(lod) + 1 with the upper one's weight the 8 fractional bits of lod
+// (0: the lower level alone).  Results that are not floats (integers read as
+// integers, which the runtime allows with the point mipmap filter only) take
+// the nearest level.
+struct LevelPick {
+  int lower;
+  int upper;
+  int weight;  // of the upper level, in 1/256
+};
+
+KESTREL_TEXTURE_MATH_FN LevelPick pick_levels(const Descriptor& texture, const Mipmap& m, int lod) {
+  const int last = m.levels - 1;
+  LevelPick p;
+  if (m.filter == FilterMode::kPoint || !detail::returns_float(texture)) {
+    const int level = (lod + kLodOne / 2) / kLodOne;
+    p.lower = p.upper = level < last ? level : last;
+    p.weight = 0;
+    return p;
+  }
+  const int level = lod / kLodOne;
+  p.lower = level < last ? level : last;
+  p.upper = p.lower + 1 <= last ? p.lower + 1 : last;
+  p.weight = p.upper == p.lower ? 0 : lod % kLodOne;
+  return p;
+}
+
+// A linear mipmap filter's blend of the two levels' fetches.  With linear
+// filtering within the levels, `lower` and `upper` are the levels' parts
+// (sample() with level weights 256 - weight and weight): floats add, and
+// normalized integers' sums add and round as one fetch's.  With point
+// sampling they are the two texels' values, weighed (256 - weight) / 256
+// and weight / 256.  Each component's sum is exact and rounded once as
+// linear filtering rounds.
+KESTREL_TEXTURE_MATH_FN Texels blend_levels(const Descriptor& texture, const Texels& lower,
+                                            const Texels& upper, int weight) {
+  using namespace detail;
+  const bool parts = texture.filter == FilterMode::kLinear;
+  Texels r = defaults(texture);
+  for (int c = 0; c < texture.channels; ++c) {
+    if (parts && texture.kind != ChannelKind::kFloat) {
+      const long long sum = static_cast<long long>(static_cast<int32_t>(lower.v[c])) +
+                            static_cast<long long>(static_cast<int32_t>(upper.v[c]));
+      long long q = (sum + 128) >> 8;
+      if (texture.kind == ChannelKind::kSigned) q = max_ll(q, -32767);
+      r.v[c] = float_bits(fixed16_to_float(texture, q));
+      continue;
+    }
+    const int lower_weight = parts ? kLodOne : kLodOne - weight, upper_weight = parts ? kLodOne : weight;
+    ExactSum sum;
+    sum.note(lower_weight, bits_float(lower.v[c]));
+    sum.note(upper_weight, bits_float(upper.v[c]));
+    sum.add(lower_weight, bits_float(lower.v[c]));
+    sum.add(upper_weight, bits_float(upper.v[c]));
+    r.v[c] = texture.kind == ChannelKind::kFloat && texture.bits_per_channel == 16 ? sum.round(11, -14, 15)
+                                                                                   : sum.round(24, -126, 127);
+  }
+  return r;
+}
+
+// The level weight sample() takes for level `upper` (false: the lower one)
+// of a pick: with linear filtering the levels are weighed inside the fetch.
+KESTREL_TEXTURE_MATH_FN int level_weight(const Descriptor& texture, const LevelPick& p, bool upper) {
+  if (p.weight == 0 || texture.filter != FilterMode::kLinear) return detail::kWeightOne;
+  return upper ? p.weight : kLodOne - p.weight;
+}
+
+// A mipmapped fetch at LOD `lod`: pick_levels, then blend_levels where two
+// levels take part.  sample_level(l, level_weight) returns level l's fetch
+// (sample() on that level's image).
+template <typename SampleLevel>
+KESTREL_TEXTURE_MATH_FN Texels sample_mipmapped(const Descriptor& texture, const Mipmap& m, int lod,
+                                                SampleLevel& sample_level) {
+  const LevelPick p = pick_levels(texture, m, lod);
+  const Texels lower = sample_level(p.lower, level_weight(texture, p, false));
+  if (p.weight == 0) return lower;
+  return blend_levels(texture, lower, sample_level(p.upper, level_weight(texture, p, true)), p.weight);
 }
 
 }  // namespace kestrel::texture

@@ -954,12 +954,17 @@ struct SfuReq {
 namespace tex_desc {
 constexpr unsigned kBits = 512;
 constexpr unsigned kWords = 16;
-constexpr Field reserved{384, 128};
+constexpr Field max_lod_clamp{480, 32};
+constexpr Field min_lod_clamp{448, 32};
+constexpr Field lod_bias{416, 32};
+constexpr Field levels_addr{384, 32};
 constexpr Field border_a{352, 32};
 constexpr Field border_b{320, 32};
 constexpr Field border_g{288, 32};
 constexpr Field border_r{256, 32};
-constexpr Field pad{247, 9};
+constexpr Field pad{253, 3};
+constexpr Field mip_levels{248, 5};
+constexpr Field mip_filter{247, 1};
 constexpr Field surface{246, 1};
 constexpr Field seamless_cubemap{245, 1};
 constexpr Field srgb{244, 1};
@@ -982,12 +987,17 @@ constexpr Field width{32, 32};
 constexpr Field base_addr{0, 32};
 }  // namespace tex_desc
 struct TexDesc {
-  std::array<uint8_t, 16> reserved{};
+  uint32_t max_lod_clamp = 0;
+  uint32_t min_lod_clamp = 0;
+  uint32_t lod_bias = 0;
+  uint32_t levels_addr = 0;
   uint32_t border_a = 0;
   uint32_t border_b = 0;
   uint32_t border_g = 0;
   uint32_t border_r = 0;
-  uint16_t pad = 0;
+  uint8_t pad = 0;
+  uint8_t mip_levels = 0;
+  bool mip_filter = false;
   bool surface = false;
   bool seamless_cubemap = false;
   bool srgb = false;
@@ -1011,12 +1021,17 @@ struct TexDesc {
 
   static TexDesc unpack(const uint32_t* words, unsigned base = 0) {
     TexDesc s;
-    for (unsigned i = 0; i < 16; ++i) s.reserved[i] = get_byte(words, tex_desc::reserved, i, base);
+    s.max_lod_clamp = static_cast<uint32_t>(get(words, tex_desc::max_lod_clamp, base));
+    s.min_lod_clamp = static_cast<uint32_t>(get(words, tex_desc::min_lod_clamp, base));
+    s.lod_bias = static_cast<uint32_t>(get(words, tex_desc::lod_bias, base));
+    s.levels_addr = static_cast<uint32_t>(get(words, tex_desc::levels_addr, base));
     s.border_a = static_cast<uint32_t>(get(words, tex_desc::border_a, base));
     s.border_b = static_cast<uint32_t>(get(words, tex_desc::border_b, base));
     s.border_g = static_cast<uint32_t>(get(words, tex_desc::border_g, base));
     s.border_r = static_cast<uint32_t>(get(words, tex_desc::border_r, base));
-    s.pad = static_cast<uint16_t>(get(words, tex_desc::pad, base));
+    s.pad = static_cast<uint8_t>(get(words, tex_desc::pad, base));
+    s.mip_levels = static_cast<uint8_t>(get(words, tex_desc::mip_levels, base));
+    s.mip_filter = get(words, tex_desc::mip_filter, base) != 0;
     s.surface = get(words, tex_desc::surface, base) != 0;
     s.seamless_cubemap = get(words, tex_desc::seamless_cubemap, base) != 0;
     s.srgb = get(words, tex_desc::srgb, base) != 0;
@@ -1040,12 +1055,17 @@ struct TexDesc {
     return s;
   }
   void pack(uint32_t* words, unsigned base = 0) const {
-    for (unsigned i = 0; i < 16; ++i) put_byte(words, tex_desc::reserved, i, reserved[i], base);
+    put(words, tex_desc::max_lod_clamp, max_lod_clamp, base);
+    put(words, tex_desc::min_lod_clamp, min_lod_clamp, base);
+    put(words, tex_desc::lod_bias, lod_bias, base);
+    put(words, tex_desc::levels_addr, levels_addr, base);
     put(words, tex_desc::border_a, border_a, base);
     put(words, tex_desc::border_b, border_b, base);
     put(words, tex_desc::border_g, border_g, base);
     put(words, tex_desc::border_r, border_r, base);
     put(words, tex_desc::pad, pad, base);
+    put(words, tex_desc::mip_levels, mip_levels, base);
+    put(words, tex_desc::mip_filter, mip_filter, base);
     put(words, tex_desc::surface, surface, base);
     put(words, tex_desc::seamless_cubemap, seamless_cubemap, base);
     put(words, tex_desc::srgb, srgb, base);

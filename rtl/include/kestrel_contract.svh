@@ -509,12 +509,17 @@
   // resource is at base_addr + slice * slice_pitch + y * pitch + x * texel bytes, texel bytes =
   // channels << channel_size. height, depth and layers are 1 where the shape has no such axis.
   typedef struct packed {  // 512 bits
-    logic [127:0] reserved;  // zero
+    logic [31:0] max_lod_clamp;  // mipmapped: cudaTextureDesc::maxMipmapLevelClamp (binary32 bits); 0 otherwise
+    logic [31:0] min_lod_clamp;  // mipmapped: cudaTextureDesc::minMipmapLevelClamp (binary32 bits)
+    logic [31:0] lod_bias;  // mipmapped: cudaTextureDesc::mipmapLevelBias (binary32 bits)
+    logic [31:0] levels_addr;  // mipmapped: device address of mip_levels descriptors, one per level (level 0 first), each this descriptor with that level's base_addr, sizes and pitches and mip_levels 0; 0 otherwise
     logic [31:0] border_a;  // border colour (binary32 bits)
     logic [31:0] border_b;
     logic [31:0] border_g;
     logic [31:0] border_r;
-    logic [8:0] pad;  // zero
+    logic [2:0] pad;  // zero
+    logic [4:0] mip_levels;  // levels of a mipmapped texture (1..17) at levels_addr; 0: not mipmapped (this descriptor is the image)
+    tex_filter_e mip_filter;  // cudaTextureDesc::mipmapFilterMode: point picks the nearest level, linear blends two
     logic surface;  // a surface object's descriptor (the fields from filter up are 0)
     logic seamless_cubemap;  // cudaTextureDesc::seamlessCubemap
     logic srgb;  // cudaTextureDesc::sRGB

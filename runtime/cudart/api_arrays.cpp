@@ -79,13 +79,10 @@ void check_shape(const char* api, const cudaExtent& e, unsigned flags) {
                              : "a 3D array beyond 4096 x 4096 x 4096");
 }
 
-void allocate_array(const char* api, cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
-                    unsigned flags) {
-  require(array != nullptr && desc != nullptr, cudaErrorInvalidValue);
-  *array = nullptr;
+// Makes the array record and its device memory; `extent` and `desc` are checked.
+std::unique_ptr<cudaArray> make_array(DeviceState& device, const cudaChannelFormatDesc* desc,
+                                      cudaExtent extent, unsigned flags) {
   const size_t texel = texel_bytes_of(*desc);
-  check_shape(api, extent, flags);
-  DeviceState& device = current_device();
   auto record = std::make_unique<cudaArray>();
   record->device = &device;
   record->desc = *desc;
@@ -101,9 +98,91 @@ void allocate_array(const char* api, cudaArray_t* array, const cudaChannelFormat
   // though far more than a device holds (cudaErrorMemoryAllocation).
   const size_t bytes = record->slice_pitch * record->slices;
   check(device.run_sync([&](DeviceState& d) { record->base = d.context().allocate(bytes); }));
+  return record;
+}
+
+void allocate_array(const char* api, cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                    unsigned flags) {
+  require(array != nullptr && desc != nullptr, cudaErrorInvalidValue);
+  *array = nullptr;
+  (void)texel_bytes_of(*desc);  // checks the format first, as cudaMalloc3DArray does
+  check_shape(api, extent, flags);
+  std::unique_ptr<cudaArray> record = make_array(current_device(), desc, extent, flags);
   std::lock_guard<std::mutex> lock(g_arrays_mutex);
   *array = record.get();
   arrays()[record.get()] = std::move(record);
+}
+
+void release_array(const cudaArray& record) {
+  const uint64_t base = record.base;
+  check(record.device->run_sync([base](DeviceState& d) { d.context().release(base); }));
+}
+
+// ---- Mipmapped arrays (guide 3.2.11.1) ----------------------------------------------
+
+std::map<const cudaMipmappedArray*, std::unique_ptr<cudaMipmappedArray>>& mipmaps() {
+  static std::map<const cudaMipmappedArray*, std::unique_ptr<cudaMipmappedArray>> live;
+  return live;
+}
+
+// Level `level`'s extent of a mipmapped array of level-0 extent `e`: width,
+// height and a 3D depth halve (rounding down, at least 1); an axis that is
+// 0 (absent) stays 0, layers and cube faces stay (the H100's answers in
+// texture_mipmap.expected: 20 x 9 x 5 has levels 10 x 4 x 2, 5 x 2 x 1, ...).
+cudaExtent level_extent(const cudaExtent& e, unsigned flags, unsigned level) {
+  auto halve = [level](size_t n) { return n == 0 ? 0 : std::max<size_t>(n >> level, 1); };
+  const bool slices_are_depth = (flags & (cudaArrayLayered | cudaArrayCubemap)) == 0;
+  return make_cudaExtent(halve(e.width), halve(e.height), slices_are_depth ? halve(e.depth) : e.depth);
+}
+
+// 1 + floor(log2) of the largest halving axis: the levels down to 1 x 1 x 1.
+unsigned full_chain_levels(const cudaExtent& e, unsigned flags) {
+  size_t largest = std::max(e.width, e.height);
+  if ((flags & (cudaArrayLayered | cudaArrayCubemap)) == 0) largest = std::max(largest, e.depth);
+  unsigned levels = 1;
+  while (largest >>= 1) ++levels;
+  return levels;
+}
+
+void allocate_mipmapped_array(cudaMipmappedArray_t* out, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                              unsigned requested_levels, unsigned flags) {
+  const char* api = "cudaMallocMipmappedArray";
+  require(out != nullptr && desc != nullptr, cudaErrorInvalidValue);
+  *out = nullptr;
+  (void)texel_bytes_of(*desc);  // checks the format first, as cudaMalloc3DArray does
+  check_shape(api, extent, flags);
+  // Gather arrays have one level (the flag is for 2D textures used with tex2Dgather).
+  require((flags & cudaArrayTextureGather) == 0, cudaErrorInvalidValue);
+  const bool plain = (flags & (cudaArrayLayered | cudaArrayCubemap)) == 0;
+  if (plain && extent.height == 0 && extent.width > kMax1DMipmap)
+    refuse_size(api, "a 1D mipmapped array wider than 32768");
+  if (plain && extent.height != 0 && extent.depth == 0 &&
+      (extent.width > kMax2DMipmap || extent.height > kMax2DMipmap))
+    refuse_size(api, "a 2D mipmapped array beyond 32768 x 32768");
+  // numLevels is clamped to [1, the full chain], as an H100 does (0 and 20
+  // levels of 64 x 32 give 1 and 7).
+  const unsigned levels = std::min(std::max(requested_levels, 1u), full_chain_levels(extent, flags));
+  DeviceState& device = current_device();
+  auto record = std::make_unique<cudaMipmappedArray>();
+  record->device = &device;
+  record->desc = *desc;
+  record->extent = extent;
+  record->flags = flags;
+  std::vector<std::unique_ptr<cudaArray>> made;
+  try {
+    for (unsigned level = 0; level < levels; ++level) {
+      made.push_back(make_array(device, desc, level_extent(extent, flags, level), flags));
+      made.back()->mipmap = record.get();
+      record->levels.push_back(made.back().get());
+    }
+  } catch (...) {
+    for (const auto& array : made) release_array(*array);
+    throw;
+  }
+  std::lock_guard<std::mutex> lock(g_arrays_mutex);
+  for (auto& array : made) arrays()[array.get()] = std::move(array);
+  *out = record.get();
+  mipmaps()[record.get()] = std::move(record);
 }
 
 // ---- Copies ---------------------------------------------------------------------
@@ -421,6 +500,15 @@ void forget_arrays_of(const DeviceState* device) {
   std::lock_guard<std::mutex> lock(g_arrays_mutex);
   for (auto it = arrays().begin(); it != arrays().end();)
     it = it->second->device == device ? arrays().erase(it) : std::next(it);
+  for (auto it = mipmaps().begin(); it != mipmaps().end();)
+    it = it->second->device == device ? mipmaps().erase(it) : std::next(it);
+}
+
+cudaMipmappedArray& live_mipmapped_array(cudaMipmappedArray_const_t mipmap) {
+  std::lock_guard<std::mutex> lock(g_arrays_mutex);
+  const auto it = mipmaps().find(mipmap);
+  require(mipmap != nullptr && it != mipmaps().end(), cudaErrorInvalidResourceHandle);
+  return *it->second;
 }
 
 cudaArray& live_array(cudaArray_const_t array) {
@@ -460,12 +548,56 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
       std::lock_guard<std::mutex> lock(g_arrays_mutex);
       const auto it = arrays().find(array);
       require(it != arrays().end(), cudaErrorInvalidResourceHandle);
+      // A level belongs to its mipmapped array, which frees it
+      // (cudaFreeMipmappedArray).  An H100 answers cudaSuccess here and
+      // keeps the level usable; Kestrel says that nothing was freed.
+      if (it->second->mipmap != nullptr)
+        reject(cudaErrorInvalidValue,
+               "cudaFreeArray: the array is a level of a mipmapped array; free that with "
+               "cudaFreeMipmappedArray");
       record = std::move(it->second);
       arrays().erase(it);
     }
     // As cudaFree: the device finishes what it was doing with the memory first.
-    const uint64_t base = record->base;
-    check(record->device->run_sync([base](DeviceState& d) { d.context().release(base); }));
+    release_array(*record);
+  });
+}
+
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t* mipmappedArray,
+                                     const struct cudaChannelFormatDesc* desc, struct cudaExtent extent,
+                                     unsigned int numLevels, unsigned int flags) {
+  return api([&] { allocate_mipmapped_array(mipmappedArray, desc, extent, numLevels, flags); });
+}
+
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t* levelArray, cudaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level) {
+  return api([&] {
+    const cudaMipmappedArray& mipmap = live_mipmapped_array(mipmappedArray);
+    require(levelArray != nullptr, cudaErrorInvalidValue);
+    require(level < mipmap.levels.size(), cudaErrorInvalidValue);
+    *levelArray = mipmap.levels[level];
+  });
+}
+
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
+  return api([&] {
+    if (mipmappedArray == nullptr) return;  // as cudaFreeArray(nullptr); an H100 says cudaSuccess
+    std::unique_ptr<cudaMipmappedArray> record;
+    std::vector<std::unique_ptr<cudaArray>> levels;
+    {
+      std::lock_guard<std::mutex> lock(g_arrays_mutex);
+      const auto it = mipmaps().find(mipmappedArray);
+      require(it != mipmaps().end(), cudaErrorInvalidResourceHandle);
+      record = std::move(it->second);
+      mipmaps().erase(it);
+      for (cudaArray* level : record->levels) {
+        const auto at = arrays().find(level);
+        if (at == arrays().end()) continue;
+        levels.push_back(std::move(at->second));
+        arrays().erase(at);
+      }
+    }
+    for (const auto& level : levels) release_array(*level);
   });
 }
 

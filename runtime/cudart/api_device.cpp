@@ -15,8 +15,8 @@ using namespace kestrel::cudart;
 namespace {
 
 // The array and texture object limits the runtime enforces (cuda_arrays.hpp:
-// guide appendix G.1 for compute capability 6.x).  Kestrel has no mipmapped
-// arrays, so the maxTexture*Mipmap fields stay 0.
+// guide appendix G.1 for compute capability 6.x; the mipmapped 1D and 2D
+// limits, which the table lacks, are an H100's).
 void fill_texture_limits(cudaDeviceProp* prop) {
   auto i = [](size_t value) { return static_cast<int>(value); };
   prop->textureAlignment = kTextureAlignment;
@@ -26,6 +26,8 @@ void fill_texture_limits(cudaDeviceProp* prop) {
   prop->maxTexture1DLinear = i(kMax1DLinear);
   prop->maxTexture2D[0] = i(kMax2DWidth);
   prop->maxTexture2D[1] = i(kMax2DHeight);
+  prop->maxTexture1DMipmap = i(kMax1DMipmap);
+  prop->maxTexture2DMipmap[0] = prop->maxTexture2DMipmap[1] = i(kMax2DMipmap);
   prop->maxTexture2DLinear[0] = i(kMax2DLinear);
   prop->maxTexture2DLinear[1] = i(kMax2DLinear);
   prop->maxTexture2DLinear[2] = i(kMax2DLinearPitch);

@@ -18,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "api_common.hpp"
 #include "cuda_arrays.hpp"
@@ -57,48 +58,61 @@ void set_format(kestrel::contract::TexDesc& d, const cudaChannelFormatDesc& form
 
 // The descriptor of `resource` (shape, place, format), checked: `surface`
 // says which kind of object wants it.
+kestrel::contract::TexDesc describe_array(const char* api, DeviceState& device, const cudaArray& array,
+                                          bool surface) {
+  kestrel::contract::TexDesc d;
+  d.height = d.depth = d.layers = 1;
+  if (array.device != &device)
+    reject(cudaErrorInvalidValue, std::string(api) + ": the array belongs to device " +
+                                      std::to_string(array.device->ordinal()) +
+                                      ", but the call runs on device " + std::to_string(device.ordinal()));
+  // Guide 3.2.11.2: only arrays made for surfaces back surface objects
+  // (an H100 accepts any array; Kestrel holds programs to the guide).
+  if (surface && (array.flags & cudaArraySurfaceLoadStore) == 0)
+    reject(cudaErrorInvalidValue,
+           std::string(api) + ": the array was not created with cudaArraySurfaceLoadStore");
+  const cudaExtent& e = array.extent;
+  const bool layered = (array.flags & cudaArrayLayered) != 0;
+  if ((array.flags & cudaArrayCubemap) != 0) {
+    d.shape = layered ? KESTREL_TEX_SHAPE_CUBEMAP_LAYERED : KESTREL_TEX_SHAPE_CUBEMAP;
+    d.layers = static_cast<uint32_t>(e.depth);
+  } else if (layered) {
+    d.shape = e.height == 0 ? KESTREL_TEX_SHAPE_1D_LAYERED : KESTREL_TEX_SHAPE_2D_LAYERED;
+    d.layers = static_cast<uint32_t>(e.depth);
+  } else if (e.height == 0) {
+    d.shape = KESTREL_TEX_SHAPE_1D;
+  } else if (e.depth == 0) {
+    d.shape = KESTREL_TEX_SHAPE_2D;
+  } else {
+    d.shape = KESTREL_TEX_SHAPE_3D;
+    d.depth = static_cast<uint32_t>(e.depth);
+  }
+  d.base_addr = static_cast<uint32_t>(array.base);
+  d.width = static_cast<uint32_t>(e.width);
+  d.height = static_cast<uint32_t>(array.rows);
+  d.pitch = static_cast<uint32_t>(array.pitch);
+  d.slice_pitch = static_cast<uint32_t>(array.slice_pitch);
+  set_format(d, array.desc);
+  return d;
+}
+
 kestrel::contract::TexDesc describe_resource(const char* api, DeviceState& device,
                                              const cudaResourceDesc& resource, bool surface) {
   kestrel::contract::TexDesc d;
   d.height = d.depth = d.layers = 1;
   switch (resource.resType) {
-    case cudaResourceTypeArray: {
-      const cudaArray& array = live_array(resource.res.array.array);
-      if (array.device != &device)
-        reject(cudaErrorInvalidValue,
-               std::string(api) + ": the array belongs to device " + std::to_string(array.device->ordinal()) +
-                   ", but the call runs on device " + std::to_string(device.ordinal()));
-      // Guide 3.2.11.2: only arrays made for surfaces back surface objects
-      // (an H100 accepts any array; Kestrel holds programs to the guide).
-      if (surface && (array.flags & cudaArraySurfaceLoadStore) == 0)
-        reject(cudaErrorInvalidValue,
-               std::string(api) + ": the array was not created with cudaArraySurfaceLoadStore");
-      const cudaExtent& e = array.extent;
-      const bool layered = (array.flags & cudaArrayLayered) != 0;
-      if ((array.flags & cudaArrayCubemap) != 0) {
-        d.shape = layered ? KESTREL_TEX_SHAPE_CUBEMAP_LAYERED : KESTREL_TEX_SHAPE_CUBEMAP;
-        d.layers = static_cast<uint32_t>(e.depth);
-      } else if (layered) {
-        d.shape = e.height == 0 ? KESTREL_TEX_SHAPE_1D_LAYERED : KESTREL_TEX_SHAPE_2D_LAYERED;
-        d.layers = static_cast<uint32_t>(e.depth);
-      } else if (e.height == 0) {
-        d.shape = KESTREL_TEX_SHAPE_1D;
-      } else if (e.depth == 0) {
-        d.shape = KESTREL_TEX_SHAPE_2D;
-      } else {
-        d.shape = KESTREL_TEX_SHAPE_3D;
-        d.depth = static_cast<uint32_t>(e.depth);
-      }
-      d.base_addr = static_cast<uint32_t>(array.base);
-      d.width = static_cast<uint32_t>(e.width);
-      d.height = static_cast<uint32_t>(array.rows);
-      d.pitch = static_cast<uint32_t>(array.pitch);
-      d.slice_pitch = static_cast<uint32_t>(array.slice_pitch);
-      set_format(d, array.desc);
-      return d;
+    case cudaResourceTypeArray:
+      return describe_array(api, device, live_array(resource.res.array.array), surface);
+    case cudaResourceTypeMipmappedArray: {
+      // Level 0's image; create() adds the levels.  A surface is one array
+      // (guide 3.2.11.2): cudaGetMipmappedArrayLevel gives one.
+      const cudaMipmappedArray& mipmap = live_mipmapped_array(resource.res.mipmap.mipmap);
+      if (surface)
+        reject(cudaErrorInvalidValue, std::string(api) +
+                                          ": a surface object takes one array; pass a level of the mipmapped "
+                                          "array (cudaGetMipmappedArrayLevel)");
+      return describe_array(api, device, *mipmap.levels.front(), false);
     }
-    case cudaResourceTypeMipmappedArray:
-      reject(cudaErrorInvalidResourceHandle, std::string(api) + ": Kestrel has no mipmapped arrays");
     case cudaResourceTypeLinear:
     case cudaResourceTypePitch2D:
       break;
@@ -191,13 +205,70 @@ uint64_t place_descriptor(DeviceState& device, const kestrel::contract::TexDesc&
   return address;
 }
 
+// The mipmap fields of a texture over a mipmapped array (guide 3.2.11.1's
+// cudaTextureDesc), checked against the format `d`; `levels_addr` is where
+// the levels' descriptors go.
+void describe_mipmap(kestrel::contract::TexDesc& d, const cudaTextureDesc& t, size_t levels,
+                     uint64_t levels_addr) {
+  require(t.mipmapFilterMode == cudaFilterModePoint || t.mipmapFilterMode == cudaFilterModeLinear,
+          cudaErrorInvalidValue);  // an H100's answer to mipmapFilterMode 7
+  // Blending two levels returns floats, as linear filtering does (not
+  // measured on the H100: Kestrel holds the mipmap filter to filterMode's rule).
+  const bool is_float = d.channel_kind == KESTREL_TEX_CHANNEL_FLOAT;
+  require(t.mipmapFilterMode == cudaFilterModePoint || is_float ||
+              (t.readMode == cudaReadModeNormalizedFloat && d.channel_size < 2),
+          cudaErrorInvalidFilterSetting);
+  d.mip_levels = static_cast<uint8_t>(levels);
+  d.mip_filter = t.mipmapFilterMode == cudaFilterModeLinear;
+  d.lod_bias = float_bits(t.mipmapLevelBias);
+  d.min_lod_clamp = float_bits(t.minMipmapLevelClamp);
+  d.max_lod_clamp = float_bits(t.maxMipmapLevelClamp);
+  d.levels_addr = static_cast<uint32_t>(levels_addr);
+}
+
+// Writes a mipmapped texture's descriptor (`d`, level 0's image) and, right
+// after it, one descriptor per level with the same sampling fields; returns
+// the first's address.
+uint64_t place_mipmapped(const char* api, DeviceState& device, kestrel::contract::TexDesc d,
+                         const cudaMipmappedArray& mipmap, const cudaTextureDesc& texture) {
+  const size_t levels = mipmap.levels.size();
+  std::vector<uint8_t> bytes;
+  std::vector<kestrel::contract::TexDesc> level_descs;
+  for (const cudaArray* level : mipmap.levels) {
+    kestrel::contract::TexDesc l = describe_array(api, device, *level, false);
+    describe_sampling(l, texture);
+    level_descs.push_back(l);
+  }
+  uint64_t address = 0;
+  check(device.run_sync(
+      [&](DeviceState& on) { address = on.context().allocate(KESTREL_TEX_DESC_BYTES * (levels + 1)); }));
+  try {
+    describe_mipmap(d, texture, levels, address + KESTREL_TEX_DESC_BYTES);
+  } catch (...) {
+    check(device.run_sync([address](DeviceState& on) { on.context().release(address); }));
+    throw;
+  }
+  const DescriptorBytes top = descriptor_bytes(d);
+  bytes.insert(bytes.end(), top.begin(), top.end());
+  for (const kestrel::contract::TexDesc& l : level_descs) {
+    const DescriptorBytes b = descriptor_bytes(l);
+    bytes.insert(bytes.end(), b.begin(), b.end());
+  }
+  check(device.run_sync(
+      [&](DeviceState& on) { on.context().copy_to_device(address, bytes.data(), bytes.size()); }));
+  return address;
+}
+
 uint64_t create(const char* api, bool surface, const cudaResourceDesc& resource,
                 const cudaTextureDesc* texture) {
   DeviceState& device = current_device();
   kestrel::contract::TexDesc d = describe_resource(api, device, resource, surface);
   d.surface = surface;
   if (texture != nullptr) describe_sampling(d, *texture);
-  const uint64_t handle = place_descriptor(device, d);
+  const uint64_t handle =
+      resource.resType == cudaResourceTypeMipmappedArray && texture != nullptr
+          ? place_mipmapped(api, device, d, live_mipmapped_array(resource.res.mipmap.mipmap), *texture)
+          : place_descriptor(device, d);
   TextureObject object;
   object.device = &device;
   object.surface = surface;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kestrel/cuda/cuda_runtime_api.h"
 
@@ -26,8 +27,13 @@ constexpr size_t kMax3D = 4096;                              // 3D texture, each
 constexpr size_t kMaxSurface3DDepth = 2048;                  // 3D surface depth
 constexpr size_t kMaxLayeredWidth = 16384;                   // 1D and 2D layered textures (and height)
 constexpr size_t kMaxLayers = 2048;
-constexpr size_t kMaxCubemap = 16384;                         // cubemap and layered cubemap width
-constexpr size_t kMaxCubemapLayers = 2046;                    // faces of a layered cubemap
+constexpr size_t kMaxCubemap = 16384;       // cubemap and layered cubemap width
+constexpr size_t kMaxCubemapLayers = 2046;  // faces of a layered cubemap
+// Mipmapped arrays: 1D and 2D have limits of their own (cudaDeviceProp's
+// maxTexture1DMipmap and maxTexture2DMipmap, the values an H100 reports);
+// the other shapes take their plain arrays' limits.  17 levels at most.
+constexpr size_t kMax1DMipmap = 32768;
+constexpr size_t kMax2DMipmap = 32768;                        // width and height
 constexpr size_t kMax1DLinear = size_t{1} << 27;              // texels of a linear resource
 constexpr size_t kMax2DLinear = 65000;                        // width and height of a pitched resource
 constexpr size_t kMax2DLinearPitch = (size_t{1} << 20) - 32;  // its pitch in bytes
@@ -65,11 +71,27 @@ struct cudaArray {
   size_t rows = 0;         // max(height, 1)
   size_t slices = 0;       // max(depth, 1): 3D slices, layers or cube faces
   size_t slice_pitch = 0;  // pitch * rows
+  // The mipmapped array this array is a level of (cudaGetMipmappedArrayLevel),
+  // which owns it; null for an array of its own.
+  const cudaMipmappedArray* mipmap = nullptr;
+};
+
+// A mipmapped array (guide 3.2.11.1): one ordinary array per level, level l
+// max(1, size >> l) on each axis of width, height and (3D only) depth;
+// layers and cube faces keep their count.
+struct cudaMipmappedArray {
+  kestrel::cudart::DeviceState* device = nullptr;
+  cudaChannelFormatDesc desc{};
+  cudaExtent extent{};  // level 0's, as cudaMallocMipmappedArray took it
+  unsigned flags = 0;
+  std::vector<cudaArray*> levels;  // owned through the array table (api_arrays.cpp)
 };
 
 namespace kestrel::cudart {
 // The live array `array` names; cudaErrorInvalidResourceHandle otherwise.
 cudaArray& live_array(cudaArray_const_t array);
+// The live mipmapped array `mipmap` names; cudaErrorInvalidResourceHandle otherwise.
+cudaMipmappedArray& live_mipmapped_array(cudaMipmappedArray_const_t mipmap);
 // cudaDeviceReset: the arrays and texture/surface objects of `device` are
 // gone with its memory; their handles become unknown (api_arrays.cpp,
 // api_textures.cpp).

@@ -7,6 +7,7 @@
 // addresses the descriptor names, as the texture unit will read them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -174,7 +175,9 @@ TEST(Arrays, LimitsOfAppendixG) {
   EXPECT_EQ(prop.maxTextureCubemapLayered[1], 2046);
   EXPECT_EQ(prop.maxSurface2D[1], 32768);
   EXPECT_EQ(prop.maxSurface3D[2], 2048);
-  EXPECT_EQ(prop.maxTexture1DMipmap, 0);  // no mipmapped arrays
+  EXPECT_EQ(prop.maxTexture1DMipmap, 32768);  // an H100's (the guide's table has none)
+  EXPECT_EQ(prop.maxTexture2DMipmap[0], 32768);
+  EXPECT_EQ(prop.maxTexture2DMipmap[1], 32768);
   EXPECT_EQ(prop.textureAlignment, 256u);
   EXPECT_EQ(prop.texturePitchAlignment, 32u);
   EXPECT_EQ(prop.surfaceAlignment, 256u);
@@ -195,7 +198,8 @@ TEST(Arrays, LimitsOfAppendixG) {
       {cudaDevAttrMaxSurfaceCubemapLayeredLayers, prop.maxSurfaceCubemapLayered[1]},
       {cudaDevAttrMaxTexture1DLinearWidth, prop.maxTexture1DLinear},
       {cudaDevAttrMaxTexture2DLinearPitch, prop.maxTexture2DLinear[2]},
-      {cudaDevAttrMaxTexture1DMipmappedWidth, 0},
+      {cudaDevAttrMaxTexture1DMipmappedWidth, prop.maxTexture1DMipmap},
+      {cudaDevAttrMaxTexture2DMipmappedHeight, prop.maxTexture2DMipmap[1]},
   };
   static_assert(cudaDevAttrMaxTexture1DWidth == 21 && cudaDevAttrMaxTexture1DLayeredWidth == 42 &&
                     cudaDevAttrMaxSurface1DWidth == 55 && cudaDevAttrMaxTexture2DLinearPitch == 72 &&
@@ -474,7 +478,7 @@ TEST(TextureObjects, ValidationFollowsCuda) {
   EXPECT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaErrorInvalidValue);
   r.resType = static_cast<cudaResourceType>(9);
   EXPECT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaErrorInvalidValue);
-  r.resType = cudaResourceTypeMipmappedArray;
+  r.resType = cudaResourceTypeMipmappedArray;  // r.res holds no mipmapped array
   EXPECT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaErrorInvalidResourceHandle);
 
   EXPECT_EQ(cudaFree(dev), cudaSuccess);
@@ -555,6 +559,125 @@ TEST(TextureObjects, DescriptorAndTexelsInDeviceMemory) {
   EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
   EXPECT_EQ(cudaGetTextureObjectTextureDesc(&t, tex), cudaErrorInvalidValue);
   EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
+}
+
+// Mipmapped arrays (guide 3.2.11.1): levels, the H100's error codes
+// (texture_mipmap.expected's last lines) and the descriptor of a texture
+// over one: level 0's image, the mipmap fields, and one descriptor per level
+// after it.
+TEST(MipmappedArrays, LevelsErrorsAndDescriptors) {
+  const cudaChannelFormatDesc f32 = cudaCreateChannelDesc<float>();
+  cudaMipmappedArray_t m = nullptr;
+  cudaArray_t level = nullptr;
+  cudaChannelFormatDesc desc{};
+  cudaExtent e{};
+  unsigned flags = 0;
+  // numLevels is clamped to [1, 1 + floor(log2(largest axis))].
+  ASSERT_EQ(cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(20, 9, 5), 100), cudaSuccess);
+  const size_t expected[][3] = {{20, 9, 5}, {10, 4, 2}, {5, 2, 1}, {2, 1, 1}, {1, 1, 1}};
+  for (unsigned l = 0; l < 5; ++l) {
+    ASSERT_EQ(cudaGetMipmappedArrayLevel(&level, m, l), cudaSuccess);
+    ASSERT_EQ(cudaArrayGetInfo(&desc, &e, &flags, level), cudaSuccess);
+    EXPECT_EQ(e.width, expected[l][0]);
+    EXPECT_EQ(e.height, expected[l][1]);
+    EXPECT_EQ(e.depth, expected[l][2]);
+  }
+  EXPECT_EQ(cudaGetMipmappedArrayLevel(&level, m, 5), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetMipmappedArrayLevel(nullptr, m, 0), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetMipmappedArrayLevel(&level, nullptr, 0), cudaErrorInvalidResourceHandle);
+  // A level belongs to its mipmapped array (an H100 says cudaSuccess and
+  // frees nothing; Kestrel says so with an error).
+  ASSERT_EQ(cudaGetMipmappedArrayLevel(&level, m, 1), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(level), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFreeMipmappedArray(m), cudaSuccess);
+  EXPECT_EQ(cudaFreeMipmappedArray(m), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaArrayGetInfo(&desc, &e, &flags, level), cudaErrorInvalidResourceHandle);  // gone with it
+  EXPECT_EQ(cudaFreeMipmappedArray(nullptr), cudaSuccess);
+
+  // Layers and faces keep their count; bad shapes and sizes as cudaMalloc3DArray's.
+  ASSERT_EQ(
+      cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(8, 8, 12), 9, cudaArrayCubemap | cudaArrayLayered),
+      cudaSuccess);
+  ASSERT_EQ(cudaGetMipmappedArrayLevel(&level, m, 3), cudaSuccess);
+  ASSERT_EQ(cudaArrayGetInfo(&desc, &e, &flags, level), cudaSuccess);
+  EXPECT_EQ(e.width, 1u);
+  EXPECT_EQ(e.depth, 12u);
+  EXPECT_EQ(flags, static_cast<unsigned>(cudaArrayCubemap | cudaArrayLayered));
+  EXPECT_EQ(cudaGetMipmappedArrayLevel(&level, m, 4), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFreeMipmappedArray(m), cudaSuccess);
+  EXPECT_EQ(cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(8, 4, 6), 2, cudaArrayCubemap),
+            cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(0, 4, 0), 2), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMallocMipmappedArray(nullptr, &f32, make_cudaExtent(4, 4, 0), 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMallocMipmappedArray(&m, nullptr, make_cudaExtent(4, 4, 0), 1), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(32769, 0, 0), 2), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(32769, 4, 0), 2), cudaErrorInvalidValue);
+  const cudaChannelFormatDesc three = cudaCreateChannelDesc(32, 32, 32, 0, cudaChannelFormatKindFloat);
+  EXPECT_EQ(cudaMallocMipmappedArray(&m, &three, make_cudaExtent(4, 4, 0), 1),
+            cudaErrorInvalidChannelDescriptor);
+
+  // A texture object over a 16 x 8 mipmap of 5 levels.
+  ASSERT_EQ(cudaMallocMipmappedArray(&m, &f32, make_cudaExtent(16, 8, 0), 5), cudaSuccess);
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypeMipmappedArray;
+  r.res.mipmap.mipmap = m;
+  cudaTextureDesc t{};
+  t.normalizedCoords = 1;
+  t.filterMode = cudaFilterModeLinear;
+  t.mipmapFilterMode = static_cast<cudaTextureFilterMode>(7);
+  cudaTextureObject_t tex = 0;
+  EXPECT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaErrorInvalidValue);  // the H100's answer
+  t.mipmapFilterMode = cudaFilterModeLinear;
+  t.mipmapLevelBias = 0.5f;
+  t.minMipmapLevelClamp = 1.0f;
+  t.maxMipmapLevelClamp = 3.25f;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  const kestrel::contract::TexDesc d = descriptor_of(tex);
+  EXPECT_EQ(d.shape, KESTREL_TEX_SHAPE_2D);
+  EXPECT_EQ(d.width, 16u);
+  EXPECT_EQ(d.height, 8u);
+  EXPECT_EQ(d.mip_levels, 5u);
+  EXPECT_EQ(d.mip_filter, true);
+  EXPECT_EQ(d.lod_bias, 0x3F000000u);
+  EXPECT_EQ(d.min_lod_clamp, 0x3F800000u);
+  EXPECT_EQ(d.max_lod_clamp, 0x40500000u);
+  EXPECT_EQ(d.levels_addr, tex + 64);
+  EXPECT_EQ(d.pad, 0u);
+  for (unsigned l = 0; l < 5; ++l) {
+    const kestrel::contract::TexDesc ld = descriptor_of(d.levels_addr + 64 * l);
+    ASSERT_EQ(cudaGetMipmappedArrayLevel(&level, m, l), cudaSuccess);
+    EXPECT_EQ(ld.width, std::max(16u >> l, 1u));
+    EXPECT_EQ(ld.height, std::max(8u >> l, 1u));
+    EXPECT_EQ(ld.mip_levels, 0u);
+    EXPECT_EQ(ld.filter, true);
+    EXPECT_EQ(ld.normalized_coords, true);
+    if (l == 0) {
+      EXPECT_EQ(ld.base_addr, d.base_addr);
+    }
+  }
+  cudaResourceDesc back{};
+  ASSERT_EQ(cudaGetTextureObjectResourceDesc(&back, tex), cudaSuccess);
+  EXPECT_EQ(back.resType, cudaResourceTypeMipmappedArray);
+  EXPECT_EQ(back.res.mipmap.mipmap, m);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  // Blending two levels returns floats: not for integers read as integers.
+  cudaMipmappedArray_t ints = nullptr;
+  const cudaChannelFormatDesc i32 = cudaCreateChannelDesc<int>();
+  ASSERT_EQ(cudaMallocMipmappedArray(&ints, &i32, make_cudaExtent(16, 8, 0), 5), cudaSuccess);
+  r.res.mipmap.mipmap = ints;
+  t.filterMode = cudaFilterModePoint;
+  EXPECT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaErrorInvalidFilterSetting);
+  t.mipmapFilterMode = cudaFilterModePoint;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  // A surface is one array: a level, not the mipmapped array.
+  cudaSurfaceObject_t surf = 0;
+  EXPECT_EQ(cudaCreateSurfaceObject(&surf, &r), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFreeMipmappedArray(ints), cudaSuccess);
+  EXPECT_EQ(cudaFreeMipmappedArray(m), cudaSuccess);
+  r.res.mipmap.mipmap = m;  // freed
+  EXPECT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaErrorInvalidResourceHandle);
+  (void)cudaGetLastError();
 }
 
 // Texture references (guide 3.2.11.1.2) are variables clang registers from a

@@ -448,8 +448,9 @@ struct cudaChannelFormatDesc {
 };
 typedef struct cudaArray* cudaArray_t;
 typedef const struct cudaArray* cudaArray_const_t;
-/* Mipmapped arrays are not implemented; the type exists for cudaResourceDesc. */
+/* Mipmapped arrays (guide 3.2.11.1): cudaMallocMipmappedArray. */
 typedef struct cudaMipmappedArray* cudaMipmappedArray_t;
+typedef const struct cudaMipmappedArray* cudaMipmappedArray_const_t;
 
 /* cudaMallocArray / cudaMalloc3DArray flags. */
 #define cudaArrayDefault 0x00

@@ -23,9 +23,10 @@ enum cudaTextureReadMode KESTREL_CUDA_ENUM_BASE {
   cudaReadModeNormalizedFloat = 1
 };
 
-/* CUDA 12.0's layout.  Mipmap fields, maxAnisotropy and
+/* CUDA 12.0's layout.  The mipmap fields act on textures over mipmapped
+ * arrays (docs/texture.md, "Mipmaps"); maxAnisotropy and
  * disableTrilinearOptimization are kept and reported back but have no
- * effect (Kestrel has no mipmapped arrays). */
+ * effect. */
 struct cudaTextureDesc {
   enum cudaTextureAddressMode addressMode[3];
   enum cudaTextureFilterMode filterMode;

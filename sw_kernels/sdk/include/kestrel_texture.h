@@ -13,15 +13,18 @@
  * No texture cache: every fetch reads its texels from memory.
  *
  * Present: tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered,
- * texCubemap and tex2Dgather, each returning T or writing *T, for T a
+ * texCubemap, texCubemapLayered and tex2Dgather, each returning T or
+ * writing *T (the level-of-detail forms tex*Lod and tex*Grad of mipmapped
+ * texture objects return T), for T a
  * char/short/int (signed or unsigned) or float scalar or its 1-, 2- or
  * 4-component vector; surf1D/2D/3D/1DLayered/2DLayered read and write with
  * byte-addressed x and the boundary modes of B.9; the same texture fetches
  * over a texture reference (B.8.2: texture<T, Type, ReadMode>, whose device
  * copy is its bound descriptor, cuda_texture_types.h).  Absent (documented
  * in docs/texture.md): tex2Dgather over a texture reference, the surface
- * reference API, mipmaps and level of detail (tex2DLod, tex2DGrad, ...),
- * texCubemapLayered, the surface cubemap functions, sRGB conversion. */
+ * reference API, mipmapped texture references and the Lod/Grad forms over
+ * references, texCubemapLayered over a reference, the surface cubemap
+ * functions, sRGB conversion. */
 #ifndef KESTREL_TEXTURE_H
 #define KESTREL_TEXTURE_H
 
@@ -75,9 +78,11 @@ static __device__ __forceinline__ View read_view(unsigned long long handle) {
   t.height = (int)KESTREL_TEX_FIELD(handle, HEIGHT);
   t.depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
   t.layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
-  t.layered = v.shape == KESTREL_TEX_SHAPE_1D_LAYERED || v.shape == KESTREL_TEX_SHAPE_2D_LAYERED;
-  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D        ? Dimension::k3D
-                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP ? Dimension::kCubemap
+  t.layered = v.shape == KESTREL_TEX_SHAPE_1D_LAYERED || v.shape == KESTREL_TEX_SHAPE_2D_LAYERED ||
+              v.shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED;
+  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D ? Dimension::k3D
+                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP || v.shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED
+                    ? Dimension::kCubemap
                 : v.shape == KESTREL_TEX_SHAPE_1D || v.shape == KESTREL_TEX_SHAPE_1D_LAYERED ||
                         v.shape == KESTREL_TEX_SHAPE_LINEAR
                     ? Dimension::k1D
@@ -202,11 +207,125 @@ struct Result<char> {
   static __device__ __forceinline__ char from(const kestrel::texture::Texels& r) { return (char)r.v[0]; }
 };
 
-static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long long handle, float x, float y,
-                                                                  float z, int layer) {
+/* A fetch from one image: a texture that is not mipmapped, or one level's
+ * descriptor of a mipmapped texture (`level_weight`: sample()'s).  Not
+ * inlined: the fetch functions inlined into a kernel hold no descriptor,
+ * so a kernel that fetches in several ways (texture_mipmap.cu's switch over
+ * 12 functions) holds one fetch's frames at a time, and a linear fetch
+ * between two levels fits the default 1 KiB stack beside the deepest frame
+ * of filtering. */
+static __device__ __noinline__ kestrel::texture::Texels sample_image(unsigned long long handle, float x,
+                                                                     float y, float z, int layer,
+                                                                     int level_weight) {
   const View view = read_view(handle);
   TexelReader read{&view};
-  return kestrel::texture::sample(view.texture, read, x, y, z, layer);
+  return kestrel::texture::sample(view.texture, read, x, y, z, layer, level_weight);
+}
+
+/* --- Mipmapped textures (guide 3.2.11.1, B.8.1.3-B.8.1.20) --------------------
+ * A mipmapped texture's descriptor has mip_levels (1..17) and levels_addr,
+ * where one descriptor per level lies (level 0 first, 64 bytes apart), each
+ * an ordinary image descriptor; its own image fields are level 0's. */
+static __device__ __forceinline__ kestrel::texture::Mipmap read_mipmap(unsigned long long handle) {
+  kestrel::texture::Mipmap m;
+  m.levels = (int)KESTREL_TEX_FIELD(handle, MIP_LEVELS);
+  m.filter = KESTREL_TEX_FIELD(handle, MIP_FILTER) ? kestrel::texture::FilterMode::kLinear
+                                                   : kestrel::texture::FilterMode::kPoint;
+  m.bias = __builtin_bit_cast(float, (uint32_t)KESTREL_TEX_FIELD(handle, LOD_BIAS));
+  m.min_clamp = __builtin_bit_cast(float, (uint32_t)KESTREL_TEX_FIELD(handle, MIN_LOD_CLAMP));
+  m.max_clamp = __builtin_bit_cast(float, (uint32_t)KESTREL_TEX_FIELD(handle, MAX_LOD_CLAMP));
+  return m;
+}
+
+/* The stack.  A filtered fetch's deepest frame (kestrel::texture::detail::
+ * linear) leaves little of the default 1 KiB per thread, so a LOD fetch does
+ * not nest one level's fetch inside the mipmap logic: the helpers below are
+ * calls of their own whose frames are gone before a level is fetched, and
+ * sample_at_lod (inlined into the kernel) holds only the pick and the lower
+ * level's result while it fetches the upper level. */
+
+/* Which levels a fetch at `lod` (lod_fixed's units) reads, as descriptor
+ * addresses (upper = lower when one level is read). */
+struct Levels {
+  unsigned long long lower;
+  unsigned long long upper;
+  int weight;                      // of the upper level: 0 when one level is read
+  int lower_weight, upper_weight;  // the level weights of their fetches (kestrel::texture::level_weight)
+};
+
+static __device__ __noinline__ Levels pick_levels(unsigned long long handle, int lod) {
+  const View view = read_view(handle);
+  const kestrel::texture::LevelPick p = kestrel::texture::pick_levels(view.texture, read_mipmap(handle), lod);
+  const unsigned long long levels = KESTREL_TEX_FIELD(handle, LEVELS_ADDR);
+  return Levels{levels + (unsigned long long)p.lower * KESTREL_TEX_DESC_BYTES,
+                levels + (unsigned long long)p.upper * KESTREL_TEX_DESC_BYTES, p.weight,
+                kestrel::texture::level_weight(view.texture, p, false),
+                kestrel::texture::level_weight(view.texture, p, true)};
+}
+
+static __device__ __noinline__ kestrel::texture::Texels blend_levels(unsigned long long handle,
+                                                                     const kestrel::texture::Texels& lower,
+                                                                     const kestrel::texture::Texels& upper,
+                                                                     int weight) {
+  const View view = read_view(handle);
+  return kestrel::texture::blend_levels(view.texture, lower, upper, weight);
+}
+
+static __device__ __noinline__ int lod_fixed(unsigned long long handle, float lod) {
+  return kestrel::texture::lod_fixed(read_mipmap(handle), lod);
+}
+
+/* The LOD (lod_fixed's units) that gradients dx and dy ask of a mipmapped
+ * texture; the components come in registers, so that the kernel's frame
+ * holds no arrays of them. */
+static __device__ __noinline__ int gradient_lod_fixed(unsigned long long handle, float dxx, float dxy,
+                                                      float dxz, float dyx, float dyy, float dyz) {
+  const View view = read_view(handle);
+  const float dx[3] = {dxx, dxy, dxz}, dy[3] = {dyx, dyy, dyz};
+  return kestrel::texture::lod_fixed(read_mipmap(handle),
+                                     kestrel::texture::gradient_lod(view.texture, dx, dy));
+}
+
+/* A fetch at LOD `lod` (lod_fixed's units) of a mipmapped texture. */
+static __device__ __forceinline__ kestrel::texture::Texels sample_at_lod(unsigned long long handle, float x,
+                                                                         float y, float z, int layer,
+                                                                         int lod) {
+  const Levels p = pick_levels(handle, lod);
+  const kestrel::texture::Texels lower = sample_image(p.lower, x, y, z, layer, p.lower_weight);
+  if (p.weight == 0) return lower;
+  return blend_levels(handle, lower, sample_image(p.upper, x, y, z, layer, p.upper_weight), p.weight);
+}
+
+/* tex*Lod: a texture that is not mipmapped has its one level. */
+static __device__ __forceinline__ kestrel::texture::Texels sample_lod(unsigned long long handle, float x,
+                                                                      float y, float z, int layer,
+                                                                      float lod) {
+  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
+  return sample_at_lod(handle, x, y, z, layer, lod_fixed(handle, lod));
+}
+
+/* tex*Grad: the LOD from the gradients (unused components 0). */
+static __device__ __forceinline__ kestrel::texture::Texels sample_grad(unsigned long long handle, float x,
+                                                                       float y, float z, int layer, float dxx,
+                                                                       float dxy, float dxz, float dyx,
+                                                                       float dyy, float dyz) {
+  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
+  return sample_at_lod(handle, x, y, z, layer, gradient_lod_fixed(handle, dxx, dxy, dxz, dyx, dyy, dyz));
+}
+
+/* A fetch without a LOD (tex2D, ...) of a mipmapped texture: LOD 0, with
+ * its bias and clamps.  A call of its own, so that the plain fetches inlined
+ * into a kernel hold none of the LOD logic's state. */
+static __device__ __noinline__ kestrel::texture::Texels sample_mipmapped_at_zero(unsigned long long handle,
+                                                                                 float x, float y, float z,
+                                                                                 int layer) {
+  return sample_at_lod(handle, x, y, z, layer, lod_fixed(handle, 0.0f));
+}
+
+static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long long handle, float x, float y,
+                                                                  float z, int layer) {
+  if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
+  return sample_mipmapped_at_zero(handle, x, y, z, layer);
 }
 
 /* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1, B.8.2.1). */
@@ -371,6 +490,88 @@ template <class T>
 static __device__ __forceinline__ T texCubemap(cudaTextureObject_t texObj, float x, float y, float z) {
   return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, z, 0));
 }
+/* texCubemapLayered (B.8.1.19): cubemap `layer` of a layered cubemap. */
+template <class T>
+static __device__ __forceinline__ T texCubemapLayered(cudaTextureObject_t texObj, float x, float y, float z,
+                                                      int layer) {
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, z, layer));
+}
+
+/* Level of detail (B.8.1.3, 6, 9, 12, 15, 18, 20): the fetch at `level`
+ * (plus the texture's mipmapLevelBias, within its clamps). */
+template <class T>
+static __device__ __forceinline__ T tex1DLod(cudaTextureObject_t texObj, float x, float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, 0.0f, 0.0f, 0, level));
+}
+template <class T>
+static __device__ __forceinline__ T tex2DLod(cudaTextureObject_t texObj, float x, float y, float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, y, 0.0f, 0, level));
+}
+template <class T>
+static __device__ __forceinline__ T tex3DLod(cudaTextureObject_t texObj, float x, float y, float z,
+                                             float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, y, z, 0, level));
+}
+template <class T>
+static __device__ __forceinline__ T tex1DLayeredLod(cudaTextureObject_t texObj, float x, int layer,
+                                                    float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, 0.0f, 0.0f, layer, level));
+}
+template <class T>
+static __device__ __forceinline__ T tex2DLayeredLod(cudaTextureObject_t texObj, float x, float y, int layer,
+                                                    float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, y, 0.0f, layer, level));
+}
+template <class T>
+static __device__ __forceinline__ T texCubemapLod(cudaTextureObject_t texObj, float x, float y, float z,
+                                                  float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, y, z, 0, level));
+}
+template <class T>
+static __device__ __forceinline__ T texCubemapLayeredLod(cudaTextureObject_t texObj, float x, float y,
+                                                         float z, int layer, float level) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_lod(texObj, x, y, z, layer, level));
+}
+
+/* Gradients (B.8.1.4, 7, 10, 13, 16): the LOD from dx and dy, the
+ * coordinates' derivatives (kestrel::texture::gradient_lod). */
+template <class T>
+static __device__ __forceinline__ T tex1DGrad(cudaTextureObject_t texObj, float x, float dx, float dy) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_grad(texObj, x, 0.0f, 0.0f, 0, dx, 0.0f, 0.0f, dy, 0.0f, 0.0f));
+}
+template <class T>
+static __device__ __forceinline__ T tex2DGrad(cudaTextureObject_t texObj, float x, float y, float2 dx,
+                                              float2 dy) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_grad(texObj, x, y, 0.0f, 0, dx.x, dx.y, 0.0f, dy.x, dy.y, 0.0f));
+}
+template <class T>
+static __device__ __forceinline__ T tex3DGrad(cudaTextureObject_t texObj, float x, float y, float z,
+                                              float4 dx, float4 dy) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_grad(texObj, x, y, z, 0, dx.x, dx.y, dx.z, dy.x, dy.y, dy.z));
+}
+template <class T>
+static __device__ __forceinline__ T tex1DLayeredGrad(cudaTextureObject_t texObj, float x, int layer, float dx,
+                                                     float dy) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_grad(texObj, x, 0.0f, 0.0f, layer, dx, 0.0f, 0.0f, dy, 0.0f, 0.0f));
+}
+template <class T>
+static __device__ __forceinline__ T tex2DLayeredGrad(cudaTextureObject_t texObj, float x, float y, int layer,
+                                                     float2 dx, float2 dy) {
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_grad(texObj, x, y, 0.0f, layer, dx.x, dx.y, 0.0f, dy.x, dy.y, 0.0f));
+}
+
 /* tex2Dgather (B.8.1.10): component comp of the four texels of a bilinear
  * fetch, as a 4-vector T. */
 template <class T>
