@@ -85,13 +85,17 @@ TEST(BoardMem1p, BothPortsShareOneRamAgainstAReference) {
       const Owed& want = gpu_expect.front();
       EXPECT_EQ(got.tag, want.rsp.tag);
       EXPECT_EQ(got.fault, 0u);
-      if (!want.write) EXPECT_EQ(0, std::memcmp(got.rdata, want.rsp.rdata, 64)) << "cycle " << cycle;
+      if (!want.write) {
+        EXPECT_EQ(0, std::memcmp(got.rdata, want.rsp.rdata, 64)) << "cycle " << cycle;
+      }
       gpu_expect.pop_front();
       ++gpu_done;
     }
     if (b->host_rsp_valid_o && b->host_rsp_ready_i) {
       ASSERT_FALSE(host_expect.empty());
-      if (!host_expect.front().write) EXPECT_EQ(b->host_rsp_rdata_o, host_expect.front().word) << "cycle " << cycle;
+      if (!host_expect.front().write) {
+        EXPECT_EQ(b->host_rsp_rdata_o, host_expect.front().word) << "cycle " << cycle;
+      }
       host_expect.pop_front();
       ++host_done;
     }

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "Vreq_arb2.h"
@@ -74,9 +75,9 @@ void run_against_reference(unsigned seed) {
       payloads |= uint64_t{r.payload} << (kPayloadBits * p);
       readys |= uint64_t{rng() % 100 < r.ready_pct} << p;
     }
-    b->req_valid_i = static_cast<decltype(b->req_valid_i)>(valids);
-    b->req_i = static_cast<decltype(b->req_i)>(payloads);
-    b->rsp_ready_i = static_cast<decltype(b->rsp_ready_i)>(readys);
+    b->req_valid_i = static_cast<std::remove_reference_t<decltype(b->req_valid_i)>>(valids);
+    b->req_i = static_cast<std::remove_reference_t<decltype(b->req_i)>>(payloads);
+    b->rsp_ready_i = static_cast<std::remove_reference_t<decltype(b->rsp_ready_i)>>(readys);
     const bool mem_ready = rng() % 10 < 7;
     b->mem_req_ready_i = mem_ready;
     const bool rsp_offered = !in_flight.empty() && in_flight.front().ready_at <= cycle;
