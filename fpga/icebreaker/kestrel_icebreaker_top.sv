@@ -15,7 +15,9 @@ module kestrel_icebreaker_top #(
   parameter int unsigned MemOutstanding = 4,
   parameter int unsigned FpuStages = 3,
   parameter int unsigned ClkHz = 24_000_000,
-  parameter int unsigned BaudRate = 115_200
+  // the host link's bit rate: the fpga backend's default (3 MBd, the
+  // FT2232H's fastest UART rate; docs/host-protocol.md), 8 cycles a bit at 24 MHz
+  parameter int unsigned BaudRate = 3_000_000
 ) (
   input  logic clk_12m_i,
   input  logic btn_ni,
