@@ -9,7 +9,8 @@
 // response goes to the requester that asked, in its order, with the data the
 // reference memory gives for the order the arbiter chose; no requester with
 // a request waits while the others are served more than N - 1 times; no more
-// than Outstanding requests are in flight.
+// than Outstanding requests are in flight; no requester's ready changes with
+// the requests offered (so a requester may make its valid from its ready).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -75,7 +76,6 @@ void run_against_reference(unsigned seed) {
       payloads |= uint64_t{r.payload} << (kPayloadBits * p);
       readys |= uint64_t{rng() % 100 < r.ready_pct} << p;
     }
-    b->req_valid_i = static_cast<std::remove_reference_t<decltype(b->req_valid_i)>>(valids);
     b->req_i = static_cast<std::remove_reference_t<decltype(b->req_i)>>(payloads);
     b->rsp_ready_i = static_cast<std::remove_reference_t<decltype(b->rsp_ready_i)>>(readys);
     const bool mem_ready = rng() % 10 < 7;
@@ -83,7 +83,15 @@ void run_against_reference(unsigned seed) {
     const bool rsp_offered = !in_flight.empty() && in_flight.front().ready_at <= cycle;
     b->mem_rsp_valid_i = rsp_offered;
     b->mem_rsp_i = rsp_offered ? in_flight.front().response : 0;
+    // No ready depends on a valid: the readys with no request offered are
+    // the readys with this cycle's requests (the grant is a flop).
+    b->req_valid_i = 0;
     b.eval();
+    const uint64_t ready_without_requests = b->req_ready_o;
+    b->req_valid_i = static_cast<std::remove_reference_t<decltype(b->req_valid_i)>>(valids);
+    b.eval();
+
+    ASSERT_EQ(b->req_ready_o, ready_without_requests) << "cycle " << cycle << ": a ready followed a valid";
 
     // The memory side: an offer is held and stable until taken.
     const bool offered = b->mem_req_valid_o;
