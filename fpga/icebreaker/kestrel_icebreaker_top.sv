@@ -1,9 +1,8 @@
 // kestrel_icebreaker_top: the iCEBreaker (iCE40UP5K) pin-level top: the PLL
 // (12 MHz to the GPU clock), a reset from power-up, the PLL lock and the user
-// button, the board top on the FT2232H's UART, and the LEDs (green: out of
-// reset, red: the button).  The board top is kestrel_board_stub until
-// kestrel_board (the UART packet bridge) can use the SPRAM; see
-// kestrel_board_stub.sv.
+// button, the board top (kestrel_board: host bridge, GPU, device memory in the
+// four SPRAMs behind the bridge/GPU arbiter) on the FT2232H's UART, and the
+// LEDs (green: out of reset, red: a launch running).
 // The GPU preset comes in as parameters (fpga/Makefile sets them).
 module kestrel_icebreaker_top #(
   parameter int unsigned Xlen = 32,
@@ -16,7 +15,9 @@ module kestrel_icebreaker_top #(
   parameter int unsigned MemOutstanding = 4,
   parameter int unsigned FpuStages = 3,
   parameter int unsigned ClkHz = 24_000_000,
-  parameter int unsigned BaudRate = 115_200
+  // the host link's bit rate: the fpga backend's default (3 MBd, the
+  // FT2232H's fastest UART rate; docs/host-protocol.md), 8 cycles a bit at 24 MHz
+  parameter int unsigned BaudRate = 3_000_000
 ) (
   input  logic clk_12m_i,
   input  logic btn_ni,
@@ -43,25 +44,28 @@ module kestrel_icebreaker_top #(
   end
   assign rst_n = por_q[8];
 
-  kestrel_board_stub #(
+  logic running;
+  kestrel_board #(
     .Xlen(Xlen),
     .Lanes(Lanes),
     .Warps(Warps),
     .NumSms(NumSms),
     .SharedBytes(SharedBytes),
-    .MemBytes(MemBytes),
     .ICacheLines(ICacheLines),
-    .MemOutstanding(MemOutstanding),
     .FpuStages(FpuStages),
+    .MemOutstanding(MemOutstanding),
+    .MemBytes(MemBytes),
+    .MemKind(kestrel_board_pkg::MemSinglePort),
     .ClkHz(ClkHz),
     .BaudRate(BaudRate)
   ) u_board (
     .clk_i(clk),
     .rst_ni(rst_n),
     .uart_rx_i,
-    .uart_tx_o
+    .uart_tx_o,
+    .led_o(running)
   );
 
   assign led_green_no = !rst_n;
-  assign led_red_no = btn_q[1];
+  assign led_red_no = !running;
 endmodule

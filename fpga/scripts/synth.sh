@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Yosys 0.23 synthesis of a Kestrel top for an FPGA family, with the same file
-# list as rtl/scripts/rtl_synth.sh (rtl/pkg first, then prim fpu core mem top)
-# plus any extra files given with -f (a board top).
+# list as rtl/scripts/rtl_synth.sh (the packages first, then prim fpu core mem
+# top board) plus any extra files given with -f (a pin-level top).
 # Usage: synth.sh [-f FILE]... [-o OUT.json] [--hierarchy] FAMILY TOP [param=value ...]
 #   FAMILY: ice40 (synth_ice40 -dsp -spram, the UP5K), ice40-hx (synth_ice40, no
 #   DSP/SPRAM), xilinx (synth_xilinx), ecp5 (synth_ecp5).
@@ -30,10 +30,11 @@ top="$2"
 shift 2
 chparams=""
 for kv in "$@"; do chparams+=" -set ${kv%%=*} ${kv#*=}"; done
-files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv")
-for d in prim fpu core mem top; do
+files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv")
+for d in prim fpu core mem top board; do
   for f in "$rtl_dir/$d"/*.sv; do
-    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && files+=("$f")
+    [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] &&
+      files+=("$f")
   done
 done
 files+=("${extra[@]}")

@@ -1,8 +1,12 @@
 // kestrel_board: the board top.  The host bridge (kestrel_host_bridge: the
 // UART link of docs/host-protocol.md), the GPU (kestrel_gpu, with the
-// geometry parameters of the board's preset) and the board memory
-// (kestrel_board_mem, MemBytes of device memory shared by the GPU's DRAM
-// port and the bridge), and nothing else.  led_o shows a launch running.
+// geometry parameters of the board's preset) and the board memory (MemBytes
+// of device memory shared by the GPU's DRAM port and the bridge), and
+// nothing else.  led_o shows a launch running.  MemKind picks the memory
+// (kestrel_board_pkg): MemSinglePort, kestrel_board_mem_1p (one single-port
+// RAM behind an arbiter: the iCE40 UP5K's SPRAM; what the bitstream flow and
+// the fpga-sim backend build), or MemTwoPort, kestrel_board_mem (a two-port
+// block-RAM line memory).
 `include "kestrel_assert.svh"
 
 module kestrel_board #(
@@ -15,10 +19,12 @@ module kestrel_board #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  parameter int unsigned MemOutstanding = 16,
   // no L2 on a board: its memory is on-chip RAM as fast as an L2 would be
   parameter int unsigned L2Sets = 0,
   // device memory and the link
   parameter int unsigned MemBytes = 64 * 1024,
+  parameter int unsigned MemKind = kestrel_board_pkg::MemSinglePort,
   parameter int unsigned ClkHz = 12_000_000,
   parameter int unsigned BaudRate = 3_000_000,
   parameter int unsigned MaxWords = 64
@@ -76,6 +82,7 @@ module kestrel_board #(
     .SharedBytes(SharedBytes),
     .MemBytes(MemBytes),
     .ClockKhz(ClkHz / 1000),
+    .MemOutstanding(MemOutstanding),
     .SchedPolicy(SchedPolicy),
     .ICacheLines(ICacheLines),
     .FpuStages(FpuStages),
@@ -113,22 +120,43 @@ module kestrel_board #(
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  kestrel_board_mem #(.MemBytes(MemBytes)) u_mem (
-    .clk_i,
-    .rst_ni,
-    .gpu_req_valid_i(gpu_req_valid),
-    .gpu_req_ready_o(gpu_req_ready),
-    .gpu_req_i(gpu_req),
-    .gpu_rsp_valid_o(gpu_rsp_valid),
-    .gpu_rsp_ready_i(gpu_rsp_ready),
-    .gpu_rsp_o(gpu_rsp),
-    .host_req_valid_i(host_req_valid),
-    .host_req_ready_o(host_req_ready),
-    .host_req_i(host_req),
-    .host_rsp_valid_o(host_rsp_valid),
-    .host_rsp_ready_i(host_rsp_ready),
-    .host_rsp_rdata_o(host_rsp_rdata)
-  );
+  if (MemKind == kestrel_board_pkg::MemTwoPort) begin : gen_mem_two_port
+    kestrel_board_mem #(.MemBytes(MemBytes)) u_mem (
+      .clk_i,
+      .rst_ni,
+      .gpu_req_valid_i(gpu_req_valid),
+      .gpu_req_ready_o(gpu_req_ready),
+      .gpu_req_i(gpu_req),
+      .gpu_rsp_valid_o(gpu_rsp_valid),
+      .gpu_rsp_ready_i(gpu_rsp_ready),
+      .gpu_rsp_o(gpu_rsp),
+      .host_req_valid_i(host_req_valid),
+      .host_req_ready_o(host_req_ready),
+      .host_req_i(host_req),
+      .host_rsp_valid_o(host_rsp_valid),
+      .host_rsp_ready_i(host_rsp_ready),
+      .host_rsp_rdata_o(host_rsp_rdata)
+    );
+  end else begin : gen_mem_single_port
+    kestrel_board_mem_1p #(.MemBytes(MemBytes)) u_mem (
+      .clk_i,
+      .rst_ni,
+      .gpu_req_valid_i(gpu_req_valid),
+      .gpu_req_ready_o(gpu_req_ready),
+      .gpu_req_i(gpu_req),
+      .gpu_rsp_valid_o(gpu_rsp_valid),
+      .gpu_rsp_ready_i(gpu_rsp_ready),
+      .gpu_rsp_o(gpu_rsp),
+      .host_req_valid_i(host_req_valid),
+      .host_req_ready_o(host_req_ready),
+      .host_req_i(host_req),
+      .host_rsp_valid_o(host_rsp_valid),
+      .host_rsp_ready_i(host_rsp_ready),
+      .host_rsp_rdata_o(host_rsp_rdata)
+    );
+  end
+  `KESTREL_STATIC_ASSERT(known_mem_kind,
+                         MemKind == kestrel_board_pkg::MemTwoPort || MemKind == kestrel_board_pkg::MemSinglePort)
 
   logic unused;
   assign unused = ^{WarpW, SmW};

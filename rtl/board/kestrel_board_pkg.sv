@@ -1,7 +1,8 @@
 // kestrel_board_pkg: constants and payload types of the board top
 // (rtl/board/): the host link's frame format (docs/host-protocol.md) — flag
-// and escape bytes, request ops, answer statuses, the CRC — and the word
-// request the host bridge sends to the board memory.
+// and escape bytes, request ops, answer statuses, the CRC — the word
+// request the host bridge sends to the board memory, and the board memory's
+// kinds.
 // Modules qualify these names (kestrel_board_pkg::Flag); none imports the
 // package (Yosys 0.23 subset, as kestrel_pkg).
 /* verilator lint_off UNUSEDPARAM */
@@ -52,6 +53,13 @@ package kestrel_board_pkg;
     logic [31:0] addr;
     logic [31:0] wdata;
   } bmem_req_t;
+
+  // The board memory (kestrel_board's MemKind): two ports on a block-RAM
+  // line memory (kestrel_board_mem: one access per two cycles), or one
+  // single-port RAM that the GPU and the bridge share through an arbiter
+  // (kestrel_board_mem_1p: the iCE40 UP5K's SPRAM, one line per ten cycles).
+  localparam int unsigned MemTwoPort = 0;
+  localparam int unsigned MemSinglePort = 1;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -30,26 +30,27 @@ for file in "$rtl_dir"/{prim,fpu,core,mem,top,board,tex}/*.sv; do
   fi
   count=$((count + 1))
 done
-for config in "fpu/kestrel_fpu_lane -GXlen=32 -GStages=1" "fpu/kestrel_fpu_lane -GStages=2" \
+for config in "board/kestrel_board -GXlen=64 -GMemKind=0" "prim/kestrel_req_arb -GN=3 -GOutstanding=4" \
+    "prim/kestrel_req_arb -GN=1 -GOutstanding=1" "fpu/kestrel_fpu_lane -GXlen=32 -GStages=1" "fpu/kestrel_fpu_lane -GStages=2" \
     "fpu/kestrel_fpu_lane -GStages=5" "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=1" \
     "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=13"; do
   read -r unit params <<<"$config"
   # shellcheck disable=SC2086
-  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" $params "$rtl_dir/pkg/kestrel_pkg.sv" \
-      "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/$unit.sv" --top-module "$(basename "$unit")"; then
+  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" $params "${pkgs[@]}" \
+      "$rtl_dir/$unit.sv" --top-module "$(basename "$unit")"; then
     echo "lint: $config FAILED"
     status=1
   fi
   count=$((count + 1))
 done
-# The FPGA board files (fpga/rtl, fpga/icebreaker: docs/fpga.md) at their
-# defaults, the board preset (RV32, 2 lanes, 2 warps).
+# The FPGA board files (fpga/icebreaker: docs/fpga.md) at their defaults, the
+# board preset (RV32, 2 lanes, 2 warps).
 fpga_dir="$rtl_dir/../fpga"
-for file in "$fpga_dir"/rtl/*.sv "$fpga_dir"/icebreaker/*.sv; do
+for file in "$fpga_dir"/icebreaker/*.sv; do
   [ -e "$file" ] || continue
   top="$(basename "$file" .sv)"
-  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" -y "$fpga_dir/rtl" -y "$fpga_dir/icebreaker" \
-      "$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$file" --top-module "$top"; then
+  if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" -y "$fpga_dir/icebreaker" \
+      "${pkgs[@]}" "$file" --top-module "$top"; then
     echo "lint: $top FAILED"
     status=1
   fi
