@@ -96,6 +96,7 @@ TEST(MemCounters, CountsRequestsByKindAndEvents) {
     }
     expect_counts(b, ref);
     // Frozen while the launch does not run, whatever happens.
+    idle(b);
     b->enable_i = 0;
     b->req_taken_i = 1;
     b->l2_hit_i = 1;
