@@ -38,10 +38,15 @@ def hint(otherwise):
 
 
 def launch(records, name, what):
-    """The launch of kernel `name` with its DRAM figures, or a FAIL and the end of the check."""
+    """The launch of kernel `name` with its DRAM and memory-system figures, or a FAIL and the end of the
+    check."""
     record = lab.kernel(records, name)
     if not lab.check(record.get("dram") is not None, f"{what}: the DRAM model's figures are in the statistics",
                      hint("the statistics have no \"dram\" object: did the program run on rtlsim?")):
+        lab.finish()
+    if not lab.check(record.get("memory") is not None, f"{what}: the memory-system counters are in the statistics",
+                     hint("the statistics have no \"memory\" object (docs/memory-system.md, \"Memory-system\n"
+                          "counters\"): is the build tree's RTL older than the L2?")):
         lab.finish()
     return record
 
@@ -75,7 +80,9 @@ tall, wide = launch(records, "scale_tall", "scale_tall"), launch(records, "scale
 
 
 def lines(record):
-    return record["dram"]["reads"] + record["dram"]["writes"]
+    """The line requests the SM's loads and stores make after coalescing, before the L2: the DRAM's counts
+    leave out L2 hits, which would hide an uncoalesced load of lines another warp already read."""
+    return record["memory"]["reads"] + record["memory"]["writes"]
 
 
 lab.check(lines(wide) <= lines(tall) * 1.02,
@@ -100,23 +107,25 @@ guess = lab.predictions(keys=[f"copy_bytes_per_cycle_{latency}" for latency in L
 for latency in LATENCIES:
     measured = COPY_BYTES / copies[latency]["counters"]["cycles"]
     lab.predicted(guess, f"copy_bytes_per_cycle_{latency}", measured, 0.15 * measured,
-                  hint="the launch is a chain of round trips, one after the other, each carrying up to 4 warp memory\n"
-                       "instructions (the load/store unit's slots): the copy's loads and stores, the launch's\n"
-                       "parameter loads (the loads counter, make plot), and the code fetched before any warp\n"
-                       "runs; each takes the latency plus the overhead you found at latency 20 (step 3)")
+                  hint="the launch is a chain of round trips, one after the other: each warp's memory instructions,\n"
+                       "one at a time, the 8 warps side by side (8 slots, one per warp): the copy's loads and\n"
+                       "stores and the parameter loads that miss in the L2 (make plot: the loads counter and the\n"
+                       "L2's hits), and the code fetches, which stall every warp; each takes the latency plus\n"
+                       "the overhead you found at latency 20 (step 3)")
 # Little's law on the DRAM's own figures: every line on the bus over the
 # launch's cycles, times the cycles a line request waits for its answer.
 dram = copies[300]["dram"]
 in_flight = dram["bytes_per_cycle"] * dram["average_read_latency"]
 lab.predicted(guess, "copy_bytes_in_flight_300", in_flight, 0.2 * in_flight,
               hint="how many 64-byte lines does one warp's load (or store) of 32 floats name, and how many\n"
-                   "memory instructions of an SM are in flight at once (4 slots, one instruction per warp;\n"
-                   "docs/memory-system.md, \"The path today\")? Less is in flight while the parameter loads\n"
-                   "and the first code fetch are out: average over the launch's round trips")
+                   "memory instructions of an SM are in flight at once (8 slots, one instruction per warp;\n"
+                   "docs/memory-system.md, \"The path today\")? Less reaches the DRAM while the parameter\n"
+                   "loads (most of them hit the L2) and the code fetches are out: average over the launch's\n"
+                   "round trips")
 lab.predicted(guess, "tall_row_hit_rate", tall_hits, 0.05,
               hint="in which bank and row is each tile row's first 128 bytes? Which warp's access comes next?")
 # 0.04: the count for warps in step (one conflict per 2 KiB DRAM row) is an
-# upper bound; with 4 instructions in flight the warps drift apart a little and
+# upper bound; the warps drift apart a little and
 # meet a few conflicts more at each change of tile row.
 lab.predicted(guess, "wide_row_hit_rate", wide_hits, 0.04,
               hint="how many line accesses (loads and stores) go to one 2 KiB DRAM row, and how many of them\n"
@@ -126,6 +135,7 @@ lab.predicted(guess, "wide_row_hit_rate", wide_hits, 0.04,
 lab.predicted(guess, "wide_speedup", tall_cycles / wide_cycles, 0.06,
               hint="scale_tall is bound by its one bank: a conflict (precharge + activate) and two lines of\n"
                    "`interval` cycles each per instruction (docs/memory-system.md, the ddr3 preset); scale_wide\n"
-                   "by its round trips, 4 instructions each, of latency 24 plus the overhead the copy shows\n"
-                   "between latency 100 and 300 (step 5)")
+                   "hits, and its round trips of 8 instructions (latency 24 plus the overhead the copy shows\n"
+                   "between latency 100 and 300) are shorter than the bus's time for their 16 lines: the\n"
+                   "bus bounds it (step 5)")
 lab.finish()
