@@ -26,6 +26,12 @@ inline uint64_t counter(Transport& t, unsigned i) {
          (uint64_t{t.read_reg(KESTREL_REG_COUNTERS + 8 * i + 4)} << 32);
 }
 
+// The memory-system window's counter i (enum kestrel_mem_counter).
+inline uint64_t mem_counter(Transport& t, unsigned i) {
+  return t.read_reg(KESTREL_REG_MEM_COUNTERS + 8 * i) |
+         (uint64_t{t.read_reg(KESTREL_REG_MEM_COUNTERS + 8 * i + 4)} << 32);
+}
+
 inline void map(Transport& t, uint64_t addr, uint32_t pages, uint32_t perms) {
   t.write_reg(KESTREL_REG_MAP_ADDR, static_cast<uint32_t>(addr));
   t.write_reg(KESTREL_REG_MAP_PAGES, pages);

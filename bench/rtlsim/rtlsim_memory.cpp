@@ -6,12 +6,15 @@
 //    line, in a random order; cycles per hop at DRAM latency 20, 100 and 300
 //    (the ddr3 preset's bus and rows, its latency overridden), over a chain
 //    spread across 256 KiB (most hops open another DRAM row) and over one of
-//    32 lines inside a single 2 KiB DRAM row (every hop after the first is a
-//    row hit).  Kestrel has no L1 or L2 data cache on the path yet, so there
-//    are no cache-hit rows: every hop is a DRAM access.
+//    32 lines inside a single 2 KiB DRAM row.  The 128 KiB L2 (empty at the
+//    launch's start) misses on every hop of the first chain, which visits
+//    512 of its 4096 lines once each, and hits on every hop of the second
+//    after its first 32: those rows time an L2 hit.
 // 2. Coalescing: one warp loads word lane * stride for strides 1..32; the
-//    line requests per warp access (KESTREL_CNT_MEM_REQUESTS) must equal the
-//    number of distinct 64-byte lines the 32 addresses touch (guide 5.3.2).
+//    line requests per warp access (KESTREL_CNT_MEM_REQUESTS) and the reads
+//    reaching the memory side (KESTREL_MEM_CNT_READS) must equal the number
+//    of distinct 64-byte lines the 32 addresses touch (guide 5.3.2); after
+//    the first repetition they all hit in the L2.
 // 3. Shared-memory banks: one warp loads shared word lane * stride; the
 //    passes per access (KESTREL_CNT_SHARED_PASSES over
 //    KESTREL_CNT_SHARED_ACCESSES) must equal the largest number of distinct
@@ -127,7 +130,7 @@ struct Chain {
 };
 
 struct ChaseFigures {
-  double cycles_per_hop = 0, dram_read_latency = 0, row_hit_rate = 0;
+  double cycles_per_hop = 0, dram_read_latency = 0, row_hit_rate = 0, l2_hit_rate = 0;
   bool correct = false;
 };
 
@@ -151,6 +154,10 @@ ChaseFigures chase(const Options& dram, const Chain& chain, uint32_t hops) {
   r.cycles_per_hop = static_cast<double>(read_result(gpu, kResults + 8)) / hops;
   r.dram_read_latency = d.read_latency();
   r.row_hit_rate = d.row_hit_rate();
+  const uint64_t hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_HITS);
+  const uint64_t lookups = hits + kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_MISSES) +
+                           kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_MERGES);
+  r.l2_hit_rate = lookups == 0 ? 0 : static_cast<double>(hits) / static_cast<double>(lookups);
   return r;
 }
 
@@ -161,11 +168,12 @@ bool run_chase() {
   std::printf(
       "\n1. Pointer chase: one thread, %u dependent 8-byte loads, one pointer per 64-byte line in a random "
       "order.\n   DRAM: the ddr3 preset (16 B/cycle, 8 banks of 2 KiB rows, activate = precharge = 2) "
-      "with its latency set.\n   No L1 or L2 data cache is on Kestrel's path yet (the L2 is a unit, not "
-      "wired): no cache-hit rows, every hop reaches DRAM.\n",
+      "with its latency set.\n   The L2 (128 KiB, empty at the start) misses every hop of the 256 KiB "
+      "chain and hits the one-row chain after its first 32 hops;\n   L2 hits counts every line the launch "
+      "reads (its code and parameters too).\n",
       kHops);
-  std::printf("%-8s %-30s %12s %15s %12s %9s\n", "latency", "chain", "cycles/hop", "DRAM read lat",
-              "SM + fabric", "row hits");
+  std::printf("%-8s %-30s %12s %15s %12s %9s %9s\n", "latency", "chain", "cycles/hop", "DRAM read lat",
+              "beyond DRAM", "row hits", "L2 hits");
   bool ok = true;
   for (const unsigned latency : latencies) {
     for (const Chain& chain : chains) {
@@ -173,9 +181,9 @@ bool run_chase() {
           chase({{"dram", "ddr3"}, {"mem_latency", std::to_string(latency)}}, chain, kHops);
       // What the hop costs beyond the DRAM model's own read latency: the
       // load/store unit, the crossbar, the atomic unit and the loop's issue.
-      std::printf("%-8u %-30s %12.1f %15.1f %12.1f %8.1f%%%s\n", latency, chain.label, r.cycles_per_hop,
-                  r.dram_read_latency, r.cycles_per_hop - r.dram_read_latency, 100.0 * r.row_hit_rate,
-                  r.correct ? "" : "  WRONG POINTER");
+      std::printf("%-8u %-30s %12.1f %15.1f %12.1f %8.1f%% %8.1f%%%s\n", latency, chain.label,
+                  r.cycles_per_hop, r.dram_read_latency, r.cycles_per_hop - r.dram_read_latency,
+                  100.0 * r.row_hit_rate, 100.0 * r.l2_hit_rate, r.correct ? "" : "  WRONG POINTER");
       ok = ok && r.correct;
     }
   }
@@ -242,7 +250,7 @@ uint32_t bank_passes(uint64_t base, uint32_t stride_words) {
 }
 
 struct LaunchCounts {
-  uint64_t cycles, mem_requests, shared_accesses, shared_passes, dram_reads;
+  uint64_t cycles, mem_requests, shared_accesses, shared_passes, dram_reads, side_reads, l2_hits;
   bool correct;
 };
 
@@ -259,6 +267,8 @@ LaunchCounts strided_launch(kestrel::Transport& gpu, bool shared, uint32_t strid
   c.shared_accesses = kestrel::bench::counter(gpu, KESTREL_CNT_SHARED_ACCESSES);
   c.shared_passes = kestrel::bench::counter(gpu, KESTREL_CNT_SHARED_PASSES);
   c.dram_reads = d.reads();
+  c.side_reads = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_READS);
+  c.l2_hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_HITS);
   std::vector<uint64_t> sums(kLanes);
   gpu.read_mem(kResults, sums.data(), sums.size() * 8);
   c.correct = true;
@@ -285,21 +295,25 @@ bool run_coalescing() {
       "line-aligned array;\n   per warp access (the difference of %llu and %llu repetitions), DRAM: the "
       "ddr3 preset (latency 24).\n",
       static_cast<unsigned long long>(kFewRepetitions), static_cast<unsigned long long>(kManyRepetitions));
-  std::printf("%-7s %14s %15s %12s %16s\n", "stride", "line requests", "distinct lines", "DRAM reads",
-              "cycles/access");
+  std::printf("%-7s %14s %15s %12s %10s %12s %16s\n", "stride", "line requests", "distinct lines",
+              "memory side", "L2 hits", "DRAM reads", "cycles/access");
   bool ok = true;
   const double extra = static_cast<double>(kManyRepetitions - kFewRepetitions);
   for (uint32_t stride = 1; stride <= kMaxStride; ++stride) {
     const LaunchCounts few = strided_launch(gpu, false, stride, kFewRepetitions);
     const LaunchCounts many = strided_launch(gpu, false, stride, kManyRepetitions);
     const double requests = static_cast<double>(many.mem_requests - few.mem_requests) / extra;
+    const double side_reads = static_cast<double>(many.side_reads - few.side_reads) / extra;
+    const double l2_hits = static_cast<double>(many.l2_hits - few.l2_hits) / extra;
     const double dram_reads = static_cast<double>(many.dram_reads - few.dram_reads) / extra;
     const uint32_t expected = distinct_lines(kArrays, stride);
-    const bool match = requests == expected && dram_reads == expected;
+    // Every repeated line is in the L2 by then: no more DRAM reads.
+    const bool match =
+        requests == expected && side_reads == expected && l2_hits == expected && dram_reads == 0;
     const bool correct = few.correct && many.correct;
-    std::printf("%-7u %14.2f %15u %12.2f %16.1f%s%s\n", stride, requests, expected, dram_reads,
-                static_cast<double>(many.cycles - few.cycles) / extra, match ? "" : "  MISMATCH",
-                correct ? "" : "  WRONG SUM");
+    std::printf("%-7u %14.2f %15u %12.2f %10.2f %12.2f %16.1f%s%s\n", stride, requests, expected, side_reads,
+                l2_hits, dram_reads, static_cast<double>(many.cycles - few.cycles) / extra,
+                match ? "" : "  MISMATCH", correct ? "" : "  WRONG SUM");
     ok = ok && match && correct;
   }
   return ok;

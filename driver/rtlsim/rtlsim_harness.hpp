@@ -17,7 +17,9 @@
 //
 // Host DRAM accesses (write_mem/read_mem) go to the DRAM model directly,
 // between clock cycles, so a copy made between two advance() calls overlaps
-// the running kernel as a board's copy engine would (docs/host-interface.md).
+// the running kernel as a board's copy engine would (docs/host-interface.md);
+// such a write raises the GPU's mem_changed_i for the next cycle, so that
+// its L2 drops the lines the copy may have changed.
 // Private to driver/rtlsim and the rtlsim benches.
 #pragma once
 
@@ -162,6 +164,7 @@ class Harness final : public Engine {
       observer_ = tap::load_observer("lockstep", args);
     }
     model_->dram_kb_i = static_cast<uint32_t>(config.mem_bytes / 1024);
+    model_->mem_changed_i = 0;
     model_->reg_req_valid_i = 0;
     model_->reg_rsp_ready_i = 1;
     model_->mem_req_ready_i = 0;
@@ -238,6 +241,7 @@ class Harness final : public Engine {
       throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: write_mem from a null pointer");
     if (memory_ != nullptr) {
       external_debug(addr, const_cast<void*>(src), bytes, true);
+      if (bytes != 0 && model_->running_o) model_->mem_changed_i = 1;  // taken at the next rising edge
       return;
     }
     uint8_t* const at = dram_at(addr, bytes);
@@ -245,6 +249,7 @@ class Harness final : public Engine {
     // writes nothing: the observer is not told, the launch stays followed.
     if (bytes == 0) return;
     std::memcpy(at, src, bytes);
+    if (model_->running_o) model_->mem_changed_i = 1;  // taken at the next rising edge
     if (observer_) {
       // A copy that overlaps the kernel (advance()) ends what the observer
       // can follow of the launch (lock-step: it runs unchecked).
@@ -517,6 +522,7 @@ class Harness final : public Engine {
     sample_memory();
     model_->clk_i = 1;
     model_->eval();
+    model_->mem_changed_i = 0;  // a one-cycle pulse
     dump(2 * now_ + 1);
     context_->timeInc(1);
     ++now_;

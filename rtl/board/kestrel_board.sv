@@ -91,6 +91,7 @@ module kestrel_board #(
     .clk_i,
     .rst_ni,
     .dram_kb_i(32'(MemBytes / 1024)),
+    .mem_changed_i(1'b0),  // no L2 on the board (L2Sets = 0)
     .reg_req_valid_i(reg_req_valid),
     .reg_req_ready_o(reg_req_ready),
     .reg_req_i(reg_req),

@@ -10,7 +10,9 @@
 //   page check, the memory-side atomics and the L2 (where L2Sets > 0); the
 //   memory must answer in request order and echo the tag.
 //   Host accesses to DRAM (write_mem/read_mem) do not pass through the GPU:
-//   the harness or board reaches its memory directly while no launch runs;
+//   the harness or board reaches its memory directly, and raises
+//   mem_changed_i for a cycle after each write made while a launch runs (a
+//   copy overlapping the kernel), so that the L2 drops the lines it holds;
 // * irq_o: one cycle at the end of every launch (STATUS has left RUNNING);
 // * lock-step taps: the dispatch of each block (SM, linear index, warp slots)
 //   and each SM's retire record, SM s at [s*W +: W].
@@ -50,6 +52,8 @@ module kestrel_gpu #(
   // DRAM present in KiB (a strap: the board's or harness's memory size); the
   // page table covers at most MemBytes
   input  logic [31:0]                   dram_kb_i,
+  // one cycle: DRAM was written from outside during a launch
+  input  logic                          mem_changed_i,
   // host register port
   input  logic                          reg_req_valid_i,
   output logic                          reg_req_ready_o,
@@ -357,8 +361,10 @@ module kestrel_gpu #(
   );
 
   // The L2, invalidated at every launch start so that the host's writes to
-  // DRAM between launches are seen (it is write-through: DRAM is always
-  // current, and the host reads it directly).
+  // DRAM between launches are seen, and after every host write during one
+  // (a concurrent copy: on a GPU the copy engine writes through the L2; here
+  // it writes DRAM, so the L2 forgets its lines instead).  It is
+  // write-through: DRAM is always current, and the host reads it directly.
   logic l2_hit, l2_miss, l2_merge, l2_evict, l2_write;
   if (L2Sets > 0) begin : gen_l2
     logic unused_inv_busy;
@@ -370,7 +376,7 @@ module kestrel_gpu #(
     ) u_l2 (
       .clk_i,
       .rst_ni,
-      .inv_i(start),
+      .inv_i(start || mem_changed_i),
       .inv_busy_o(unused_inv_busy),
       .in_req_valid_i(l2_req_valid),
       .in_req_ready_o(l2_req_ready),
@@ -391,6 +397,8 @@ module kestrel_gpu #(
       .ev_write_o(l2_write)
     );
   end else begin : gen_no_l2
+    logic unused_changed;
+    assign unused_changed = mem_changed_i;
     assign mem_req_valid_o = l2_req_valid;
     assign l2_req_ready = mem_req_ready_i;
     assign mem_req_o = l2_req;
