@@ -60,7 +60,14 @@ module kestrel_req_arb #(
 
   always_comb begin
     mem_req_valid_o = req_valid_i[grant_q] && order_ready;
-    mem_req_o = req_i[32'(grant_q) * ReqW +: ReqW];
+    // A mux of constant slices: Verilator 5.006 compiles a variable slice of
+    // a wide vector whose width is not a multiple of 32 into a read one word
+    // past the vector's end (AddressSanitizer's stack-buffer-overflow in the
+    // sanitizer build's board model).
+    mem_req_o = '0;
+    for (int unsigned i = 0; i < N; i++) begin
+      if (32'(grant_q) == i) mem_req_o = req_i[i*ReqW +: ReqW];
+    end
     mem_req_fire = mem_req_valid_o && mem_req_ready_i;
     req_ready_o = (mem_req_ready_i && order_ready) ? (N'(1) << grant_q) : '0;
   end
