@@ -24,6 +24,8 @@ const char* launch_refusal(const LaunchDesc& d, const Config& config) {
        uint64_t{d.shared_base} + config.shared_bytes_per_sm + KESTREL_SHARED_GUARD > (1ull << 32)))
     return "shared window and its guards do not fit in 32 bits";
   if (d.stack_bytes > interp::kLocalWindow) return "stack_bytes exceeds the local window";
+  if (d.stack_bytes % KESTREL_LOCAL_INTERLEAVE_BYTES != 0)
+    return "stack_bytes must be a multiple of the local interleave granule (8 bytes)";
   return nullptr;
 }
 
@@ -399,17 +401,20 @@ void Machine<X>::place(uint32_t sm_id, uint64_t block_index, const std::vector<u
       xrow(w, 3)[l] = static_cast<X>(desc_.gp);
       xrow(w, 10)[l] = static_cast<X>(desc_.param_addr);
     }
+    // A warp's local windows share one region, its lanes interleaved
+    // granule by granule (docs/isa.md section 4): lane l's granule g is at
+    // region + (g * lanes + l) * KESTREL_LOCAL_INTERLEAVE_BYTES.
+    const size_t warp_local_bytes = size_t{lanes_} * desc_.stack_bytes;
+    uint8_t* region = nullptr;
     if (desc_.local_backing != 0) {
-      for (uint32_t l = 0; l < lanes_; ++l) {
-        const uint64_t thread_slot = (uint64_t{sm_id} * config_.warps_per_sm + slots[wi]) * lanes_ + l;
-        const uint64_t addr = desc_.local_backing + thread_slot * desc_.stack_bytes;
-        w.local[l] =
-            mem_.contains(addr, desc_.stack_bytes) ? mem_.dram() + (addr - KESTREL_GLOBAL_BASE) : nullptr;
-      }
+      const uint64_t warp_slot = uint64_t{sm_id} * config_.warps_per_sm + slots[wi];
+      const uint64_t addr = desc_.local_backing + warp_slot * warp_local_bytes;
+      if (mem_.contains(addr, warp_local_bytes)) region = mem_.dram() + (addr - KESTREL_GLOBAL_BASE);
     } else {
-      uint8_t* const local = w.private_local.zeroed(size_t{lanes_} * desc_.stack_bytes);
-      for (uint32_t l = 0; l < lanes_; ++l) w.local[l] = local + size_t{l} * desc_.stack_bytes;
+      region = w.private_local.zeroed(warp_local_bytes);
     }
+    for (uint32_t l = 0; l < lanes_; ++l)
+      w.local[l] = region == nullptr ? nullptr : region + size_t{l} * KESTREL_LOCAL_INTERLEAVE_BYTES;
   }
 }
 

@@ -200,7 +200,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
     std::vector<uint32_t> sync_mask;   // membermask of each kx.syncwarp waiter
     std::vector<uint64_t> wake_cycle;  // SM cycle at which a sleeping lane wakes
     std::vector<uint64_t> instret;
-    std::vector<uint8_t*> local;  // host address of each lane's local window
+    std::vector<uint8_t*> local;  // host address of each lane's first local granule
     ZeroPages private_local;      // the local windows without LOCAL_BACKING
   };
 
@@ -549,7 +549,11 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
         kind = KESTREL_FAULT_ILLEGAL_ADDRESS;
         return nullptr;
       }
-      return w.local[lane] + offset;
+      // The lanes' granules interleave (docs/isa.md section 4); an aligned
+      // access of at most 8 bytes stays inside one granule.
+      constexpr uint32_t kGranule = KESTREL_LOCAL_INTERLEAVE_BYTES;
+      static_assert(Size <= kGranule, "a local access wider than the interleave granule");
+      return w.local[lane] + size_t{offset / kGranule} * kGranule * lanes_ + offset % kGranule;
     }
     offset = a - KESTREL_GLOBAL_BASE;
     if (offset < mem_.size()) {

@@ -241,7 +241,7 @@ class Harness final : public Engine {
       throw Error(KESTREL_ERROR_INVALID_VALUE, "rtlsim: write_mem from a null pointer");
     if (memory_ != nullptr) {
       external_debug(addr, const_cast<void*>(src), bytes, true);
-      if (bytes != 0 && model_->running_o) model_->mem_changed_i = 1;  // taken at the next rising edge
+      if (bytes != 0) memory_changed();
       return;
     }
     uint8_t* const at = dram_at(addr, bytes);
@@ -249,7 +249,7 @@ class Harness final : public Engine {
     // writes nothing: the observer is not told, the launch stays followed.
     if (bytes == 0) return;
     std::memcpy(at, src, bytes);
-    if (model_->running_o) model_->mem_changed_i = 1;  // taken at the next rising edge
+    memory_changed();
     if (observer_) {
       // A copy that overlaps the kernel (advance()) ends what the observer
       // can follow of the launch (lock-step: it runs unchecked).
@@ -299,6 +299,9 @@ class Harness final : public Engine {
 
   uint64_t cycles() const override { return now_; }
   bool running() const override { return model_->running_o; }
+  void memory_changed() override {
+    if (model_->running_o) model_->mem_changed_i = 1;  // taken at the next rising edge
+  }
 
  private:
   static constexpr uint64_t kRegisterGuard = 1u << 20;   // cycles a register access may wait

@@ -13,6 +13,12 @@
 #define KESTREL_LOCAL_BASE         0xF0000000u /* per-thread local/stack window */
 #define KESTREL_LOCAL_LIMIT        0xF1000000u /* window size bounds the stack size */
 
+/* Local memory's DRAM backing (docs/isa.md section 4): a warp's threads are interleaved in
+ * granules of this many bytes, so that a warp's access to one local address is a few contiguous
+ * lines (guide 5.3.2, local memory), and every naturally aligned access (at most 8 bytes,
+ * RV32's register pairs included) stays inside one granule. */
+#define KESTREL_LOCAL_INTERLEAVE_BYTES 8u /* bytes of one thread before the next lane's (a power of two) */
+
 /* Global memory is mapped in 4 KiB pages. */
 #define KESTREL_PAGE_SHIFT         12u /* log2 of the page size */
 

@@ -24,7 +24,6 @@ Bus::Route Bus::route(uint64_t address) const {
 }
 
 void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  (void)id;
   const uint64_t address = trans.get_address();
   const Route r = route(address);
   if (r.socket == nullptr) {
@@ -34,16 +33,22 @@ void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time&
   trans.set_address(address - r.base);
   (*r.socket)->b_transport(trans, delay);
   trans.set_address(address);
+  written(id, trans, r);
+}
+
+void Bus::written(int id, const tlm::tlm_generic_payload& trans, const Route& r) const {
+  if (write_watcher_ && r.socket == &memory && trans.is_write() && trans.is_response_ok()) write_watcher_(id);
 }
 
 unsigned Bus::transport_dbg(int id, tlm::tlm_generic_payload& trans) {
-  (void)id;
   const uint64_t address = trans.get_address();
   const Route r = route(address);
   if (r.socket == nullptr) return 0;
   trans.set_address(address - r.base);
   const unsigned done = (*r.socket)->transport_dbg(trans);
   trans.set_address(address);
+  // A debug transaction has no response status: what it moved counts.
+  if (done != 0 && write_watcher_ && r.socket == &memory && trans.is_write()) write_watcher_(id);
   return done;
 }
 

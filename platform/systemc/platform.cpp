@@ -19,8 +19,13 @@ Platform::Platform(sc_core::sc_module_name name, const BackendConfig& config, co
     gpu_ = std::make_unique<GpuRtl>("gpu", config, timing.gpu);
   else
     gpu_ = std::make_unique<GpuModel>("gpu", config, timing.gpu);
+  // The bus numbers its initiators in binding order: the host 0, the GPU 1.
   host.socket.bind(bus.initiators);
   gpu_->memory.bind(bus.initiators);
+  constexpr int kGpuInitiator = 1;
+  bus.watch_memory_writes([this](int initiator) {
+    if (initiator != kGpuInitiator) gpu_->memory_written();
+  });
   bus.memory.bind(memory.socket);
   bus.registers.bind(gpu_->registers);
   gpu_->irq(irq_);

@@ -123,7 +123,7 @@ module kestrel_lsu #(
   input  logic [Lanes*32-1:0]         req_wdata_hi_i,    // pair: rs2+1, the cycle after the request
   input  logic [Lanes*32-1:0]         req_cmp_hi_i,      // pair: rd+1, the cycle after the request
   input  logic [31:0]                 req_shared_phys_i, // block's region in the SM shared RAM
-  input  logic [Lanes*32-1:0]         req_local_base_i,  // each lane's local backing in DRAM
+  input  logic [31:0]                 req_local_base_i,  // the warp's local backing in DRAM
   // completion side
   output logic                        rsp_valid_o,
   input  logic                        rsp_ready_i,
@@ -171,12 +171,13 @@ module kestrel_lsu #(
   logic [Lanes-1:0] mask_q;
   logic [Lanes*Xlen-1:0] addr_q, wdata_q, cmp_q;
   logic [31:0] shared_phys_q;
-  logic [Lanes*32-1:0] local_base_q;
+  logic [31:0] local_base_q;
   logic [Lanes-1:0] pending_q;
   kestrel_pkg::fault_kind_e front_fault;  // the front slot's first failing line
   logic [6:0] passes_q;
   // RV32 register pairs: the high words in, the old values' high words out.
   localparam bit Rv32 = (Xlen == 32);
+  localparam logic [31:0] LocalGranuleMask = 32'(kestrel_pkg::LocalInterleaveBytes - 1);
   logic pair_q, hi_wait_q;
   logic [Lanes*32-1:0] wdata_hi_q, cmp_hi_q;
   // Each lane's operand and compare value as 64 bits: XLEN wide, or a pair.
@@ -237,7 +238,12 @@ module kestrel_lsu #(
           lane_kind[l] = kestrel_pkg::FaultSharedBounds;
       end else if (a32 >= kestrel_pkg::LocalGuardBase && a32 < kestrel_pkg::LocalLimit) begin
         lane_target[l] = TargetLocal;
-        lane_phys[l] = local_base_q[l*32 +: 32] + local_off;
+        // The warp's threads are interleaved granule by granule
+        // (docs/isa.md section 4), so lanes at one offset are contiguous.
+        lane_phys[l] = local_base_q
+                       + (local_off & ~LocalGranuleMask) * 32'(Lanes)
+                       + 32'(l) * kestrel_pkg::LocalInterleaveBytes
+                       + (local_off & LocalGranuleMask);
         if ({1'b0, local_off} + 33'(size_bytes) > {1'b0, stack_bytes_i})
           lane_kind[l] = kestrel_pkg::FaultLocalBounds;
       end

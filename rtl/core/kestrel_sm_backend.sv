@@ -167,7 +167,8 @@ module kestrel_sm_backend #(
   logic div_start;
   kestrel_pkg::mem_size_e s1_mem_size;
   logic [RowW-1:0] lsu_wdata;
-  logic [Lanes*32-1:0] lsu_wdata_hi, lsu_cmp_hi, lsu_local_base;
+  logic [Lanes*32-1:0] lsu_wdata_hi, lsu_cmp_hi;
+  logic [31:0] lsu_local_base;
   logic fpx_req_valid, fpx_req_ready, fpx_rsp_valid, fpx_rsp_ready;
   logic fpl_rsp_valid, fpl_rsp_ready;
   logic [RowW-1:0] fpx_result, fpl_result;

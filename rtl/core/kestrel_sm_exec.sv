@@ -86,7 +86,7 @@ module kestrel_sm_exec #(
   output logic [RowW-1:0]          lsu_wdata_o,
   output logic [Lanes*32-1:0]      lsu_wdata_hi_o,
   output logic [Lanes*32-1:0]      lsu_cmp_hi_o,
-  output logic [Lanes*32-1:0]      lsu_local_base_o
+  output logic [31:0]              lsu_local_base_o
 );
   // Votes, shuffles, match and reduce: wait for their membermask, retire the
   // complete classes (kx.syncwarp and kx.nanosleep are ClassWarp too).
@@ -97,8 +97,8 @@ module kestrel_sm_exec #(
 
   logic s1_coll;
   logic [RowW-1:0] xbar_result;
-  logic [Lanes*32-1:0] lsu_wdata_hi, lsu_cmp_hi, lsu_local_base;
-  logic [31:0] lsu_warp_base;
+  logic [Lanes*32-1:0] lsu_wdata_hi, lsu_cmp_hi;
+  logic [31:0] lsu_local_base;
 
   // Operands, ALU, branches, CSRs.
   logic [RowW-1:0] s1_a, s1_b, s1_alu, s1_result;
@@ -401,13 +401,11 @@ module kestrel_sm_exec #(
     end
   end
   always_comb begin
-    // Thread slot s = (sm * Warps + warp) * Lanes + lane backs its local window
-    // at local_backing + s * stack_bytes (docs/functional-model.md).
-    lsu_warp_base = launch_i.local_backing
-                  + (32'(sm_id_i) * 32'(Warps) + 32'(warp_i)) * 32'(Lanes) * launch_i.stack_bytes;
-    for (int unsigned l = 0; l < Lanes; l++) begin
-      lsu_local_base[l*32 +: 32] = lsu_warp_base + 32'(l) * launch_i.stack_bytes;
-    end
+    // Warp slot (sm * Warps + warp) backs its threads' local windows at
+    // local_backing + slot * Lanes * stack_bytes, the lanes interleaved
+    // inside it (docs/isa.md section 4; the LSU adds the lane's part).
+    lsu_local_base = launch_i.local_backing
+                   + (32'(sm_id_i) * 32'(Warps) + 32'(warp_i)) * 32'(Lanes) * launch_i.stack_bytes;
   end
 
   // Lint sink: the launch, decode and F fields other units use.

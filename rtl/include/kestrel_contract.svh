@@ -19,6 +19,12 @@
   localparam logic [31:0] LocalBase = 32'hF000_0000;  // per-thread local/stack window
   localparam logic [31:0] LocalLimit = 32'hF100_0000;  // window size bounds the stack size
 
+  // Local memory's DRAM backing (docs/isa.md section 4): a warp's threads are interleaved in
+  // granules of this many bytes, so that a warp's access to one local address is a few contiguous
+  // lines (guide 5.3.2, local memory), and every naturally aligned access (at most 8 bytes, RV32's
+  // register pairs included) stays inside one granule.
+  localparam int unsigned LocalInterleaveBytes = 8;  // bytes of one thread before the next lane's (a power of two)
+
   // Global memory is mapped in 4 KiB pages.
   localparam int unsigned PageShift = 12;  // log2 of the page size
 

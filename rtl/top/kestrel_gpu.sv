@@ -37,7 +37,7 @@ module kestrel_gpu #(
   // leaves it out (the board preset).  Reported in CONFIG3.
   parameter int unsigned L2Sets = 256,
   parameter int unsigned L2Ways = 8,
-  parameter int unsigned L2Mshrs = 8,
+  parameter int unsigned L2Mshrs = 16,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)

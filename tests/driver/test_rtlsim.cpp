@@ -390,6 +390,41 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
   }
 }
 
+// Local memory interleaves a warp's lanes in 8-byte granules (docs/isa.md
+// section 4, guide 5.3.2): four lanes spilling a word at one stack offset
+// write one line, not four, and the backing holds lane l's word at l * 8 in
+// the granule, on rtlsim as on the model.
+TEST(Rtlsim, LocalMemoryInterleavesTheWarpsLanes) {
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
+  auto model = kestrel::model::make_model_transport(small_config());
+  Assembler a(32);
+  a.global_index_x(t0, t1);
+  a.addi(sp, sp, -16);
+  a.sw(t0, sp, 8);
+  a.lw(t2, sp, 8);
+  a.addi(t2, t2, 100);
+  a.slli(t3, t0, 2);
+  a.add(t3, a0, t3);
+  a.sw(t2, t3, 0);
+  a.kx_exit();
+  const std::vector<uint32_t> code = a.finish();
+  constexpr uint32_t kLanes = 4, kStackBytes = 256, kBacking = KESTREL_GLOBAL_BASE + 0x8000;
+  constexpr uint32_t kSpillOffset = kStackBytes - 16 + 8;
+  for (kestrel::Transport* t : {rtl.get(), model.get()}) {
+    launch(*t, code, kOut, 1, kLanes);
+    ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE) << t->name();
+    for (uint32_t lane = 0; lane < kLanes; ++lane) {
+      uint32_t out = 0, spilled = ~0u;
+      t->read_mem(kOut + 4 * lane, &out, 4);
+      EXPECT_EQ(out, lane + 100) << t->name();
+      t->read_mem(kBacking + kSpillOffset / 8 * 8 * kLanes + lane * 8 + kSpillOffset % 8, &spilled, 4);
+      EXPECT_EQ(spilled, lane) << t->name() << ": lane " << lane << "'s spill in its granule";
+    }
+  }
+  EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_WRITES), 2u) << "the spill's line and the output's";
+  EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS), 1u) << "the reload's line";
+}
+
 TEST(Rtlsim, UnmappedStoreFaultsLikeModel) {
   auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
   auto model = kestrel::model::make_model_transport(small_config());

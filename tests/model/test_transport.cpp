@@ -149,11 +149,16 @@ TEST(ModelTransport, LaunchThroughRegisters) {
   EXPECT_EQ(counter(*t, KESTREL_CNT_STORES), 60u);
   EXPECT_GT(counter(*t, KESTREL_CNT_MEM_REQUESTS), 0u);
   EXPECT_GT(counter(*t, KESTREL_CNT_CYCLES), 0u);
-  // The stacks really live in DRAM at local_backing + slot * stack_bytes:
-  // slot 0 (SM 0, warp 0, lane 0) last ran thread 0 of a block on SM 0.
+  // The stacks really live in DRAM at local_backing, warp slot 0 (SM 0,
+  // warp 0) first, its 8 lanes interleaved in 8-byte granules (docs/isa.md
+  // section 4): lane 0, which last ran thread 0 of a block on SM 0, keeps
+  // its window's byte 1016 (sp - 16 + 8) at granule 127 * 8 lanes.
   uint64_t saved = 1;
-  t->read_mem(KESTREL_GLOBAL_BASE + (1u << 20) + 1024 - 16 + 8, &saved, 8);
+  t->read_mem(KESTREL_GLOBAL_BASE + (1u << 20) + (1016 / 8) * 8 * 8, &saved, 8);
   EXPECT_EQ(saved % 20, 0u);
+  // ... and lane 1's (thread 1 of a block) the next 8 bytes.
+  t->read_mem(KESTREL_GLOBAL_BASE + (1u << 20) + (1016 / 8) * 8 * 8 + 8, &saved, 8);
+  EXPECT_EQ(saved % 20, 1u);
 
   // The per-SM window (VERSION 2): each SM's part of the counters, summing
   // to them; the model has no stalls; the busiest SM's issue slots are the

@@ -261,6 +261,36 @@ TEST(SystemcPlatform, FaultIsReportedAndTheDeviceKeepsWorking) {
   EXPECT_EQ(y.download(), std::vector<int>(64, 11));
 }
 
+// A write another initiator makes while a kernel runs reaches the kernel:
+// the kernel keeps reading its flag's line from the L2 until the bus tells
+// the GPU of the host port's write (GpuComponent::memory_written, which
+// empties the L2 as rtlsim's concurrent copies do; docs/systemc.md).
+TEST(SystemcPlatform, HostWriteDuringALaunchReachesThePollingKernel) {
+  kestrel::DeviceConfig config{};
+  config.mem_bytes = 16u << 20;
+  kestrel::Device device = kestrel::Device::open("systemc", &config);
+  kestrel::Module module = kestrel::Module::load(device, KESTREL_SYSTEMC_MODULE);
+  kestrel::DeviceBuffer<int> state(device, 4);
+  state.upload(std::vector<int>(4, 0));
+  module.kernel("wait_for_host").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, state, 4096ll);
+  kestrel_device_t* d = device.handle();
+  int running = 0, mark = 0, slices = 0;
+  while (mark == 0) {
+    ASSERT_EQ(kestrel_launch_advance(d, 256, &running), KESTREL_SUCCESS);
+    ASSERT_EQ(running, 1) << "the kernel ended before the host set its flag";
+    ASSERT_EQ(kestrel_memcpy_dtoh_concurrent(d, &mark, state.ptr(), sizeof mark), KESTREL_SUCCESS);
+    ASSERT_LT(++slices, 1000);
+  }
+  // Let the kernel poll the flag's line into the L2 first.
+  ASSERT_EQ(kestrel_launch_advance(d, 512, &running), KESTREL_SUCCESS);
+  const int flag = 9;
+  ASSERT_EQ(kestrel_memcpy_htod_concurrent(d, state.ptr() + sizeof(int), &flag, sizeof flag), KESTREL_SUCCESS);
+  device.synchronize();
+  const std::vector<int> result = state.download();
+  EXPECT_EQ(result[2], flag) << "the kernel never saw the host's write";
+  EXPECT_EQ(result[3], 0);
+}
+
 TEST(SystemcPlatform, OneDeviceAtATime) {
   kestrel::Device first = kestrel::Device::open("systemc", nullptr);
   try {

@@ -35,7 +35,7 @@ constexpr uint32_t kSharedBase = 0x0800'0000;  // shared window (launch register
 constexpr uint32_t kSharedSize = 512;          // this block's shared bytes
 constexpr uint32_t kSharedPhys = 256;          // the block's region in the SM RAM
 constexpr uint32_t kStackBytes = 256;
-constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // lane l at + l * kStackBytes
+constexpr uint32_t kLocalBacking = KESTREL_GLOBAL_BASE + 0x8000;  // the warp's kLanes * kStackBytes
 
 namespace contract = kestrel::contract;
 
@@ -183,7 +183,7 @@ class RtlLsu : public ::testing::Test {
     bench->shared_size_i = kSharedSize;
     bench->stack_bytes_i = kStackBytes;
     bench->req_shared_phys_i = kSharedPhys;
-    for (unsigned l = 0; l < kLanes; ++l) bench->req_local_base_i[l] = kLocalBacking + l * kStackBytes;
+    bench->req_local_base_i = kLocalBacking;
     bench->rsp_ready_i = 1;
   }
 
@@ -248,6 +248,14 @@ class RtlLsu : public ::testing::Test {
 };
 
 // Reference for fault-free accesses: byte arrays for DRAM and shared memory.
+// Where a lane's local byte lives: the warp's lanes interleave granule by
+// granule from kLocalBacking (docs/isa.md section 4).
+uint64_t local_backing(uint32_t local_offset, unsigned lane) {
+  constexpr uint32_t kGranule = KESTREL_LOCAL_INTERLEAVE_BYTES;
+  return kLocalBacking + uint64_t{local_offset / kGranule} * kGranule * kLanes + lane * kGranule +
+         local_offset % kGranule;
+}
+
 struct Reference {
   std::vector<uint8_t>* dram;
   std::vector<uint8_t> shared = std::vector<uint8_t>(kSharedBytes, 0);
@@ -255,7 +263,7 @@ struct Reference {
     const uint32_t a = uint32_t(addr);
     if (a - kSharedBase < kSharedBytes) return &shared[kSharedPhys + (a - kSharedBase)];
     if (a >= KESTREL_LOCAL_BASE && a < KESTREL_LOCAL_LIMIT)
-      return &(*dram)[kLocalBacking + lane * kStackBytes + (a - KESTREL_LOCAL_BASE) - KESTREL_GLOBAL_BASE];
+      return &(*dram)[local_backing(a - KESTREL_LOCAL_BASE, lane) - KESTREL_GLOBAL_BASE];
     return &(*dram)[a - KESTREL_GLOBAL_BASE];
   }
   // Line identity for the coalescing count: (window, physical line).
@@ -263,7 +271,7 @@ struct Reference {
     const uint32_t a = uint32_t(addr);
     if (a - kSharedBase < kSharedBytes) return ~0ull;  // shared lines are not memory requests
     if (a >= KESTREL_LOCAL_BASE && a < KESTREL_LOCAL_LIMIT)
-      return (kLocalBacking + lane * kStackBytes + (a - KESTREL_LOCAL_BASE)) / kLine;
+      return local_backing(a - KESTREL_LOCAL_BASE, lane) / kLine;
     return a / kLine;
   }
 };

@@ -67,8 +67,10 @@ struct LaunchDesc {
   uint32_t shared_static = 0;
   uint32_t shared_dyn = 0;
   uint32_t stack_bytes = 1024;
-  // DRAM backing of the local windows (thread slot s at local_backing +
-  // s * stack_bytes).  0 makes the model keep local memory privately.
+  // DRAM backing of the local windows (warp slot s's threads at
+  // local_backing + s * lanes * stack_bytes, interleaved in granules of
+  // KESTREL_LOCAL_INTERLEAVE_BYTES; docs/isa.md section 4).  0 makes the
+  // model keep local memory privately.
   uint32_t local_backing = 0;
   uint64_t cycle_budget = 0;  // the watchdog: cycles of this launch (the SM's own count), 0 = unlimited
 };

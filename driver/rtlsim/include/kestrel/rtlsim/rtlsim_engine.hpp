@@ -41,6 +41,10 @@ class Engine : public Transport {
   virtual uint64_t cycles() const = 0;
   // Whether a launch runs (STATUS is RUNNING), without clocking the model.
   virtual bool running() const = 0;
+  // Memory changed behind the GPU's back (another initiator wrote it): while
+  // a launch runs, the GPU's caches drop their lines at the next clock edge
+  // (mem_changed_i), so the kernel reads what was written.
+  virtual void memory_changed() = 0;
 };
 
 // The preset matching `config` as rtlsim_transport.hpp chooses it, with its

@@ -3,6 +3,10 @@
 // KESTREL_GLOBAL_BASE and the GPU's 4 KiB register file at kRegisterBase.  A
 // target sees addresses relative to its window; DMI ranges are translated
 // both ways.  An address in no window answers TLM_ADDRESS_ERROR_RESPONSE.
+// A watcher may be told of every write that reaches memory through the bus
+// (b_transport or debug), with the index of the initiator that made it: the
+// platform keeps the GPU's caches coherent with the other initiators' writes
+// that way.  Writes through a DMI pointer bypass the bus and are not seen.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -11,6 +15,8 @@
 #include <tlm>
 
 #include <cstdint>
+#include <functional>
+#include <utility>
 
 namespace kestrel::systemc {
 
@@ -26,6 +32,11 @@ class Bus : public sc_core::sc_module {
 
   Bus(sc_core::sc_module_name name, uint64_t memory_base, uint64_t memory_bytes);
 
+  // Called after each write to memory that the bus carried, with the
+  // initiator's index (the order in which initiators were bound, from 0).
+  using WriteWatcher = std::function<void(int initiator)>;
+  void watch_memory_writes(WriteWatcher watcher) { write_watcher_ = std::move(watcher); }
+
  private:
   struct Route {
     tlm_utils::simple_initiator_socket<Bus>* socket = nullptr;
@@ -39,8 +50,12 @@ class Bus : public sc_core::sc_module {
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_memory(sc_dt::uint64 start, sc_dt::uint64 end);
 
+  // Tells the watcher of a write `trans` made to memory through the bus.
+  void written(int id, const tlm::tlm_generic_payload& trans, const Route& r) const;
+
   uint64_t memory_base_;
   uint64_t memory_bytes_;
+  WriteWatcher write_watcher_;
 };
 
 }  // namespace kestrel::systemc

@@ -51,6 +51,13 @@ class GpuComponent : public sc_core::sc_module {
   ~GpuComponent() override;
   // A fresh GPU, for a new device: out of reset, no launch, no failure.
   void reset();
+  // Another initiator wrote device memory: a running launch must see it, so
+  // the cycle-accurate GPU's L2 drops its lines (mem_changed_i, as rtlsim's
+  // copies do; the fast GPU reads memory directly and needs nothing).  The
+  // example platform's bus calls it for every write that is not the GPU's
+  // own (docs/systemc.md); a platform of the program's own design calls it
+  // from its interconnect.
+  virtual void memory_written() {}
   const BackendConfig& config() const { return config_; }
 
  protected:
@@ -97,6 +104,8 @@ class GpuComponent : public sc_core::sc_module {
 class GpuRtl final : public GpuComponent, private rtlsim::LineMemory {
  public:
   GpuRtl(sc_core::sc_module_name name, const BackendConfig& config, const GpuTiming& timing);
+
+  void memory_written() override { engine_->memory_changed(); }
 
   // Whether line accesses may use DMI from now on (a study of the TLM cost
   // compares both without rebuilding the platform).
