@@ -341,4 +341,12 @@ void __cudaRegisterTexture(void** fatCubinHandle, const struct textureReference*
                                         dim, norm != 0);
 }
 
+// As __cudaRegisterTexture, without a read mode: the surface<T, Type>'s Type.
+void __cudaRegisterSurface(void** fatCubinHandle, const struct surfaceReference* hostVar,
+                           const void** deviceAddress, const char* deviceName, int dim, int ext) {
+  (void)deviceAddress, (void)ext;
+  Runtime::get().registry().add_surface(reinterpret_cast<FatBinary*>(fatCubinHandle), hostVar, deviceName,
+                                        dim);
+}
+
 }  // extern "C"

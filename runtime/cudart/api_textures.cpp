@@ -10,6 +10,8 @@
 // from the resource and the reference's fields, with the same checks, and
 // writes it into the reference's device copy (a module variable) instead of
 // a fresh line; unbinding writes zeros, which the device reads as unbound.
+// Surface references (guide 3.2.11.2.2) likewise: a bind writes the array's
+// surface descriptor into the reference's device copy.
 #include <array>
 #include <climits>
 #include <cstdint>
@@ -302,9 +304,9 @@ void destroy(uint64_t handle, bool surface) {
 
 // ---- Texture references ----------------------------------------------------------
 
-// Where a texture reference is bound: the device whose copy of the
-// reference holds the descriptor, that copy's address, and the byte offset
-// cudaBindTexture* reported (cudaGetTextureAlignmentOffset).
+// Where a texture or surface reference is bound: the device whose copy of
+// the reference holds the descriptor, that copy's address, and the byte
+// offset cudaBindTexture* reported (cudaGetTextureAlignmentOffset).
 struct Binding {
   DeviceState* device = nullptr;
   uint64_t descriptor_address = 0;
@@ -312,8 +314,9 @@ struct Binding {
 };
 
 std::mutex g_bindings_mutex;
-std::map<const textureReference*, Binding>& bindings() {
-  static std::map<const textureReference*, Binding> bound;
+// By the reference's host variable (a textureReference or a surfaceReference).
+std::map<const void*, Binding>& bindings() {
+  static std::map<const void*, Binding> bound;
   return bound;
 }
 
@@ -329,18 +332,19 @@ const TextureReference& registered(const char* api, const textureReference* texr
 
 // The device address of `reference`'s copy on `device` (its module loads on
 // first use).  The image is not trusted: the variable must hold a descriptor.
-uint64_t device_copy(const char* api, DeviceState& device, const TextureReference& reference) {
-  if (reference.binary->image) {
-    for (const kestrel::runtime::GlobalSymbol& global : reference.binary->image->globals)
-      if (global.name == reference.name && global.bytes < KESTREL_TEX_DESC_BYTES)
-        reject(cudaErrorInvalidTexture, std::string(api) + ": the device image's '" + reference.name +
-                                            "' has " + std::to_string(global.bytes) +
-                                            " bytes, not a descriptor's " +
-                                            std::to_string(KESTREL_TEX_DESC_BYTES));
+// `error`: the reference kind's error code.
+uint64_t device_copy(const char* api, DeviceState& device, FatBinary* binary, const std::string& name,
+                     cudaError_t error) {
+  if (binary->image) {
+    for (const kestrel::runtime::GlobalSymbol& global : binary->image->globals)
+      if (global.name == name && global.bytes < KESTREL_TEX_DESC_BYTES)
+        reject(error, std::string(api) + ": the device image's '" + name + "' has " +
+                          std::to_string(global.bytes) + " bytes, not a descriptor's " +
+                          std::to_string(KESTREL_TEX_DESC_BYTES));
   }
   uint64_t address = 0;
   check(device.run_sync([&](DeviceState& on) {
-    address = on.symbol_address(DeviceVariable{reference.binary, reference.name, KESTREL_TEX_DESC_BYTES});
+    address = on.symbol_address(DeviceVariable{binary, name, KESTREL_TEX_DESC_BYTES});
   }));
   return address;
 }
@@ -373,25 +377,54 @@ bool shape_fits(int type, uint8_t shape) {
   }
 }
 
-const char* type_name(int type) {
+// A reference's Type by name: `kind` is "Texture" or "Surface" (the
+// cudaTextureType* and cudaSurfaceType* values are the same).
+std::string type_name(const char* kind, int type) {
+  const char* shape = nullptr;
   switch (type) {
     case cudaTextureType1D:
-      return "cudaTextureType1D";
+      shape = "1D";
+      break;
     case cudaTextureType2D:
-      return "cudaTextureType2D";
+      shape = "2D";
+      break;
     case cudaTextureType3D:
-      return "cudaTextureType3D";
+      shape = "3D";
+      break;
     case cudaTextureType1DLayered:
-      return "cudaTextureType1DLayered";
+      shape = "1DLayered";
+      break;
     case cudaTextureType2DLayered:
-      return "cudaTextureType2DLayered";
+      shape = "2DLayered";
+      break;
     case cudaTextureTypeCubemap:
-      return "cudaTextureTypeCubemap";
+      shape = "Cubemap";
+      break;
     case cudaTextureTypeCubemapLayered:
-      return "cudaTextureTypeCubemapLayered";
+      shape = "CubemapLayered";
+      break;
     default:
-      return "an unknown type";
+      return "an unknown type (" + std::to_string(type) + ")";
   }
+  return std::string("cuda") + kind + "Type" + shape;
+}
+
+// Writes `bytes` into the reference's device copy at `address` on `device`
+// and records the binding.  A reference is bound on one device at a time:
+// bound on another now, its copy on the device it was bound on reads as
+// unbound again.
+void record_binding(const void* reference, DeviceState& device, uint64_t address,
+                    const DescriptorBytes& bytes, size_t offset) {
+  write_descriptor(device, address, bytes);
+  Binding previous;
+  {
+    std::lock_guard<std::mutex> lock(g_bindings_mutex);
+    Binding& binding = bindings()[reference];
+    previous = binding;
+    binding = Binding{&device, address, offset};
+  }
+  if (previous.device != nullptr && previous.device != &device)
+    write_descriptor(*previous.device, previous.descriptor_address, DescriptorBytes{});
 }
 
 // Binds `texref` to `resource` (whose channel descriptor is `desc`): the
@@ -416,7 +449,8 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
   kestrel::contract::TexDesc d = describe_resource(api, device, resource, false);
   if (!shape_fits(reference.type, d.shape))
     reject(cudaErrorInvalidTexture, std::string(api) + ": '" + reference.name + "' is declared " +
-                                        type_name(reference.type) + ", which this resource cannot back");
+                                        type_name("Texture", reference.type) +
+                                        ", which this resource cannot back");
   cudaTextureDesc sampling{};
   for (int axis = 0; axis < 3; ++axis) sampling.addressMode[axis] = texref->addressMode[axis];
   sampling.filterMode = texref->filterMode;
@@ -424,19 +458,20 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
   sampling.normalizedCoords = texref->normalized;
   sampling.sRGB = texref->sRGB;
   describe_sampling(d, sampling);  // a texture reference's border colour is 0
-  const uint64_t address = device_copy(api, device, reference);
-  write_descriptor(device, address, descriptor_bytes(d));
-  Binding previous;
-  {
-    std::lock_guard<std::mutex> lock(g_bindings_mutex);
-    Binding& binding = bindings()[texref];
-    previous = binding;
-    binding = Binding{&device, address, offset};
-  }
-  // A reference is bound on one device at a time: bound on another now, its
-  // copy on the device it was bound on reads as unbound again.
-  if (previous.device != nullptr && previous.device != &device)
-    write_descriptor(*previous.device, previous.descriptor_address, DescriptorBytes{});
+  const uint64_t address =
+      device_copy(api, device, reference.binary, reference.name, cudaErrorInvalidTexture);
+  record_binding(texref, device, address, descriptor_bytes(d), offset);
+}
+
+// The registered surface reference `surfref`; cudaErrorInvalidSurface for
+// anything else (a null pointer, a plain surfaceReference).
+const SurfaceReference& registered_surface(const char* api, const surfaceReference* surfref) {
+  const SurfaceReference* reference =
+      surfref == nullptr ? nullptr : Runtime::get().registry().surface(surfref);
+  if (reference == nullptr)
+    reject(cudaErrorInvalidSurface,
+           std::string(api) + ": not a surface reference (a file-scope surface<void, Type> variable)");
+  return *reference;
 }
 
 // cudaBindTexture and cudaBindTexture2D: the texture starts at devPtr
@@ -627,6 +662,46 @@ cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, const struct textureRe
 }
 
 // The symbol is the reference itself (its host variable's address).
+cudaError_t cudaGetSurfaceReference(const struct surfaceReference** surfref, const void* symbol) {
+  return api([&] {
+    require(surfref != nullptr, cudaErrorInvalidValue);
+    *surfref = nullptr;
+    registered_surface("cudaGetSurfaceReference", static_cast<const surfaceReference*>(symbol));
+    *surfref = static_cast<const surfaceReference*>(symbol);
+  });
+}
+
+// The surface object's checks (an array made with cudaArraySurfaceLoadStore,
+// on the current device) and descriptor, written into the reference's
+// device copy.  The array's shape must be the reference's Type, and `desc`
+// the array's format: the guide leaves a mismatch undefined (3.2.11.2.2);
+// Kestrel refuses it.  The reference's own channelDesc is not checked: the
+// guide's surface<void, Type> has none.
+cudaError_t cudaBindSurfaceToArray(const struct surfaceReference* surfref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc* desc) {
+  return api([&] {
+    const char* const name = "cudaBindSurfaceToArray";
+    const SurfaceReference& reference = registered_surface(name, surfref);
+    require(array != nullptr && desc != nullptr, cudaErrorInvalidValue);
+    const cudaArray& stored = live_array(array);
+    if (desc->x != stored.desc.x || desc->y != stored.desc.y || desc->z != stored.desc.z ||
+        desc->w != stored.desc.w || desc->f != stored.desc.f)
+      reject(cudaErrorInvalidChannelDescriptor,
+             "cudaBindSurfaceToArray: the channel format is not the array's (cudaGetChannelDesc)");
+    DeviceState& device = current_device();
+    kestrel::contract::TexDesc d = describe_array(name, device, stored, true);
+    d.surface = true;
+    if (!shape_fits(reference.type, d.shape) || d.shape == KESTREL_TEX_SHAPE_LINEAR ||
+        d.shape == KESTREL_TEX_SHAPE_PITCH2D)
+      reject(cudaErrorInvalidSurface, std::string(name) + ": '" + reference.name + "' is declared " +
+                                          type_name("Surface", reference.type) +
+                                          ", which this array cannot back");
+    const uint64_t address =
+        device_copy(name, device, reference.binary, reference.name, cudaErrorInvalidSurface);
+    record_binding(surfref, device, address, descriptor_bytes(d), 0);
+  });
+}
+
 cudaError_t cudaGetTextureReference(const struct textureReference** texref, const void* symbol) {
   return api([&] {
     require(texref != nullptr, cudaErrorInvalidValue);

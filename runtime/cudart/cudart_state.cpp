@@ -99,6 +99,12 @@ void Registry::add_texture(FatBinary* binary, const void* host_variable, const c
   textures_[host_variable] = TextureReference{binary, device_name, type, normalized_read};
 }
 
+void Registry::add_surface(FatBinary* binary, const void* host_variable, const char* device_name, int type) {
+  if (binary == nullptr || host_variable == nullptr || device_name == nullptr) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  surfaces_[host_variable] = SurfaceReference{binary, device_name, type};
+}
+
 std::vector<std::pair<void*, DeviceVariable>> Registry::managed_variables(const FatBinary* binary) const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::pair<void*, DeviceVariable>> out;
@@ -124,6 +130,12 @@ const TextureReference* Registry::texture(const void* host_variable) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = textures_.find(host_variable);
   return it == textures_.end() ? nullptr : &it->second;
+}
+
+const SurfaceReference* Registry::surface(const void* host_variable) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = surfaces_.find(host_variable);
+  return it == surfaces_.end() ? nullptr : &it->second;
 }
 
 // ---- DeviceState ---------------------------------------------------------------

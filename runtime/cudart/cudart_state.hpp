@@ -77,6 +77,14 @@ struct TextureReference {
   bool normalized_read = false;  // ReadMode is cudaReadModeNormalizedFloat
 };
 
+// A surface reference (guide 3.2.11.2.2): as a texture reference, its device
+// copy holds the surface descriptor of the array it is bound to.
+struct SurfaceReference {
+  FatBinary* binary = nullptr;
+  std::string name;
+  int type = 0;  // surface<T, Type>'s Type (cudaSurfaceType1D, ...)
+};
+
 class Registry {
  public:
   FatBinary* add_binary(const void* wrapper);
@@ -85,10 +93,12 @@ class Registry {
                     bool constant);
   void add_texture(FatBinary* binary, const void* host_variable, const char* device_name, int type,
                    bool normalized_read);
+  void add_surface(FatBinary* binary, const void* host_variable, const char* device_name, int type);
   // nullptr when `host_function` was never registered.
   const KernelFunction* function(const void* host_function) const;
   const DeviceVariable* variable(const void* host_variable) const;
   const TextureReference* texture(const void* host_variable) const;
+  const SurfaceReference* surface(const void* host_variable) const;
   // The __managed__ variables of `binary` with their host shadows.
   std::vector<std::pair<void*, DeviceVariable>> managed_variables(const FatBinary* binary) const;
 
@@ -98,6 +108,7 @@ class Registry {
   std::map<const void*, KernelFunction> functions_;
   std::map<const void*, DeviceVariable> variables_;
   std::map<const void*, TextureReference> textures_;
+  std::map<const void*, SurfaceReference> surfaces_;
   std::map<const FatBinary*, std::vector<void*>> managed_;  // host shadows of managed variables
 };
 

@@ -41,6 +41,7 @@ constexpr ErrorText kErrors[] = {
     KESTREL_ERROR_TEXT(cudaErrorNotYetImplemented, "feature not yet implemented"),
     KESTREL_ERROR_TEXT(cudaErrorInsufficientDriver,
                        "CUDA driver version is insufficient for CUDA runtime version"),
+    KESTREL_ERROR_TEXT(cudaErrorInvalidSurface, "invalid surface reference"),
     KESTREL_ERROR_TEXT(cudaErrorMissingConfiguration, "__global__ function call is not configured"),
     KESTREL_ERROR_TEXT(cudaErrorInvalidDeviceFunction, "invalid device function"),
     KESTREL_ERROR_TEXT(cudaErrorNoDevice, "no CUDA-capable device is detected"),

@@ -708,6 +708,33 @@ TEST(TextureReferences, OnlyRegisteredReferencesAreAccepted) {
   EXPECT_EQ(cudaFree(data), cudaSuccess);
 }
 
+// Surface references (guide 3.2.11.2.2), likewise: registered from a .cu
+// file (tests/cuda/programs/surface_reference.cu binds and uses them); a
+// surface<void, Type> declared in a host C++ file is a plain struct that
+// clang does not register, so it is refused as any surfaceReference is.
+TEST(SurfaceReferences, OnlyRegisteredReferencesAreAccepted) {
+  static surfaceReference plain;
+  static surface<void, cudaSurfaceType2D> host_only;
+  cudaArray_t a = make_array(cudaCreateChannelDesc<float>(), 8, 4, cudaArraySurfaceLoadStore);
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+  EXPECT_EQ(cudaBindSurfaceToArray(&plain, a, &desc), cudaErrorInvalidSurface);
+  EXPECT_EQ(cudaBindSurfaceToArray(static_cast<const surfaceReference*>(nullptr), a, &desc),
+            cudaErrorInvalidSurface);
+  EXPECT_EQ(cudaBindSurfaceToArray(host_only, a), cudaErrorInvalidSurface);
+  const surfaceReference* found = &plain;
+  EXPECT_EQ(cudaGetSurfaceReference(&found, &plain), cudaErrorInvalidSurface);
+  EXPECT_EQ(found, nullptr);
+  EXPECT_EQ(cudaGetSurfaceReference(static_cast<const surfaceReference**>(nullptr), &plain),
+            cudaErrorInvalidValue);
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorInvalidSurface), "cudaErrorInvalidSurface");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidSurface), "invalid surface reference");
+  // surface<void, Type> records no channels; surface<T, Type> records T's.
+  EXPECT_EQ(host_only.channelDesc.f, cudaChannelFormatKindNone);
+  EXPECT_EQ(surface<float2>().channelDesc.y, 32);
+  cudaGetLastError();
+  EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
+}
+
 TEST(SurfaceObjects, ArraysMadeForSurfacesOnly) {
   const cudaChannelFormatDesc u8x4 = cudaCreateChannelDesc<uchar4>();
   cudaArray_t plain = make_array(u8x4, 8, 4);

@@ -16,6 +16,7 @@
 #endif
 #include "channel_descriptor.h"
 #include "cuda_runtime_api.h"
+#include "cuda_surface_types.h"
 #include "cuda_texture_types.h"
 
 #ifdef __cplusplus
@@ -139,6 +140,32 @@ static inline cudaError_t cudaGetTextureAlignmentOffset(size_t* offset,
 template <class T>
 static inline cudaError_t cudaGetTextureReference(T** texref, const void* symbol) {
   return ::cudaGetTextureReference(const_cast<const struct textureReference**>(texref), symbol);
+}
+// The surface reference API's C++ forms (guide 3.2.11.2.2): the reference
+// itself, with the array's own format where no format is given.  The form
+// with a format pointer is the guide's low-level listing's call.
+template <class T, int dim>
+static inline cudaError_t cudaBindSurfaceToArray(const struct surface<T, dim>& surf, cudaArray_const_t array,
+                                                 const struct cudaChannelFormatDesc& desc) {
+  return ::cudaBindSurfaceToArray(&surf, array, &desc);
+}
+template <class T, int dim>
+static inline cudaError_t cudaBindSurfaceToArray(const struct surface<T, dim>& surf, cudaArray_const_t array,
+                                                 const struct cudaChannelFormatDesc* desc) {
+  return ::cudaBindSurfaceToArray(&surf, array, desc);
+}
+template <class T, int dim>
+static inline cudaError_t cudaBindSurfaceToArray(const struct surface<T, dim>& surf,
+                                                 cudaArray_const_t array) {
+  struct cudaChannelFormatDesc desc;
+  const cudaError_t error = ::cudaGetChannelDesc(&desc, array);
+  return error != cudaSuccess ? error : ::cudaBindSurfaceToArray(&surf, array, &desc);
+}
+// As cudaGetTextureReference: the guide's listing declares a non-const
+// surfaceReference*; T is surfaceReference.
+template <class T>
+static inline cudaError_t cudaGetSurfaceReference(T** surfref, const void* symbol) {
+  return ::cudaGetSurfaceReference(const_cast<const struct surfaceReference**>(surfref), symbol);
 }
 static inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
   return ::cudaEventCreateWithFlags(event, flags);

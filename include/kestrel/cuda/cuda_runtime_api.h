@@ -202,6 +202,15 @@ cudaError_t cudaUnbindTexture(const struct textureReference* texref);
 cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, const struct textureReference* texref);
 cudaError_t cudaGetTextureReference(const struct textureReference** texref, const void* symbol);
 
+/* ---- Surface references (guide 3.2.11.2.2) ---------------------------------
+ * surfref is a surface<void, Type> variable (cuda_surface_types.h).  A bind
+ * writes the array's surface descriptor into its device copy, after the
+ * work queued on the device before it; there is no unbind (as in CUDA).
+ * symbol is the reference itself, as for cudaGetTextureReference. */
+cudaError_t cudaBindSurfaceToArray(const struct surfaceReference* surfref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc* desc);
+cudaError_t cudaGetSurfaceReference(const struct surfaceReference** surfref, const void* symbol);
+
 /* ---- Symbols: __device__ and __constant__ variables (guide 3.2.2, B.2) ------- */
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind);
@@ -268,6 +277,8 @@ void __cudaRegisterVar(void** fatCubinHandle, char* hostVar, char* deviceAddress
                        int ext, size_t size, int constant, int global);
 void __cudaRegisterTexture(void** fatCubinHandle, const struct textureReference* hostVar,
                            const void** deviceAddress, const char* deviceName, int dim, int norm, int ext);
+void __cudaRegisterSurface(void** fatCubinHandle, const struct surfaceReference* hostVar,
+                           const void** deviceAddress, const char* deviceName, int dim, int ext);
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem KESTREL_DEFAULT(0),
                                      void* stream KESTREL_DEFAULT(0));
 cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem, void* stream);

@@ -44,6 +44,7 @@ typedef enum cudaError KESTREL_CUDA_ENUM_BASE {
   cudaErrorInvalidNormSetting = 27,
   cudaErrorNotYetImplemented = 31,
   cudaErrorInsufficientDriver = 35,
+  cudaErrorInvalidSurface = 37,
   cudaErrorMissingConfiguration = 52,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,

@@ -19,4 +19,25 @@ enum cudaSurfaceBoundaryMode KESTREL_CUDA_ENUM_BASE {
 /* The device address of the object's descriptor, as cudaTextureObject_t. */
 typedef unsigned long long cudaSurfaceObject_t;
 
+/* A surface reference's type (guide 3.2.11.2.2): the `Type` argument of
+ * surface<void, Type>, with CUDA's values (those of cudaTextureType*). */
+#define cudaSurfaceType1D 0x01
+#define cudaSurfaceType2D 0x02
+#define cudaSurfaceType3D 0x03
+#define cudaSurfaceTypeCubemap 0x0C
+#define cudaSurfaceType1DLayered 0xF1
+#define cudaSurfaceType2DLayered 0xF2
+#define cudaSurfaceTypeCubemapLayered 0xFC
+
+/* A surface reference (guide 3.2.11.2.2): the guide's one field, the
+ * channel format of the declared type (surface<T, Type>'s constructor sets
+ * it; cudaCreateChannelDesc<void>(), no channels, for the guide's
+ * surface<void, Type>).  The rest is room: a surface reference's device copy
+ * has these 64 bytes and holds the bound array's surface descriptor
+ * (docs/texture.md, "Surface references"); host code has no use for them. */
+struct surfaceReference {
+  struct cudaChannelFormatDesc channelDesc;
+  int kestrelReserved[11];
+};
+
 #endif /* KESTREL_SURFACE_TYPES_H */

@@ -20,14 +20,17 @@
  * 4-component vector; surf1D/2D/3D/1DLayered/2DLayered read and write with
  * byte-addressed x and the boundary modes of B.9; the same texture fetches
  * over a texture reference (B.8.2: texture<T, Type, ReadMode>, whose device
- * copy is its bound descriptor, cuda_texture_types.h).  Absent (documented
- * in docs/texture.md): tex2Dgather over a texture reference, the surface
- * reference API, mipmapped texture references and the Lod/Grad forms over
- * references, texCubemapLayered over a reference, the surface cubemap
- * functions, sRGB conversion. */
+ * copy is its bound descriptor, cuda_texture_types.h); the surface functions
+ * over a surface reference (B.9.2: surface<void, Type>, whose device copy
+ * is its bound array's surface descriptor, cuda_surface_types.h).  Absent
+ * (documented in docs/texture.md): tex2Dgather over a texture reference,
+ * mipmapped texture references and the Lod/Grad forms over references,
+ * texCubemapLayered over a reference, the surface cubemap functions (over
+ * objects and references), sRGB conversion. */
 #ifndef KESTREL_TEXTURE_H
 #define KESTREL_TEXTURE_H
 
+#include "kestrel/cuda/cuda_surface_types.h"
 #include "kestrel/cuda/cuda_texture_types.h"
 #include "kestrel/cuda/surface_types.h"
 #include "kestrel/cuda/texture_types.h"
@@ -45,6 +48,11 @@
  * cudaErrorIllegalAddress and the fault record's address names the cause
  * (docs/texture.md, "Texture references"). */
 #define KESTREL_TEXREF_UNBOUND_ADDRESS (KESTREL_NULL_GUARD_END - 8u)
+
+/* The address an access through an unbound surface reference loads from:
+ * the word below, for the same reason (docs/texture.md, "Surface
+ * references"). */
+#define KESTREL_SURFREF_UNBOUND_ADDRESS (KESTREL_NULL_GUARD_END - 12u)
 
 namespace kestrel_texture_detail {
 
@@ -761,6 +769,124 @@ static __device__ __forceinline__ void surf2DLayeredwrite(
     T data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
     cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layer, boundaryMode);
+}
+
+/* ---- Surface reference functions (guide B.9.2) -----------------------------------
+ * The surface object functions over a surface reference's descriptor, taken
+ * by const reference as the texture reference functions take theirs.  An
+ * access through a reference that is not bound (never bound, or bound on
+ * another device) ends the launch with cudaErrorIllegalAddress, loading from
+ * KESTREL_SURFREF_UNBOUND_ADDRESS: base address 0 is no bound array (the
+ * null guard), as for texture references. */
+namespace kestrel_texture_detail {
+static __device__ __forceinline__ unsigned long long bound_surfref(const surfaceReference& surfref) {
+  const unsigned long long handle = (unsigned long long)(uintptr_t)&surfref;
+  if (KESTREL_TEX_FIELD(handle, BASE_ADDR) == 0) {
+    (void)*(const volatile uint32_t*)(uintptr_t)KESTREL_SURFREF_UNBOUND_ADDRESS;
+    /* Never reached (the load faults); see surface_place. */
+    __kestrel_thread_exit();
+  }
+  return handle;
+}
+}  // namespace kestrel_texture_detail
+
+template <class T>
+static __device__ __forceinline__ T surf1Dread(const surface<void, cudaSurfaceType1D>& surfRef, int x,
+                                               cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, 0, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1Dread(
+    T* data, const surface<void, cudaSurfaceType1D>& surfRef, int x,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf1Dread<T>(surfRef, x, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1Dwrite(
+    T data, const surface<void, cudaSurfaceType1D>& surfRef, int x,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, 0, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T surf2Dread(const surface<void, cudaSurfaceType2D>& surfRef, int x, int y,
+                                               cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2Dread(
+    T* data, const surface<void, cudaSurfaceType2D>& surfRef, int x, int y,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf2Dread<T>(surfRef, x, y, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2Dwrite(
+    T data, const surface<void, cudaSurfaceType2D>& surfRef, int x, int y,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, 0, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T surf3Dread(const surface<void, cudaSurfaceType3D>& surfRef, int x, int y,
+                                               int z,
+                                               cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, z, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf3Dread(
+    T* data, const surface<void, cudaSurfaceType3D>& surfRef, int x, int y, int z,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf3Dread<T>(surfRef, x, y, z, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf3Dwrite(
+    T data, const surface<void, cudaSurfaceType3D>& surfRef, int x, int y, int z,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, z, 0, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surf1DLayeredread(const surface<void, cudaSurfaceType1DLayered>& surfRef, int x, int layer,
+                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, 0, 0, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1DLayeredread(
+    T* data, const surface<void, cudaSurfaceType1DLayered>& surfRef, int x, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf1DLayeredread<T>(surfRef, x, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf1DLayeredwrite(
+    T data, const surface<void, cudaSurfaceType1DLayered>& surfRef, int x, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, 0, 0, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surf2DLayeredread(const surface<void, cudaSurfaceType2DLayered>& surfRef, int x, int y, int layer,
+                  cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, 0, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2DLayeredread(
+    T* data, const surface<void, cudaSurfaceType2DLayered>& surfRef, int x, int y, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surf2DLayeredread<T>(surfRef, x, y, layer, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surf2DLayeredwrite(
+    T data, const surface<void, cudaSurfaceType2DLayered>& surfRef, int x, int y, int layer,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, 0, layer, boundaryMode);
 }
 
 #undef KESTREL_TEX_FIELD

@@ -321,9 +321,9 @@ SectionPlacement place_device_sections(IrModule& module) {
   for (IrGlobal& global : module.globals) {
     if (global.is_declaration || global.initializer.empty()) continue;
     if (global.externally_initialized && global.initializer == "undef") {
-      // A texture reference's device copy (clang leaves it undefined): it
-      // starts zero, which the device SDK reads as unbound
-      // (cuda_texture_types.h), not as shared memory.
+      // A texture or surface reference's device copy (clang leaves it
+      // undefined): it starts zero, which the device SDK reads as unbound
+      // (cuda_texture_types.h, cuda_surface_types.h), not as shared memory.
       const std::size_t start = global.initializer_end - global.initializer.size();
       module.lines[global.line].replace(start, global.initializer.size(), "zeroinitializer");
       global.initializer = "zeroinitializer";
