@@ -168,12 +168,13 @@ def sm():
 
 def memory():
     """The memory path: SM to DRAM, and shared memory inside the SM."""
-    s = Svg(1000, 520, "Kestrel memory path")
-    s.text(500, 30, "The memory path (rtl/top/kestrel_gpu.sv, rtl/mem/)", 18, "bold")
+    s = Svg(1180, 520, "Kestrel memory path")
+    s.text(590, 30, "The memory path (rtl/top/kestrel_gpu.sv, rtl/mem/)", 18, "bold")
     for n in range(2):
         y = 70 + n * 170
-        s.box(30, y, 250, 140, f"SM {n if n == 0 else 'N-1'}", ["fetch: I-cache, line buffers", "LSU: line requests,",
-                                                               "≤ 4 lines in flight", "shared memory: 32 banks",
+        s.box(30, y, 250, 140, f"SM {n if n == 0 else 'N-1'}", ["fetch: I-cache, line buffers",
+                                                               "LSU: a slot per warp,",
+                                                               "≤ 16 lines in flight", "shared memory: 32 banks",
                                                                "(shared atomics at the banks)"], "hw")
         s.box(320, y + 45, 120, 50, "skid buffer", ["each way"], "hw")
         s.arrow([(280, y + 70), (320, y + 70)], both=True)
@@ -186,15 +187,20 @@ def memory():
     s.box(683, 120, 177, 160, "kestrel_mem_atomic", ["global atomics:", "read line, AMO ALU,", "hold the line,",
                                                       "LR/SC reservations"], "mem")
     s.arrow([(660, 200), (683, 200)], both=True)
-    s.box(880, 140, 100, 120, "DRAM", ["in-order", "responses,", "tag echo"], "mem")
+    s.box(880, 110, 160, 180, "kestrel_l2_cache", ["128 KiB, 8 ways,", "16 fills in flight,", "write-through,",
+                                                    "in order; emptied", "at START and by", "mem_changed_i"], "mem")
     s.arrow([(860, 200), (880, 200)], both=True)
-    s.box(700, 350, 280, 80, "host write_mem / read_mem", ["straight to DRAM while no launch runs",
-                                                           "(harness or board)"], "sw")
-    s.arrow([(930, 350), (930, 260)])
-    s.text(500, 470, "Address windows per thread (docs/isa.md §4): global memory in DRAM (paged), the shared window "
-           "(the SM's banks),", 12)
-    s.text(500, 490, "the local window (stack, backed in DRAM by LOCAL_BACKING). Faults: a failed page check answers "
-           "with the fault kind.", 12)
+    s.box(1060, 140, 100, 120, "DRAM", ["in-order", "responses,", "tag echo"], "mem")
+    s.arrow([(1040, 200), (1060, 200)], both=True)
+    s.box(760, 350, 400, 80, "host write_mem / read_mem", ["straight to DRAM; a write during a launch",
+                                                           "raises mem_changed_i (harness, board, SystemC bus)"],
+          "sw")
+    s.arrow([(1110, 350), (1110, 260)])
+    s.arrow([(960, 350), (960, 290)], "mem_changed_i", label_at=(968, 336))
+    s.text(590, 470, "Address windows per thread (docs/isa.md §4): global memory in DRAM (paged), the shared window "
+           "(the SM's banks), the local window", 12)
+    s.text(590, 490, "(stack, backed in DRAM by LOCAL_BACKING, a warp's lanes interleaved in 8-byte granules). "
+           "Faults: a failed page check answers with the fault kind.", 12)
     return s
 
 
