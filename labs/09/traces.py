@@ -47,6 +47,20 @@ def hot_line(others):
     return sequence
 
 
+def write_hit(sets):
+    """Does a write that hits make its line the most recently used?  In each
+    of `sets` sets: read `ways` lines, write the first (a hit), read one
+    more line (a miss that evicts one), then read the first again; for 2
+    ways in the first half of the sets, for 4 in the second."""
+    sequence = []
+    for index in range(sets):
+        ways = 2 if index < sets // 2 else 4
+        lines = [index * LINE + k * SAME_SET for k in range(ways + 1)]
+        sequence += [("R", addr) for addr in lines[:ways]]
+        sequence += [("W", lines[0]), ("R", lines[ways]), ("R", lines[0])]
+    return sequence
+
+
 def copy(span):
     """A copy loop and what follows it: read each source word and write each
     destination line (write-through: does a write bring its line in?), read
@@ -79,6 +93,8 @@ TRACES = {
     "cols": ("the same matrix read down its columns", matrix(64, 64, "cols")),
     "conflict": ("3 lines 16 KiB apart (one set everywhere) read in turn 20 times", conflict(3, 20)),
     "hot": ("a hot line between 6 others, all in one set, twice", hot_line(6)),
+    "writehit": ("in 16 sets: 2 or 4 lines read, the first written, one more read, the first again",
+                 write_hit(16)),
     "copy": ("copy 8 KiB, read the copy, write the source, read it", copy(8 * KIB)),
 }
 for size in RANDOM_SETS:
