@@ -58,6 +58,7 @@ try:
     model_error = None
 except Exception as error:  # the student's file: any error is a FAIL with its message
     model_error = f"l2model.py does not load: {type(error).__name__}: {error}"
+    lab.check(False, "l2model.py loads", model_error)
 
 FIELDS = [("hits", lambda c: c["hits"] + c["merges"], "hits + merges"), ("misses", lambda c: c["misses"], "misses"),
           ("evictions", lambda c: c["evictions"], "evictions"), ("writes", lambda c: c["write_throughs"], "writes")]
@@ -79,16 +80,18 @@ def compare(name, requests):
 
 for name, (what, _) in traces.TRACES.items():
     if model_error:
-        lab.check(False, f"model: {name}", model_error)
+        # One message is enough for a model that does not load or exist yet.
+        lab.check(False, f"model agrees with the RTL on every point: {name} (not run: {model_error})")
         continue
     try:
         difference = compare(name, traces.read(paths[name]))
-    except Exception as error:
+    except NotImplementedError as error:
+        model_error, difference = "l2model.py is the starter", f"the model stopped: {error}"
+    except Exception as error:  # the student's code: any error is a FAIL with its message
         difference = f"the model stopped: {type(error).__name__}: {error}"
     lab.check(difference is None, f"model agrees with the RTL on every point: {name} ({what})",
               f"{difference}\n(build/traces/{name}.trace; `make sweep` shows the RTL's counts; README.md step 2)")
-    if difference and "not written yet" in difference:
-        model_error = difference  # one message is enough for a model that does not exist yet
+
 
 # --- 4. the predictions ---------------------------------------------------------
 def rtl(name, point, mshr=False):

@@ -45,7 +45,7 @@ module lab09_l2_sweep #(
   assign ways_o = Ways;
   assign mshrs_o = Mshrs;
 
-  for (genvar i = 0; i < Configs; i++) begin : g_point
+  for (genvar i = 0; i < Configs; i++) begin : gen_point
     // No invalidate: the harness resets between traces.
     /* verilator lint_off PINCONNECTEMPTY */
     kestrel_l2_cache #(
