@@ -34,8 +34,8 @@ module lab09_l2_sweep #(
   output logic [Configs-1:0]                  ev_write_o
 );
   // The points, smallest first: index i is bits [16*i +: 16].  1 KiB to
-  // 128 KiB (the GPU's size and ways, 256 x 8, here with 8 MSHRs; the GPU has 16); 64 x 4 also with one
-  // MSHR, for the fills in flight.
+  // 128 KiB (the GPU's size and ways, 256 x 8, here with 8 MSHRs; the
+  // GPU's has 16); 64 x 4 also with one MSHR, for the fills in flight.
   localparam logic [Configs-1:0][15:0] Sets  = {16'd256, 16'd256, 16'd64, 16'd64, 16'd256, 16'd64, 16'd64, 16'd16, 16'd16};
   localparam logic [Configs-1:0][15:0] Ways  = {16'd8,   16'd4,   16'd4,  16'd4,  16'd1,   16'd2,  16'd1,  16'd4,  16'd1};
   localparam logic [Configs-1:0][15:0] Mshrs = {16'd8,   16'd4,   16'd1,  16'd4,  16'd4,   16'd4,  16'd4,  16'd4,  16'd4};
