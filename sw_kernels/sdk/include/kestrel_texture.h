@@ -15,18 +15,17 @@
  * Present: tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered,
  * texCubemap, texCubemapLayered and tex2Dgather, each returning T or
  * writing *T (the level-of-detail forms tex*Lod and tex*Grad of mipmapped
- * texture objects return T), for T a
- * char/short/int (signed or unsigned) or float scalar or its 1-, 2- or
- * 4-component vector; surf1D/2D/3D/1DLayered/2DLayered read and write with
- * byte-addressed x and the boundary modes of B.9; the same texture fetches
- * over a texture reference (B.8.2: texture<T, Type, ReadMode>, whose device
- * copy is its bound descriptor, cuda_texture_types.h); the surface functions
- * over a surface reference (B.9.2: surface<void, Type>, whose device copy
- * is its bound array's surface descriptor, cuda_surface_types.h), with the
- * Lod and Grad forms of B.8.2 over references bound to mipmapped arrays
- * (cudaBindTextureToMipmappedArray) and tex2Dgather.  Absent (documented in
- * docs/texture.md): the surface cubemap functions (over objects and
- * references), sRGB conversion. */
+ * texture objects return T), for T a char/short/int (signed or unsigned) or
+ * float scalar or its 1-, 2- or 4-component vector;
+ * surf1D/2D/3D/1DLayered/2DLayered/Cubemap/CubemapLayered read and write
+ * with byte-addressed x and the boundary modes of B.9; the same texture
+ * fetches, the Lod and Grad forms and tex2Dgather over a texture reference
+ * (B.8.2: texture<T, Type, ReadMode>, whose device copy is its bound
+ * descriptor, cuda_texture_types.h; mipmapped when bound with
+ * cudaBindTextureToMipmappedArray); the surface functions over a surface
+ * reference (B.9.2: surface<void, Type>, whose device copy is its bound
+ * array's surface descriptor, cuda_surface_types.h).  Absent (documented in
+ * docs/texture.md): sRGB conversion. */
 #ifndef KESTREL_TEXTURE_H
 #define KESTREL_TEXTURE_H
 
@@ -939,6 +938,47 @@ static __device__ __forceinline__ void surf2DLayeredwrite(
   kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layer, boundaryMode);
 }
 
+/* Cubemap surfaces (B.9.1.11-14; guide 3.2.11.2.3, 3.2.11.2.4): a cubemap
+ * array read and written as a 2D layered surface, face (or layer x 6 +
+ * face) in the place of the layer, so a face beyond the last is out of the
+ * array as a layer is (zero, clamp to the last face, or trap). */
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapread(cudaSurfaceObject_t surfObj, int x, int y, int face,
+                cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapread<T>(surfObj, x, y, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapLayeredread(cudaSurfaceObject_t surfObj, int x, int y, int layerFace,
+                       cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapLayeredread<T>(surfObj, x, y, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layerFace, boundaryMode);
+}
+
 /* ---- Surface reference functions (guide B.9.2) -----------------------------------
  * The surface object functions over a surface reference's descriptor, taken
  * by const reference as the texture reference functions take theirs.  An
@@ -1055,6 +1095,48 @@ static __device__ __forceinline__ void surf2DLayeredwrite(
     cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   using namespace kestrel_texture_detail;
   surface_write(data, bound_surfref(surfRef), x, y, 0, layer, boundaryMode);
+}
+
+/* Cubemap surfaces through a reference (B.9.2.11-14), as the object forms. */
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapread(const surface<void, cudaSurfaceTypeCubemap>& surfRef, int x, int y, int face,
+                cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapread(
+    T* data, const surface<void, cudaSurfaceTypeCubemap>& surfRef, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapread<T>(surfRef, x, y, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapwrite(
+    T data, const surface<void, cudaSurfaceTypeCubemap>& surfRef, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapLayeredread(const surface<void, cudaSurfaceTypeCubemapLayered>& surfRef, int x, int y,
+                       int layerFace, cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, 0, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredread(
+    T* data, const surface<void, cudaSurfaceTypeCubemapLayered>& surfRef, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapLayeredread<T>(surfRef, x, y, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredwrite(
+    T data, const surface<void, cudaSurfaceTypeCubemapLayered>& surfRef, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, 0, layerFace, boundaryMode);
 }
 
 #undef KESTREL_TEX_FIELD
