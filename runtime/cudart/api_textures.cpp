@@ -228,34 +228,49 @@ void describe_mipmap(kestrel::contract::TexDesc& d, const cudaTextureDesc& t, si
   d.levels_addr = static_cast<uint32_t>(levels_addr);
 }
 
+// The descriptors of a mipmapped array's levels, each level's image sampled
+// as `texture` says, as they lie in memory one after another (level 0 first).
+std::vector<uint8_t> level_descriptors(const char* api, DeviceState& device, const cudaMipmappedArray& mipmap,
+                                       const cudaTextureDesc& texture) {
+  std::vector<uint8_t> bytes;
+  for (const cudaArray* level : mipmap.levels) {
+    kestrel::contract::TexDesc l = describe_array(api, device, *level, false);
+    describe_sampling(l, texture);
+    const DescriptorBytes b = descriptor_bytes(l);
+    bytes.insert(bytes.end(), b.begin(), b.end());
+  }
+  return bytes;
+}
+
+uint64_t allocate_descriptors(DeviceState& device, size_t count) {
+  uint64_t address = 0;
+  check(device.run_sync(
+      [&](DeviceState& on) { address = on.context().allocate(KESTREL_TEX_DESC_BYTES * count); }));
+  return address;
+}
+
+void release_descriptors(DeviceState& device, uint64_t address) {
+  check(device.run_sync([address](DeviceState& on) { on.context().release(address); }));
+}
+
 // Writes a mipmapped texture's descriptor (`d`, level 0's image) and, right
 // after it, one descriptor per level with the same sampling fields; returns
 // the first's address.
 uint64_t place_mipmapped(const char* api, DeviceState& device, kestrel::contract::TexDesc d,
                          const cudaMipmappedArray& mipmap, const cudaTextureDesc& texture) {
   const size_t levels = mipmap.levels.size();
-  std::vector<uint8_t> bytes;
-  std::vector<kestrel::contract::TexDesc> level_descs;
-  for (const cudaArray* level : mipmap.levels) {
-    kestrel::contract::TexDesc l = describe_array(api, device, *level, false);
-    describe_sampling(l, texture);
-    level_descs.push_back(l);
-  }
-  uint64_t address = 0;
-  check(device.run_sync(
-      [&](DeviceState& on) { address = on.context().allocate(KESTREL_TEX_DESC_BYTES * (levels + 1)); }));
+  const std::vector<uint8_t> level_bytes = level_descriptors(api, device, mipmap, texture);
+  const uint64_t address = allocate_descriptors(device, levels + 1);
   try {
     describe_mipmap(d, texture, levels, address + KESTREL_TEX_DESC_BYTES);
   } catch (...) {
-    check(device.run_sync([address](DeviceState& on) { on.context().release(address); }));
+    release_descriptors(device, address);
     throw;
   }
   const DescriptorBytes top = descriptor_bytes(d);
-  bytes.insert(bytes.end(), top.begin(), top.end());
-  for (const kestrel::contract::TexDesc& l : level_descs) {
-    const DescriptorBytes b = descriptor_bytes(l);
-    bytes.insert(bytes.end(), b.begin(), b.end());
-  }
+  std::vector<uint8_t> bytes(top.size() + level_bytes.size());
+  std::memcpy(bytes.data(), top.data(), top.size());
+  std::memcpy(bytes.data() + top.size(), level_bytes.data(), level_bytes.size());
   check(device.run_sync(
       [&](DeviceState& on) { on.context().copy_to_device(address, bytes.data(), bytes.size()); }));
   return address;
@@ -306,11 +321,15 @@ void destroy(uint64_t handle, bool surface) {
 
 // Where a texture or surface reference is bound: the device whose copy of
 // the reference holds the descriptor, that copy's address, and the byte
-// offset cudaBindTexture* reported (cudaGetTextureAlignmentOffset).
+// offset cudaBindTexture* reported (cudaGetTextureAlignmentOffset); for a
+// mipmapped array (cudaBindTextureToMipmappedArray), the block of its levels'
+// descriptors that the bind allocated on that device (0 otherwise), which
+// goes when the binding does.
 struct Binding {
   DeviceState* device = nullptr;
   uint64_t descriptor_address = 0;
   size_t offset = 0;
+  uint64_t levels_address = 0;
 };
 
 std::mutex g_bindings_mutex;
@@ -410,27 +429,34 @@ std::string type_name(const char* kind, int type) {
 }
 
 // Writes `bytes` into the reference's device copy at `address` on `device`
-// and records the binding.  A reference is bound on one device at a time:
-// bound on another now, its copy on the device it was bound on reads as
-// unbound again.
+// and records the binding (with its levels' block, `levels_address`, or 0).
+// A reference is bound on one device at a time: bound on another now, its
+// copy on the device it was bound on reads as unbound again.  The previous
+// binding's levels go after the new descriptor is in place: the copy and
+// the release run on the legacy default stream, after the kernels queued
+// before the bind, which read the old binding.
 void record_binding(const void* reference, DeviceState& device, uint64_t address,
-                    const DescriptorBytes& bytes, size_t offset) {
+                    const DescriptorBytes& bytes, size_t offset, uint64_t levels_address = 0) {
   write_descriptor(device, address, bytes);
   Binding previous;
   {
     std::lock_guard<std::mutex> lock(g_bindings_mutex);
     Binding& binding = bindings()[reference];
     previous = binding;
-    binding = Binding{&device, address, offset};
+    binding = Binding{&device, address, offset, levels_address};
   }
   if (previous.device != nullptr && previous.device != &device)
     write_descriptor(*previous.device, previous.descriptor_address, DescriptorBytes{});
+  if (previous.levels_address != 0) release_descriptors(*previous.device, previous.levels_address);
 }
 
 // Binds `texref` to `resource` (whose channel descriptor is `desc`): the
 // texture object's checks and descriptor, sampled as the reference's fields
 // say now (guide 3.2.11.1.2: normalized, filterMode and addressMode may be
-// changed in host code; a change takes effect at the next bind).
+// changed in host code; a change takes effect at the next bind).  A
+// mipmapped array (cudaResourceTypeMipmappedArray) also takes the
+// reference's mipmapFilterMode, mipmapLevelBias and its clamps, and its
+// levels' descriptors go into a block of their own that the binding owns.
 void bind(const char* api, const textureReference* texref, const cudaChannelFormatDesc* desc,
           const cudaResourceDesc& resource, size_t offset) {
   const TextureReference& reference = registered(api, texref);
@@ -457,10 +483,31 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
   sampling.readMode = reference.normalized_read ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
   sampling.normalizedCoords = texref->normalized;
   sampling.sRGB = texref->sRGB;
+  sampling.maxAnisotropy = texref->maxAnisotropy;
+  sampling.mipmapFilterMode = texref->mipmapFilterMode;
+  sampling.mipmapLevelBias = texref->mipmapLevelBias;
+  sampling.minMipmapLevelClamp = texref->minMipmapLevelClamp;
+  sampling.maxMipmapLevelClamp = texref->maxMipmapLevelClamp;
   describe_sampling(d, sampling);  // a texture reference's border colour is 0
   const uint64_t address =
       device_copy(api, device, reference.binary, reference.name, cudaErrorInvalidTexture);
-  record_binding(texref, device, address, descriptor_bytes(d), offset);
+  if (resource.resType != cudaResourceTypeMipmappedArray) {
+    record_binding(texref, device, address, descriptor_bytes(d), offset);
+    return;
+  }
+  const cudaMipmappedArray& mipmap = live_mipmapped_array(resource.res.mipmap.mipmap);
+  const std::vector<uint8_t> level_bytes = level_descriptors(api, device, mipmap, sampling);
+  const uint64_t levels = allocate_descriptors(device, mipmap.levels.size());
+  try {
+    describe_mipmap(d, sampling, mipmap.levels.size(), levels);
+    check(device.run_sync([&](DeviceState& on) {
+      on.context().copy_to_device(levels, level_bytes.data(), level_bytes.size());
+    }));
+    record_binding(texref, device, address, descriptor_bytes(d), offset, levels);
+  } catch (...) {
+    release_descriptors(device, levels);
+    throw;
+  }
 }
 
 // The registered surface reference `surfref`; cudaErrorInvalidSurface for
@@ -634,6 +681,32 @@ cudaError_t cudaBindTextureToArray(const struct textureReference* texref, cudaAr
   });
 }
 
+// A mipmapped texture reference (guide 3.2.11.1.2, 3.2.11.1.5 "Mipmaps"
+// of the object API): the texture objects' mipmapped descriptor, with the
+// reference's mipmap fields read at the bind as its other fields are.  The
+// levels' shape is the reference's Type, `desc` their format.
+cudaError_t cudaBindTextureToMipmappedArray(const struct textureReference* texref,
+                                            cudaMipmappedArray_const_t mipmappedArray,
+                                            const struct cudaChannelFormatDesc* desc) {
+  return api([&] {
+    const char* const name = "cudaBindTextureToMipmappedArray";
+    registered(name, texref);
+    // An unknown handle (a plain cudaArray_t among them) is
+    // cudaErrorInvalidResourceHandle, as for cudaGetMipmappedArrayLevel.
+    require(mipmappedArray != nullptr, cudaErrorInvalidValue);
+    const cudaMipmappedArray& mipmap = live_mipmapped_array(mipmappedArray);
+    const cudaChannelFormatDesc& stored = mipmap.desc;
+    if (desc != nullptr && (desc->x != stored.x || desc->y != stored.y || desc->z != stored.z ||
+                            desc->w != stored.w || desc->f != stored.f))
+      reject(cudaErrorInvalidChannelDescriptor,
+             std::string(name) + ": the channel format is not the mipmapped array's");
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeMipmappedArray;
+    resource.res.mipmap.mipmap = const_cast<cudaMipmappedArray_t>(mipmappedArray);
+    bind(name, texref, desc, resource, 0);
+  });
+}
+
 // Unbinding a reference that is not bound does nothing, as in CUDA.
 cudaError_t cudaUnbindTexture(const struct textureReference* texref) {
   return api([&] {
@@ -647,6 +720,7 @@ cudaError_t cudaUnbindTexture(const struct textureReference* texref) {
       bindings().erase(it);
     }
     write_descriptor(*binding.device, binding.descriptor_address, DescriptorBytes{});
+    if (binding.levels_address != 0) release_descriptors(*binding.device, binding.levels_address);
   });
 }
 

@@ -695,6 +695,11 @@ TEST(TextureReferences, OnlyRegisteredReferencesAreAccepted) {
   EXPECT_EQ(cudaBindTexture(&offset, nullptr, data, &desc, 1024), cudaErrorInvalidTexture);
   EXPECT_EQ(cudaBindTexture2D(&offset, &plain, data, &desc, 8, 4, 256), cudaErrorInvalidTexture);
   EXPECT_EQ(cudaBindTextureToArray(&plain, a, &desc), cudaErrorInvalidTexture);
+  cudaMipmappedArray_t mip = nullptr;
+  ASSERT_EQ(cudaMallocMipmappedArray(&mip, &desc, make_cudaExtent(8, 4, 0), 2), cudaSuccess);
+  EXPECT_EQ(cudaBindTextureToMipmappedArray(&plain, mip, &desc), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaBindTextureToMipmappedArray(nullptr, mip, &desc), cudaErrorInvalidTexture);
+  EXPECT_EQ(cudaFreeMipmappedArray(mip), cudaSuccess);
   EXPECT_EQ(cudaUnbindTexture(&plain), cudaErrorInvalidTexture);
   EXPECT_EQ(cudaGetTextureAlignmentOffset(&offset, &plain), cudaErrorInvalidTexture);
   EXPECT_EQ(cudaGetTextureAlignmentOffset(nullptr, &plain), cudaErrorInvalidValue);

@@ -125,6 +125,22 @@ static inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, re
   return error != cudaSuccess ? error : ::cudaBindTextureToArray(&tex, array, &desc);
 }
 template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTextureToMipmappedArray(const struct texture<T, dim, readMode>& tex,
+                                                          cudaMipmappedArray_const_t mipmappedArray,
+                                                          const struct cudaChannelFormatDesc& desc) {
+  return ::cudaBindTextureToMipmappedArray(&tex, mipmappedArray, &desc);
+}
+// The levels' own format (level 0's, which every level shares).
+template <class T, int dim, enum cudaTextureReadMode readMode>
+static inline cudaError_t cudaBindTextureToMipmappedArray(const struct texture<T, dim, readMode>& tex,
+                                                          cudaMipmappedArray_const_t mipmappedArray) {
+  cudaArray_t level0 = nullptr;
+  struct cudaChannelFormatDesc desc;
+  cudaError_t error = ::cudaGetMipmappedArrayLevel(&level0, mipmappedArray, 0);
+  if (error == cudaSuccess) error = ::cudaGetChannelDesc(&desc, level0);
+  return error != cudaSuccess ? error : ::cudaBindTextureToMipmappedArray(&tex, mipmappedArray, &desc);
+}
+template <class T, int dim, enum cudaTextureReadMode readMode>
 static inline cudaError_t cudaUnbindTexture(const struct texture<T, dim, readMode>& tex) {
   return ::cudaUnbindTexture(&tex);
 }

@@ -188,7 +188,8 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
  * texref is a texture<T, Type, ReadMode> variable (cuda_texture_types.h).  A
  * bind reads its normalized, filterMode and addressMode and writes the
  * bound texture's descriptor into its device copy, after the work queued on
- * the device before it; cudaUnbindTexture clears it.  size defaults to
+ * the device before it (bound to a mipmapped array, also its mipmap
+ * fields); cudaUnbindTexture clears it.  size defaults to
  * UINT_MAX, as in CUDA: the rest of devPtr's allocation. */
 cudaError_t cudaBindTexture(size_t* offset, const struct textureReference* texref, const void* devPtr,
                             const struct cudaChannelFormatDesc* desc,
@@ -198,6 +199,9 @@ cudaError_t cudaBindTexture2D(size_t* offset, const struct textureReference* tex
                               size_t pitch);
 cudaError_t cudaBindTextureToArray(const struct textureReference* texref, cudaArray_const_t array,
                                    const struct cudaChannelFormatDesc* desc);
+cudaError_t cudaBindTextureToMipmappedArray(const struct textureReference* texref,
+                                            cudaMipmappedArray_const_t mipmappedArray,
+                                            const struct cudaChannelFormatDesc* desc);
 cudaError_t cudaUnbindTexture(const struct textureReference* texref);
 cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, const struct textureReference* texref);
 cudaError_t cudaGetTextureReference(const struct textureReference** texref, const void* symbol);

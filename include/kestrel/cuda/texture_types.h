@@ -56,9 +56,10 @@ struct cudaTextureDesc {
 /* A texture reference's mutable attributes (guide 3.2.11.1.2, with the
  * guide's fields in the guide's order).  normalized, filterMode and
  * addressMode are read when the reference is bound (cudaBindTexture*), so a
- * change takes effect at the next bind.  channelDesc is the declared texel
- * type's (texture<T>'s constructor sets it).  sRGB, maxAnisotropy and the
- * mipmap fields are kept and ignored (docs/texture.md).  A texture
+ * change takes effect at the next bind; so are the mipmap fields, which act
+ * when it is bound to a mipmapped array (cudaBindTextureToMipmappedArray).
+ * channelDesc is the declared texel type's (texture<T>'s constructor sets
+ * it).  sRGB and maxAnisotropy are kept and ignored (docs/texture.md).  A texture
  * reference's device copy has the same 64 bytes and holds the bound
  * texture's descriptor instead (docs/texture.md, "Texture references"). */
 struct textureReference {

@@ -15,18 +15,17 @@
  * Present: tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered,
  * texCubemap, texCubemapLayered and tex2Dgather, each returning T or
  * writing *T (the level-of-detail forms tex*Lod and tex*Grad of mipmapped
- * texture objects return T), for T a
- * char/short/int (signed or unsigned) or float scalar or its 1-, 2- or
- * 4-component vector; surf1D/2D/3D/1DLayered/2DLayered read and write with
- * byte-addressed x and the boundary modes of B.9; the same texture fetches
- * over a texture reference (B.8.2: texture<T, Type, ReadMode>, whose device
- * copy is its bound descriptor, cuda_texture_types.h); the surface functions
- * over a surface reference (B.9.2: surface<void, Type>, whose device copy
- * is its bound array's surface descriptor, cuda_surface_types.h).  Absent
- * (documented in docs/texture.md): tex2Dgather over a texture reference,
- * mipmapped texture references and the Lod/Grad forms over references,
- * texCubemapLayered over a reference, the surface cubemap functions (over
- * objects and references), sRGB conversion. */
+ * texture objects return T), for T a char/short/int (signed or unsigned) or
+ * float scalar or its 1-, 2- or 4-component vector;
+ * surf1D/2D/3D/1DLayered/2DLayered/Cubemap/CubemapLayered read and write
+ * with byte-addressed x and the boundary modes of B.9; the same texture
+ * fetches, the Lod and Grad forms and tex2Dgather over a texture reference
+ * (B.8.2: texture<T, Type, ReadMode>, whose device copy is its bound
+ * descriptor, cuda_texture_types.h; mipmapped when bound with
+ * cudaBindTextureToMipmappedArray); the surface functions over a surface
+ * reference (B.9.2: surface<void, Type>, whose device copy is its bound
+ * array's surface descriptor, cuda_surface_types.h).  Absent (documented in
+ * docs/texture.md): sRGB conversion. */
 #ifndef KESTREL_TEXTURE_H
 #define KESTREL_TEXTURE_H
 
@@ -401,6 +400,64 @@ struct TexrefResult<T, cudaReadModeNormalizedFloat> {
   typedef typename NormalizedFloat<T>::type type;
 };
 
+/* What tex2Dgather over a texture<T, 2D, mode> returns (B.8.2.21): the
+ * 4-component vector of T's base type, or float4 for
+ * cudaReadModeNormalizedFloat (of the types that have a normalized read). */
+template <class T>
+struct GatherOf;
+#define KESTREL_TEXREF_GATHER(S, V) \
+  template <>                       \
+  struct GatherOf<S> {              \
+    typedef V##4 type;              \
+  };                                \
+  template <>                       \
+  struct GatherOf<V##1> {           \
+    typedef V##4 type;              \
+  };                                \
+  template <>                       \
+  struct GatherOf<V##2> {           \
+    typedef V##4 type;              \
+  };                                \
+  template <>                       \
+  struct GatherOf<V##4> {           \
+    typedef V##4 type;              \
+  };
+KESTREL_TEXREF_GATHER(signed char, char)
+KESTREL_TEXREF_GATHER(unsigned char, uchar)
+KESTREL_TEXREF_GATHER(short, short)
+KESTREL_TEXREF_GATHER(unsigned short, ushort)
+KESTREL_TEXREF_GATHER(int, int)
+KESTREL_TEXREF_GATHER(unsigned int, uint)
+KESTREL_TEXREF_GATHER(float, float)
+#undef KESTREL_TEXREF_GATHER
+template <>
+struct GatherOf<char> {
+  typedef char4 type;
+};
+
+template <class T, enum cudaTextureReadMode mode>
+struct TexrefGather {
+  typedef typename GatherOf<T>::type type;
+};
+template <class T>
+struct TexrefGather<T, cudaReadModeNormalizedFloat> {
+  /* Only T with a normalized read (NormalizedFloat) gathers as floats. */
+  typedef typename NormalizedFloat<T>::type normalized_element;
+  typedef float4 type;
+};
+
+/* tex2Dgather (B.8.1.21, B.8.2.21): component comp of the four texels of a
+ * bilinear fetch.  A component beyond the texel's channels: CUDA leaves it
+ * undefined; Kestrel returns the texel's last channel instead of reading
+ * past it. */
+static __device__ __forceinline__ kestrel::texture::Texels gather(unsigned long long handle, float x, float y,
+                                                                  int comp) {
+  const View view = read_view(handle);
+  TexelReader read{&view};
+  const int channel = comp < 0 ? 0 : comp >= view.texture.channels ? view.texture.channels - 1 : comp;
+  return kestrel::texture::gather(view.texture, read, x, y, channel);
+}
+
 /* --- Surfaces (B.9) ---------------------------------------------------------
  * x is in bytes.  Outside the array, cudaBoundaryModeZero reads 0 and drops
  * writes, cudaBoundaryModeClamp moves x to [0, width bytes - sizeof(T)] and
@@ -584,14 +641,7 @@ static __device__ __forceinline__ T tex2DLayeredGrad(cudaTextureObject_t texObj,
  * fetch, as a 4-vector T. */
 template <class T>
 static __device__ __forceinline__ T tex2Dgather(cudaTextureObject_t texObj, float x, float y, int comp = 0) {
-  using namespace kestrel_texture_detail;
-  const View view = read_view(texObj);
-  TexelReader read{&view};
-  /* A component beyond the texel's channels reads as channel 0 is not what
-   * CUDA defines; Kestrel returns the texel's last channel instead of
-   * reading past it. */
-  const int channel = comp < 0 ? 0 : comp >= view.texture.channels ? view.texture.channels - 1 : comp;
-  return Result<T>::from(kestrel::texture::gather(view.texture, read, x, y, channel));
+  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::gather(texObj, x, y, comp));
 }
 
 /* The out-parameter forms. */
@@ -680,7 +730,124 @@ static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
   using namespace kestrel_texture_detail;
   return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, z, 0));
 }
+/* texCubemapLayered (B.8.2.19): cubemap `layer` of a layered cubemap. */
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    texCubemapLayered(const texture<T, cudaTextureTypeCubemapLayered, mode>& texRef, float x, float y,
+                      float z, int layer) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, z, layer));
+}
+
+/* Level of detail (B.8.2.3, 6, 9, 12, 15, 18, 20) over a reference bound to
+ * a mipmapped array (cudaBindTextureToMipmappedArray), with the reference's
+ * mipmapLevelBias and clamps as they were at the bind; bound to anything
+ * else, its one level, as for objects.  The guide's listings declare the
+ * layered forms over cudaTextureType1D/2D references and texCubemapLod and
+ * texCubemapLayeredLod over cudaTextureType3D ones; a reference of those
+ * types cannot be bound to a layered array or a cubemap, so these take the
+ * layered and cubemap types, as CUDA's headers do. */
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1DLod(const texture<T, cudaTextureType1D, mode>& texRef, float x, float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_lod(bound_texref(texRef), x, 0.0f, 0.0f, 0, level));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex2DLod(const texture<T, cudaTextureType2D, mode>& texRef, float x, float y, float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample_lod(bound_texref(texRef), x, y, 0.0f, 0, level));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex3DLod(const texture<T, cudaTextureType3D, mode>& texRef, float x, float y, float z, float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample_lod(bound_texref(texRef), x, y, z, 0, level));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1DLayeredLod(const texture<T, cudaTextureType1DLayered, mode>& texRef, float x, int layer,
+                    float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_lod(bound_texref(texRef), x, 0.0f, 0.0f, layer, level));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex2DLayeredLod(const texture<T, cudaTextureType2DLayered, mode>& texRef, float x, float y, int layer,
+                    float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_lod(bound_texref(texRef), x, y, 0.0f, layer, level));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    texCubemapLod(const texture<T, cudaTextureTypeCubemap, mode>& texRef, float x, float y, float z,
+                  float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample_lod(bound_texref(texRef), x, y, z, 0, level));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    texCubemapLayeredLod(const texture<T, cudaTextureTypeCubemapLayered, mode>& texRef, float x, float y,
+                         float z, int layer, float level) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_lod(bound_texref(texRef), x, y, z, layer, level));
+}
+
+/* Gradients (B.8.2.4, 7, 10, 13, 16): the LOD from dx and dy, as for
+ * objects.  The guide has no texCubemapGrad. */
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1DGrad(const texture<T, cudaTextureType1D, mode>& texRef, float x, float dx, float dy) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_grad(bound_texref(texRef), x, 0.0f, 0.0f, 0, dx, 0.0f, 0.0f, dy, 0.0f, 0.0f));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex2DGrad(const texture<T, cudaTextureType2D, mode>& texRef, float x, float y, float2 dx, float2 dy) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_grad(bound_texref(texRef), x, y, 0.0f, 0, dx.x, dx.y, 0.0f, dy.x, dy.y, 0.0f));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex3DGrad(const texture<T, cudaTextureType3D, mode>& texRef, float x, float y, float z, float4 dx,
+              float4 dy) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_grad(bound_texref(texRef), x, y, z, 0, dx.x, dx.y, dx.z, dy.x, dy.y, dy.z));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex1DLayeredGrad(const texture<T, cudaTextureType1DLayered, mode>& texRef, float x, int layer, float dx,
+                     float dy) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_grad(bound_texref(texRef), x, 0.0f, 0.0f, layer, dx, 0.0f, 0.0f, dy, 0.0f, 0.0f));
+}
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
+    tex2DLayeredGrad(const texture<T, cudaTextureType2DLayered, mode>& texRef, float x, float y, int layer,
+                     float2 dx, float2 dy) {
+  using namespace kestrel_texture_detail;
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_grad(bound_texref(texRef), x, y, 0.0f, layer, dx.x, dx.y, 0.0f, dy.x, dy.y, 0.0f));
+}
 #undef KESTREL_TEXREF_RESULT
+
+/* tex2Dgather (B.8.2.21): a 4-vector of T's base type, float4 when read
+ * as normalized floats. */
+template <class T, enum cudaTextureReadMode mode>
+static __device__ __forceinline__ typename kestrel_texture_detail::TexrefGather<T, mode>::type tex2Dgather(
+    const texture<T, cudaTextureType2D, mode>& texRef, float x, float y, int comp = 0) {
+  using namespace kestrel_texture_detail;
+  return Result<typename TexrefGather<T, mode>::type>::from(gather(bound_texref(texRef), x, y, comp));
+}
 
 /* ---- Surface object functions (guide B.9.1) ------------------------------------ */
 
@@ -769,6 +936,47 @@ static __device__ __forceinline__ void surf2DLayeredwrite(
     T data, cudaSurfaceObject_t surfObj, int x, int y, int layer,
     cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layer, boundaryMode);
+}
+
+/* Cubemap surfaces (B.9.1.11-14; guide 3.2.11.2.3, 3.2.11.2.4): a cubemap
+ * array read and written as a 2D layered surface, face (or layer x 6 +
+ * face) in the place of the layer, so a face beyond the last is out of the
+ * array as a layer is (zero, clamp to the last face, or trap). */
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapread(cudaSurfaceObject_t surfObj, int x, int y, int face,
+                cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapread<T>(surfObj, x, y, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapLayeredread(cudaSurfaceObject_t surfObj, int x, int y, int layerFace,
+                       cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  return kestrel_texture_detail::surface_read<T>(surfObj, x, y, 0, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredread(
+    T* data, cudaSurfaceObject_t surfObj, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapLayeredread<T>(surfObj, x, y, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredwrite(
+    T data, cudaSurfaceObject_t surfObj, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  kestrel_texture_detail::surface_write(data, surfObj, x, y, 0, layerFace, boundaryMode);
 }
 
 /* ---- Surface reference functions (guide B.9.2) -----------------------------------
@@ -887,6 +1095,48 @@ static __device__ __forceinline__ void surf2DLayeredwrite(
     cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
   using namespace kestrel_texture_detail;
   surface_write(data, bound_surfref(surfRef), x, y, 0, layer, boundaryMode);
+}
+
+/* Cubemap surfaces through a reference (B.9.2.11-14), as the object forms. */
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapread(const surface<void, cudaSurfaceTypeCubemap>& surfRef, int x, int y, int face,
+                cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapread(
+    T* data, const surface<void, cudaSurfaceTypeCubemap>& surfRef, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapread<T>(surfRef, x, y, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapwrite(
+    T data, const surface<void, cudaSurfaceTypeCubemap>& surfRef, int x, int y, int face,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, 0, face, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ T
+surfCubemapLayeredread(const surface<void, cudaSurfaceTypeCubemapLayered>& surfRef, int x, int y,
+                       int layerFace, cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  return surface_read<T>(bound_surfref(surfRef), x, y, 0, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredread(
+    T* data, const surface<void, cudaSurfaceTypeCubemapLayered>& surfRef, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  *data = surfCubemapLayeredread<T>(surfRef, x, y, layerFace, boundaryMode);
+}
+template <class T>
+static __device__ __forceinline__ void surfCubemapLayeredwrite(
+    T data, const surface<void, cudaSurfaceTypeCubemapLayered>& surfRef, int x, int y, int layerFace,
+    cudaSurfaceBoundaryMode boundaryMode = cudaBoundaryModeTrap) {
+  using namespace kestrel_texture_detail;
+  surface_write(data, bound_surfref(surfRef), x, y, 0, layerFace, boundaryMode);
 }
 
 #undef KESTREL_TEX_FIELD

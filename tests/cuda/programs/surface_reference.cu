@@ -6,7 +6,9 @@
 // clamp in 1D and 2D, an in-place image filter, 3D and 2D-layered writes and
 // reads); tests/cuda/CMakeLists.txt checks them against the H100's
 // surface_ops.expected.  Then the guide's 3.2.11.2.2 copy kernel, a 1D
-// layered surface (no golden: against an object), the API's errors, and
+// layered surface (no golden: against an object), a cubemap and a layered
+// cubemap (surfCubemap*, B.9.1.11-14 and B.9.2.11-14: written through
+// references, read through objects and copied back), the API's errors, and
 // last an access through a reference that was never bound, which ends its
 // launch with cudaErrorIllegalAddress.
 #include <cstdio>
@@ -50,6 +52,8 @@ surface<void, cudaSurfaceType1DLayered> surfLayers1D;
 surface<void, cudaSurfaceType2DLayered> surfLayers2D;
 surface<void, 2> inputSurfRef;  // the guide's copy kernel (3.2.11.2.2)
 surface<void, 2> outputSurfRef;
+surface<void, cudaSurfaceTypeCubemap> surfCube;
+surface<void, cudaSurfaceTypeCubemapLayered> surfCubeLayers;
 surface<void, cudaSurfaceType1D> surfNeverBound;
 
 // The guide's templated memset (the 1D surface notes), one element a thread.
@@ -126,6 +130,38 @@ __global__ void layered1d_write(int width, int layers) {
 __global__ void layered1d_read(cudaSurfaceObject_t s, int* out, int width, int layers) {
   const int x = threadIdx.x, l = blockIdx.x;
   if (x < width && l < layers) out[l * width + x] = surf1DLayeredread<int>(s, x * 4, l);
+}
+
+// Cubemap surfaces (B.9.1.11-14, B.9.2.11-14): texel (x, y) of face (or
+// layer x 6 + face) f gets 10000 f + 100 y + x through the reference; the
+// block is one texel wider than the face, whose write is dropped (zero).
+__global__ void cube_write(bool layered) {
+  const int x = threadIdx.x, y = threadIdx.y, f = blockIdx.x;
+  const unsigned v = 10000u * f + 100u * y + x;
+  if (layered)
+    surfCubemapLayeredwrite(v, surfCubeLayers, 4 * x, y, f, cudaBoundaryModeZero);
+  else
+    surfCubemapwrite(v, surfCube, 4 * x, y, f, cudaBoundaryModeZero);
+}
+// Every texel through an object; then, through the reference, face `faces`
+// (one past the last) clamped, face -1 clamped and face `faces` as zero.
+__global__ void cube_read(cudaSurfaceObject_t s, unsigned* out, int size, int faces, bool layered) {
+  const int x = threadIdx.x, y = threadIdx.y, f = blockIdx.x;
+  const int i = (f * size + y) * size + x;
+  out[i] =
+      layered ? surfCubemapLayeredread<unsigned>(s, 4 * x, y, f) : surfCubemapread<unsigned>(s, 4 * x, y, f);
+  if (f == 0 && x == 0 && y == 0) {
+    unsigned* edge = out + faces * size * size;
+    if (layered) {
+      surfCubemapLayeredread(&edge[0], surfCubeLayers, 4, 1, faces, cudaBoundaryModeClamp);
+      edge[1] = surfCubemapLayeredread<unsigned>(surfCubeLayers, 4, 1, -1, cudaBoundaryModeClamp);
+      edge[2] = surfCubemapLayeredread<unsigned>(surfCubeLayers, 4, 1, faces, cudaBoundaryModeZero);
+    } else {
+      surfCubemapread(&edge[0], surfCube, 4, 1, faces, cudaBoundaryModeClamp);
+      edge[1] = surfCubemapread<unsigned>(surfCube, 4, 1, -1, cudaBoundaryModeClamp);
+      edge[2] = surfCubemapread<unsigned>(surfCube, 4, 1, faces, cudaBoundaryModeZero);
+    }
+  }
 }
 
 __global__ void read_never_bound(unsigned* out) { out[0] = surf1Dread<unsigned>(surfNeverBound, 0); }
@@ -309,6 +345,59 @@ static void volumes_and_layers() {
   CHECK(cudaFreeArray(line));
 }
 
+// A cubemap (8 x 8 x 6) and a layered one (4 x 4 x 2 cubemaps): written
+// through references, read through objects, copied back to the host (face
+// f is slice f, guide 3.2.11.1.5's order), and read past the last face.
+static void cubemaps() {
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<unsigned>();
+  for (int layered = 0; layered < 2; ++layered) {
+    const int size = layered ? 4 : 8, faces = layered ? 12 : 6;
+    cudaArray_t array;
+    CHECK(cudaMalloc3DArray(&array, &desc, make_cudaExtent(size, size, faces),
+                            cudaArrayCubemap | cudaArraySurfaceLoadStore | (layered ? cudaArrayLayered : 0)));
+    if (layered)
+      CHECK(cudaBindSurfaceToArray(surfCubeLayers, array));
+    else
+      CHECK(cudaBindSurfaceToArray(surfCube, array));
+    cube_write<<<faces, dim3(size + 1, size)>>>(layered != 0);
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = array;
+    cudaSurfaceObject_t object = 0;
+    CHECK(cudaCreateSurfaceObject(&object, &rd));
+    unsigned* dout = nullptr;
+    const int n = faces * size * size;
+    CHECK(cudaMalloc(&dout, (n + 3) * sizeof(unsigned)));
+    cube_read<<<faces, dim3(size, size)>>>(object, dout, size, faces, layered != 0);
+    const std::vector<unsigned> got = to_host(dout, n + 3);
+    std::vector<unsigned> copied(n);
+    cudaMemcpy3DParms p;
+    memset(&p, 0, sizeof p);
+    p.srcArray = array;
+    p.dstPtr = make_cudaPitchedPtr(copied.data(), size * sizeof(unsigned), size, size);
+    p.extent = make_cudaExtent(size, size, faces);
+    p.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&p));
+    int right = 0;
+    for (int f = 0; f < faces; ++f)
+      for (int y = 0; y < size; ++y)
+        for (int x = 0; x < size; ++x) {
+          const int i = (f * size + y) * size + x;
+          const unsigned want = 10000u * f + 100u * y + x;
+          right += got[i] == want && copied[i] == want;
+        }
+    const unsigned last = 10000u * (faces - 1) + 100u + 1u, first = 100u + 1u;
+    printf("%s: %d of %d texels as written; past the last face clamp %u, before the first %u, zero %u\n",
+           layered ? "surfCubemapLayered" : "surfCubemap", right, n, got[n], got[n + 1], got[n + 2]);
+    expect(right == n, "cubemap surface: written through a reference, read through an object and copied");
+    expect(got[n] == last && got[n + 1] == first && got[n + 2] == 0, "cubemap surface: faces out of range");
+    CHECK(cudaDestroySurfaceObject(object));
+    CHECK(cudaFree(dout));
+    CHECK(cudaFreeArray(array));
+  }
+}
+
 static void errors() {
   const cudaChannelFormatDesc desc = cudaCreateChannelDesc<unsigned>();
   cudaArray_t line, plain_array, image;
@@ -348,6 +437,7 @@ int main() {
   one_dimensional();
   two_dimensional();
   volumes_and_layers();
+  cubemaps();
   errors();
   // Last (the error is sticky): an access through a reference never bound.
   unsigned* dout = nullptr;
