@@ -90,9 +90,9 @@ module kestrel_tex_unit #(
     StDescMiss,    // descriptor line request
     StDescWait,    // descriptor line response: decode and fill
     StLane,        // next active lane into the address unit (or drain)
-    StAddr,        // the address unit's response arrives
+    StAddr,        // the address unit's response arrives: tap 0's lookup
     StTap,         // tap lookup in the texel cache
-    StTapRead,     // texel cache data out
+    StTapRead,     // texel cache data out, and the next tap's lookup
     StTapMiss,     // texel line request
     StTapWait,     // texel line response: fill
     StFilter,      // the lane's texels into the filter
@@ -271,7 +271,10 @@ module kestrel_tex_unit #(
   // --- taps ---------------------------------------------------------------------------
   // The address unit's response is held (rsp_ready low) while the lane's taps
   // are read; tap n is texel (n & 1, (n >> 1) & 1, n >> 2) of the axes' pairs.
-  logic [2:0]                         tap_q, tap_d;
+  logic [2:0]                         tap_q, tap_d;      // the tap looked up (or missed)
+  logic [2:0]                         read_tap_q;        // the tap whose line the cache reads out
+  logic                               read_last_q;       // ... and it is the lane's last
+  logic                               lookup;            // tap_q is looked up this cycle
   logic [2:0]                         last_tap;
   logic [IndexBits-1:0]               tap_x, tap_y, tap_z;
   logic                               tap_border;
@@ -313,7 +316,7 @@ module kestrel_tex_unit #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .flush_i      (flush_i),
-    .lookup_i     (state_q == StTap && !tap_border),
+    .lookup_i     (lookup && !tap_border),
     .lookup_line_i(tap_addr[31:kestrel_pkg::LineOffW]),
     .hit_o        (tex_hit),
     .rdata_o      (tex_cache_rdata),
@@ -359,8 +362,8 @@ module kestrel_tex_unit #(
   // --- the lane's filter request -------------------------------------------------------
   logic [Taps*TexelBits-1:0]          texels_q;
   logic [Taps-1:0]                    borders_q;
-  logic                               tap_store;   // texel of tap_q arrives (cache or memory)
-  logic                               tap_done;    // tap_q finished this cycle
+  logic                               tap_store;   // a texel arrives (cache or memory)
+  logic [2:0]                         store_tap;   // ... for this tap
 
   kestrel_tex_pkg::tex_filter_req_t   filter_req;
   kestrel_tex_pkg::tex_filter_rsp_t   filter_rsp;
@@ -418,7 +421,8 @@ module kestrel_tex_unit #(
     fault_d = fault_q;
     fault_addr_d = fault_addr_q;
     tap_store = 1'b0;
-    tap_done = 1'b0;
+    store_tap = tap_q;
+    lookup = 1'b0;
     unique case (state_q)
       StIdle: begin
         if (take) begin
@@ -454,22 +458,19 @@ module kestrel_tex_unit #(
           state_d = StDrain;
         end else if (addr_req_ready) begin
           pending_d[next_lane] = 1'b0;
+          tap_d = '0;
           state_d = StAddr;
         end
       end
-      StAddr: begin
-        if (addr_rsp_valid) begin
-          tap_d = '0;
-          state_d = StTap;
-        end
-      end
-      StTap: begin
-        if (tap_border) tap_done = 1'b1;
-        else state_d = tex_hit ? StTapRead : StTapMiss;
-      end
+      StAddr: lookup = addr_rsp_valid;  // tap 0's lookup as the taps arrive
+      StTap: lookup = 1'b1;
       StTapRead: begin
+        // The read tap's texel, and (unless it was the last) the next tap's
+        // lookup in the same cycle: one tap per cycle while they hit.
         tap_store = 1'b1;
-        tap_done = 1'b1;
+        store_tap = read_tap_q;
+        if (read_last_q) state_d = StFilter;
+        else lookup = 1'b1;
       end
       StTapMiss: if (mem_req_ready_i) state_d = StTapWait;
       StTapWait: begin
@@ -481,7 +482,8 @@ module kestrel_tex_unit #(
             state_d = StFilter;  // hands the address unit's response back; the lane is dropped below
           end else begin
             tap_store = 1'b1;
-            tap_done = 1'b1;
+            tap_d = tap_q + 3'd1;
+            state_d = (tap_q == last_tap) ? StFilter : StTap;
           end
         end
       end
@@ -492,9 +494,18 @@ module kestrel_tex_unit #(
       StRespond: if (rsp_ready_i) state_d = StIdle;
       default: state_d = StIdle;
     endcase
-    if (tap_done) begin
-      tap_d = tap_q + 3'd1;
-      state_d = (tap_q == last_tap) ? StFilter : StTap;
+    // A lookup: a border tap is done at once, a hit goes on to its read, a
+    // miss to its line's request.
+    if (lookup) begin
+      if (tap_border) begin
+        tap_d = tap_q + 3'd1;
+        state_d = (tap_q == last_tap) ? StFilter : StTap;
+      end else if (tex_hit) begin
+        tap_d = tap_q + 3'd1;
+        state_d = StTapRead;
+      end else begin
+        state_d = StTapMiss;
+      end
     end
   end
 
@@ -520,7 +531,7 @@ module kestrel_tex_unit #(
       // A faulting lane is handed over but its result dropped (see the values).
       if (filter_req_valid && filter_req_ready) filter_busy_q <= 1'b1;
       else if (filter_rsp_valid) filter_busy_q <= 1'b0;
-      if (state_q == StTap && !tap_border && tex_hit) tex_hits_o <= tex_hits_o + 32'd1;
+      if (lookup && !tap_border && tex_hit) tex_hits_o <= tex_hits_o + 32'd1;
       if (state_q == StTapMiss && mem_req_ready_i) tex_misses_o <= tex_misses_o + 32'd1;
       if (state_q == StDescMiss && mem_req_ready_i) desc_misses_o <= desc_misses_o + 32'd1;
     end
@@ -549,18 +560,22 @@ module kestrel_tex_unit #(
       texel_shift_q <= texel_shift;
     end
     if (state_q == StLane && any_pending && addr_req_ready) lane_q <= next_lane;
-    if (state_q == StAddr) begin
+    if (state_q == StLane) begin
       borders_q <= '0;
       texels_q <= '0;
     end
-    if (state_q == StTap) begin
+    // The texel extracted in StTapRead uses the offset of its own lookup,
+    // written at the edge that ends that lookup's cycle.
+    if (lookup) begin
       tap_line_q <= tap_addr[31:kestrel_pkg::LineOffW];
       tap_off_q <= tap_addr[kestrel_pkg::LineOffW-1:0];
+      read_tap_q <= tap_q;
+      read_last_q <= tap_q == last_tap;
       if (tap_border) borders_q[tap_q] <= 1'b1;
     end
     if (tap_store) begin
       for (int n = 0; n < Taps; n++) begin
-        if (tap_q == 3'(n)) texels_q[TexelBits*n +: TexelBits] <= texel;
+        if (store_tap == 3'(n)) texels_q[TexelBits*n +: TexelBits] <= texel;
       end
     end
     if (filter_req_valid && filter_req_ready) begin
@@ -612,7 +627,7 @@ module kestrel_tex_unit #(
   // A texel lies in one line: arrays and texture memory are aligned to their
   // texel size (docs/isa.md section 12), so its offset is a multiple of it.
   `KESTREL_ASSERT_NEVER(texel_misaligned,
-                        state_q == StTap && !tap_border &&
+                        lookup && !tap_border &&
                         (tap_addr[3:0] & ~(4'hF << texel_shift_q)) != 4'h0)
   // The descriptor is a line at the start of its allocation.
   `KESTREL_ASSERT_NEVER(desc_misaligned, state_q == StDescLookup && fetch_q.desc_addr[5:0] != '0)

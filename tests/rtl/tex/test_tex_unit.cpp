@@ -204,7 +204,8 @@ uint32_t random_border(std::mt19937_64& rng, const tx::Descriptor& t) {
   if (t.kind != tx::ChannelKind::kFloat && t.read_mode == tx::ReadMode::kElementType) {
     // Converted to an integer: |c| < 2^62 keeps the reference defined.
     const uint32_t bits = static_cast<uint32_t>(rng());
-    return rng() % 2 ? corners[rng() % 9] : (bits & 0x807fffffu) | static_cast<uint32_t>(100 + rng() % 89) << 23;
+    return rng() % 2 ? corners[rng() % 9]
+                     : (bits & 0x807fffffu) | static_cast<uint32_t>(100 + rng() % 89) << 23;
   }
   return rng() % 2 ? corners[rng() % 9] : static_cast<uint32_t>(rng());
 }
@@ -215,9 +216,10 @@ uint32_t random_border(std::mt19937_64& rng, const tx::Descriptor& t) {
 Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
   Texture t;
   tx::Descriptor& s = t.sampling;
-  static const unsigned shapes[] = {kShape1D, kShape2D, kShape3D, kShape1DLayered, kShape2DLayered, kShapePitch2D};
+  static const unsigned shapes[] = {kShape1D,        kShape2D,        kShape3D,
+                                    kShape1DLayered, kShape2DLayered, kShapePitch2D};
   t.shape = shapes[rng() % 6];
-  s.dimension = t.shape == kShape3D                                ? tx::Dimension::k3D
+  s.dimension = t.shape == kShape3D                                   ? tx::Dimension::k3D
                 : (t.shape == kShape1D || t.shape == kShape1DLayered) ? tx::Dimension::k1D
                                                                       : tx::Dimension::k2D;
   s.layered = t.shape == kShape1DLayered || t.shape == kShape2DLayered;
@@ -257,7 +259,8 @@ Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
     s.layers = s.layered ? 1 + static_cast<int>(rng() % 8) : 1;
     uint64_t pitch = (static_cast<uint64_t>(s.width) * texel + 63) / 64 * 64;
     if (t.shape == kShapePitch2D) pitch += 64 * (rng() % 3);
-    const uint64_t bytes = pitch * static_cast<uint64_t>(s.height) * static_cast<uint64_t>(s.depth * s.layers);
+    const uint64_t bytes =
+        pitch * static_cast<uint64_t>(s.height) * static_cast<uint64_t>(s.depth * s.layers);
     if (bytes > (64u << 20)) continue;
     t.pitch = static_cast<uint32_t>(pitch);
     t.slice_pitch = static_cast<uint32_t>(pitch * static_cast<uint64_t>(s.height));
@@ -269,8 +272,8 @@ Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
 }
 
 float random_coordinate(std::mt19937_64& rng, bool normalized, int extent) {
-  static const float specials[] = {NAN,   -NAN,   INFINITY, -INFINITY, 0.0f,   -0.0f,        1e30f,
-                                   -1e30f, 1e12f, 1e-30f,   -1e-45f,   0.5f,   3.3554432e7f, -1048575.5f};
+  static const float specials[] = {NAN,    -NAN,  INFINITY, -INFINITY, 0.0f, -0.0f,        1e30f,
+                                   -1e30f, 1e12f, 1e-30f,   -1e-45f,   0.5f, 3.3554432e7f, -1048575.5f};
   const float scale = normalized ? 1.0f : static_cast<float>(extent);
   switch (rng() % 8) {
     case 0:
@@ -319,7 +322,9 @@ struct Response {
 Fetch fetch_of(const Texture& t) {
   Fetch f;
   f.desc_addr = t.desc_addr;
-  f.dim = t.sampling.dimension == tx::Dimension::k1D ? 0u : t.sampling.dimension == tx::Dimension::k2D ? 1u : 2u;
+  f.dim = t.sampling.dimension == tx::Dimension::k1D   ? 0u
+          : t.sampling.dimension == tx::Dimension::k2D ? 1u
+                                                       : 2u;
   f.layered = t.sampling.layered;
   return f;
 }
@@ -449,10 +454,10 @@ std::string describe(const Texture& t, const Lane& l) {
                 "filter %d base %08x pitch %u slice %u coord %08x %08x %08x (%g %g %g) layer %d",
                 t.shape, s.width, s.height, s.depth, s.layers, static_cast<int>(s.kind), s.bits_per_channel,
                 s.channels, static_cast<int>(s.read_mode), s.normalized_coordinates,
-                static_cast<int>(s.address[0]), static_cast<int>(s.address[1]), static_cast<int>(s.address[2]),
-                static_cast<int>(s.filter), t.base, t.pitch, t.slice_pitch, tx::detail::float_bits(l.x),
-                tx::detail::float_bits(l.y), tx::detail::float_bits(l.z), static_cast<double>(l.x),
-                static_cast<double>(l.y), static_cast<double>(l.z), l.layer);
+                static_cast<int>(s.address[0]), static_cast<int>(s.address[1]),
+                static_cast<int>(s.address[2]), static_cast<int>(s.filter), t.base, t.pitch, t.slice_pitch,
+                tx::detail::float_bits(l.x), tx::detail::float_bits(l.y), tx::detail::float_bits(l.z),
+                static_cast<double>(l.x), static_cast<double>(l.y), static_cast<double>(l.z), l.layer);
   return text;
 }
 
@@ -467,8 +472,8 @@ unsigned check_values(const Harness& h, const Texture& t, const Fetch& f, const 
     if (std::memcmp(want.v, r.value[l], sizeof want.v) != 0) {
       char values[160];
       std::snprintf(values, sizeof values, "lane %d got %08x %08x %08x %08x want %08x %08x %08x %08x", l,
-                    r.value[l][0], r.value[l][1], r.value[l][2], r.value[l][3], want.v[0], want.v[1], want.v[2],
-                    want.v[3]);
+                    r.value[l][0], r.value[l][1], r.value[l][2], r.value[l][3], want.v[0], want.v[1],
+                    want.v[2], want.v[3]);
       ADD_FAILURE() << describe(t, f.lane[l]) << "\n " << values;
       ++failures;
     }
@@ -578,7 +583,8 @@ TEST(TexUnit, SecondIdenticalFetchHits) {
   write_descriptor(h.memory, t);
   Fetch f = fetch_of(t);
   f.mask = 0xFF;
-  for (int l = 0; l < kLanes; ++l) f.lane[l] = {0.5f + 0.37f * static_cast<float>(l), 3.9f - 0.45f * static_cast<float>(l), 0, 0};
+  for (int l = 0; l < kLanes; ++l)
+    f.lane[l] = {0.5f + 0.37f * static_cast<float>(l), 3.9f - 0.45f * static_cast<float>(l), 0, 0};
   h.flush();
   const Response first = h.run(f);
   EXPECT_EQ(check_values(h, t, f, first), 0u);
@@ -625,7 +631,8 @@ TEST(TexUnit, LanesOnOneLineCostOneRead) {
   write_descriptor(h.memory, t);
   Fetch f = fetch_of(t);
   f.mask = 0xFF;
-  for (int l = 0; l < kLanes; ++l) f.lane[l] = {32.5f + 3.0f * static_cast<float>(l), 5.5f, 0, 0};  // texels 32..53 of row 5
+  for (int l = 0; l < kLanes; ++l)
+    f.lane[l] = {32.5f + 3.0f * static_cast<float>(l), 5.5f, 0, 0};  // texels 32..53 of row 5
   h.flush();
   const Response r = h.run(f);
   EXPECT_EQ(check_values(h, t, f, r), 0u);
@@ -723,7 +730,8 @@ TEST(TexUnit, StatusesAndFaults) {
     EXPECT_EQ(r.status, kStatusFault);
     EXPECT_EQ(r.fault, kFaultIllegalAddress);
     EXPECT_EQ(r.fault_addr & 63u, 0u);
-    EXPECT_LT(r.fault_addr - t.base, t.slice_pitch * static_cast<uint32_t>(t.sampling.depth * t.sampling.layers));
+    EXPECT_LT(r.fault_addr - t.base,
+              t.slice_pitch * static_cast<uint32_t>(t.sampling.depth * t.sampling.layers));
     expect_zero(r);
   }
   // No active lane: nothing read, not even the descriptor.
@@ -789,11 +797,12 @@ TEST(TexUnit, CyclesPerWarpFetch) {
                 c.name, kLanes, miss.cycles, lines, hit.cycles);
     const unsigned taps = c.filter == tx::FilterMode::kPoint ? 1 : c.shape == kShape3D ? 8 : 4;
     // Warm: 3 cycles to the first lane (request, descriptor lookup and
-    // read), per lane 3 + 2 per tap (address unit, taps, filter handoff) but
-    // at least the filter's 5, then the last lane's filtering to the
-    // response (5).
-    const unsigned per_lane = std::max(3 + 2 * taps, 5u);
-    EXPECT_EQ(hit.cycles, 8 + kLanes * per_lane) << c.name;
+    // read); a lane's 3 + taps cycles (address unit, one tap a cycle, the
+    // last tap's read, the filter handoff), each lane after the first
+    // waiting for the filter's 5 when it is shorter; then the last lane's
+    // filtering to the response (5).
+    const unsigned lane = 3 + taps;
+    EXPECT_EQ(hit.cycles, 3 + lane + (kLanes - 1) * std::max(lane, 5u) + 5) << c.name;
     // Cold: each read (the descriptor, each line) waits the memory's latency.
     EXPECT_GE(miss.cycles, hit.cycles + kLatency * (1 + lines)) << c.name;
     EXPECT_LE(miss.cycles, hit.cycles + (kLatency + 2) * (1 + lines)) << c.name;
