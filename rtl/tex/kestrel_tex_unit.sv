@@ -19,11 +19,14 @@
 // of the two datapath units, bit-exact with include/kestrel/texture_math.hpp.
 //
 // Timing (one fetch at a time; measured in tests/rtl/tex/test_tex_unit.cpp):
-// a descriptor hit costs 3 cycles, a miss the memory's latency plus 3; then
-// per active lane 3 cycles plus 2 per tap read from the cache (1 point, 2
-// linear 1D layered, 4 linear 1D/2D, 8 linear 3D), a texel miss adding the
-// memory's latency plus 1; the filter takes 5 cycles per lane beside that,
-// so point fetches run at one lane per 6 cycles.  Border taps read nothing.
+// 3 cycles from the request to the first lane on a descriptor hit (a miss
+// adds the memory's latency and a cycle); a lane takes 3 + taps cycles
+// while its taps hit (the address unit's cycle, one tap lookup a cycle
+// with the previous tap's read beside it, the last read, the filter
+// handoff; 1 tap point, 2 linear 1D layered, 4 linear 1D/2D, 8 linear 3D),
+// a texel miss adding the memory's latency and a cycle; the filter takes 5
+// cycles per lane beside that, so point fetches run at one lane per 5
+// cycles; the last lane's filtering adds 5.  Border taps read nothing.
 // One memory read is outstanding at a time.
 //
 // Handshakes: request and response valid/ready (AXI rules); the memory port

@@ -506,7 +506,7 @@ void random_lanes(std::mt19937_64& rng, const Texture& t, Fetch& f) {
 
 // --- tests ------------------------------------------------------------------------
 
-TEST(TexUnit, RandomFetchesMatchSample) {
+TEST(TexFetchUnit, RandomFetchesMatchSample) {
   std::mt19937_64 rng(1616);
   Harness h(16);
   std::vector<Texture> textures;
@@ -560,7 +560,7 @@ TEST(TexUnit, RandomFetchesMatchSample) {
 
 // A small 2D texture that fits the texel cache: a second identical fetch
 // reads nothing from memory and every tap hits.
-TEST(TexUnit, SecondIdenticalFetchHits) {
+TEST(TexFetchUnit, SecondIdenticalFetchHits) {
   std::mt19937_64 rng(2);
   Harness h(2);
   Texture t = random_texture(rng, kDescBase);
@@ -609,7 +609,7 @@ TEST(TexUnit, SecondIdenticalFetchHits) {
 }
 
 // Eight lanes point-sampling eight texels of one line: one texel read.
-TEST(TexUnit, LanesOnOneLineCostOneRead) {
+TEST(TexFetchUnit, LanesOnOneLineCostOneRead) {
   std::mt19937_64 rng(3);
   Harness h(3);
   Texture t = random_texture(rng, kDescBase);
@@ -642,7 +642,7 @@ TEST(TexUnit, LanesOnOneLineCostOneRead) {
 }
 
 // Border taps read nothing: every lane far outside a border-mode texture.
-TEST(TexUnit, BorderTapsReadNothing) {
+TEST(TexFetchUnit, BorderTapsReadNothing) {
   std::mt19937_64 rng(4);
   Harness h(4);
   for (int trial = 0; trial < 20; ++trial) {
@@ -663,7 +663,7 @@ TEST(TexUnit, BorderTapsReadNothing) {
 }
 
 // What the unit refuses, and faults.
-TEST(TexUnit, StatusesAndFaults) {
+TEST(TexFetchUnit, StatusesAndFaults) {
   std::mt19937_64 rng(5);
   Harness h(5);
   auto expect_zero = [](const Response& r) {
@@ -749,7 +749,7 @@ TEST(TexUnit, StatusesAndFaults) {
 // Cycles per warp fetch (kLanes lanes, all active) with a memory that takes
 // every request at once and answers 20 cycles later: the figures of
 // docs/microarchitecture.md's texture unit table.
-TEST(TexUnit, CyclesPerWarpFetch) {
+TEST(TexFetchUnit, CyclesPerWarpFetch) {
   std::mt19937_64 rng(6);
   Harness h(6);
   constexpr unsigned kLatency = 20;
