@@ -211,8 +211,10 @@ uint32_t random_border(std::mt19937_64& rng, const tx::Descriptor& t) {
 }
 
 // A texture the unit supports, laid out as cudaMalloc3DArray would (rows
-// pitched to 64 bytes, page-aligned base) or, for Pitch2D, with a larger
-// pitch; at most 64 MiB so that every texel stays in mapped memory.
+// pitched to 64 bytes, page-aligned base) or, for Pitch2D, as
+// cudaMallocPitch memory may be (rows 32 bytes apart or more, the base a
+// multiple of 256); at most 64 MiB so that every texel stays in mapped
+// memory.
 Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
   Texture t;
   tx::Descriptor& s = t.sampling;
@@ -257,8 +259,12 @@ Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
     s.height = s.dimension == tx::Dimension::k1D ? 1 : random_extent(rng);
     s.depth = s.dimension == tx::Dimension::k3D ? random_extent(rng) : 1;
     s.layers = s.layered ? 1 + static_cast<int>(rng() % 8) : 1;
-    uint64_t pitch = (static_cast<uint64_t>(s.width) * texel + 63) / 64 * 64;
-    if (t.shape == kShapePitch2D) pitch += 64 * (rng() % 3);
+    const uint64_t row = static_cast<uint64_t>(s.width) * texel;
+    // A pitched resource's rows are 32 bytes apart at least
+    // (texturePitchAlignment, runtime/cudart/cuda_arrays.hpp), so a row may
+    // start mid-line; an array's start a line.
+    const uint64_t pitch =
+        t.shape == kShapePitch2D ? (row + 31) / 32 * 32 + 32 * (rng() % 3) : (row + 63) / 64 * 64;
     const uint64_t bytes =
         pitch * static_cast<uint64_t>(s.height) * static_cast<uint64_t>(s.depth * s.layers);
     if (bytes > (64u << 20)) continue;
@@ -266,7 +272,9 @@ Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
     t.slice_pitch = static_cast<uint32_t>(pitch * static_cast<uint64_t>(s.height));
     break;
   }
-  t.base = kTexelBase + static_cast<uint32_t>(rng() % 0x800) * 0x100000u;
+  // Arrays start a page, pitched resources a multiple of textureAlignment (256).
+  t.base = kTexelBase + static_cast<uint32_t>(rng() % 0x800) * 0x100000u +
+           (t.shape == kShapePitch2D ? static_cast<uint32_t>(rng() % 16) * 256u : 0u);
   t.desc_addr = desc_addr;
   return t;
 }
