@@ -165,6 +165,6 @@ package kestrel_tex_pkg;
     logic [7:0]  warp;
     tex_status_e status;
     logic [3:0]  fault;       // kestrel_pkg::fault_kind_e of the first faulting read (FaultNone else)
-    logic [31:0] fault_addr;  // the line address that faulted
+    logic [31:0] fault_addr;  // the line address that faulted (a misaligned handle: the handle)
   } tex_fetch_rsp_t;
 endpackage

@@ -33,7 +33,8 @@
 // is kestrel_pkg::mem_req_t / mem_rsp_t, reads only (kind MemRead, one
 // outstanding, answered in order), like the LSU's toward the crossbar.  A
 // faulting read ends the fetch with TexStatusFault and the read's fault kind
-// and line address; lanes not yet filtered read 0.
+// and line address (a handle that is not a line's address: FaultMisaligned
+// and the handle, nothing read); lanes not yet filtered read 0.
 //
 // flush_i invalidates both caches (the SM at a kernel boundary: texture
 // memory is read-only during a kernel, guide 3.2.11.1); give it while idle.
@@ -433,8 +434,19 @@ module kestrel_tex_unit #(
           status_d = kestrel_tex_pkg::TexStatusOk;
           fault_d = kestrel_pkg::FaultNone;
           fault_addr_d = '0;
-          // A fetch without active lanes reads nothing, not even the descriptor.
-          state_d = (req_mask_i == '0) ? StRespond : StDescLookup;
+          // A fetch without active lanes reads nothing, not even the
+          // descriptor; a handle that is not a line's address (a kernel's
+          // garbage) faults as a misaligned access without a read.
+          if (req_mask_i == '0) begin
+            state_d = StRespond;
+          end else if (req_i.desc_addr[kestrel_pkg::LineOffW-1:0] != '0) begin
+            status_d = kestrel_tex_pkg::TexStatusFault;
+            fault_d = kestrel_pkg::FaultMisaligned;
+            fault_addr_d = req_i.desc_addr;
+            state_d = StRespond;
+          end else begin
+            state_d = StDescLookup;
+          end
         end
       end
       StDescLookup: state_d = desc_hit ? StDescRead : StDescMiss;
@@ -632,7 +644,5 @@ module kestrel_tex_unit #(
   `KESTREL_ASSERT_NEVER(texel_misaligned,
                         lookup && !tap_border &&
                         (tap_addr[3:0] & ~(4'hF << texel_shift_q)) != 4'h0)
-  // The descriptor is a line at the start of its allocation.
-  `KESTREL_ASSERT_NEVER(desc_misaligned, state_q == StDescLookup && fetch_q.desc_addr[5:0] != '0)
   `KESTREL_ASSERT_NEVER(flush_busy, flush_i && state_q != StIdle)
 endmodule

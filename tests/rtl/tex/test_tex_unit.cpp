@@ -41,7 +41,7 @@ constexpr int kLanes = 8;
 constexpr int kDescEntries = 2;
 
 constexpr unsigned kStatusOk = 0, kStatusUnsupported = 1, kStatusMismatch = 2, kStatusFault = 3;
-constexpr unsigned kFaultNone = 0, kFaultIllegalAddress = 3;
+constexpr unsigned kFaultNone = 0, kFaultMisaligned = 2, kFaultIllegalAddress = 3;
 
 // --- device memory ------------------------------------------------------------
 
@@ -721,6 +721,19 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     EXPECT_EQ(r.status, kStatusFault);
     EXPECT_EQ(r.fault, kFaultIllegalAddress);
     EXPECT_EQ(r.fault_addr, 0x00400040u);
+    expect_zero(r);
+  }
+  // A handle that is not a line's address: misaligned, nothing read.
+  {
+    Fetch f;
+    f.desc_addr = kDescBase + 0x1004u;
+    f.mask = 0x80;
+    const unsigned reads = h.desc_reads;
+    const Response r = h.run(f);
+    EXPECT_EQ(r.status, kStatusFault);
+    EXPECT_EQ(r.fault, kFaultMisaligned);
+    EXPECT_EQ(r.fault_addr, kDescBase + 0x1004u);
+    EXPECT_EQ(h.desc_reads, reads);
     expect_zero(r);
   }
   // Texels at an unmapped address: the fault and the line; lanes before it
