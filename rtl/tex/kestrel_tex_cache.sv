@@ -9,7 +9,7 @@
 // RAM's synchronous read) and held until the next hit.  Fill: writes the set's
 // round-robin victim way in one cycle; a lookup in the following cycle
 // sees it.  flush_i invalidates every line (a kernel boundary: the cache is
-// not coherent with stores, as CUDA's texture cache is not, guide 3.2.11.1).
+// not coherent with stores, as CUDA's texture cache is not, guide 3.2.11.4).
 //
 // Tags are the full 26-bit line address (so one module serves any Sets,
 // including 1): Sets x Ways x 27 flops.  Data: kestrel_ram_1r1w of Sets x

@@ -37,7 +37,8 @@
 // and the handle, nothing read); lanes not yet filtered read 0.
 //
 // flush_i invalidates both caches (the SM at a kernel boundary: texture
-// memory is read-only during a kernel, guide 3.2.11.1); give it while idle.
+// reads within a kernel need not see its stores, guide 3.2.11.4); give it
+// while idle.
 `include "kestrel_assert.svh"
 
 module kestrel_tex_unit #(
