@@ -3,7 +3,8 @@
 // coordinates to the lanes' four 32-bit components, reading the descriptor
 // and the texels through its own line-sized memory port.
 //
-// Per fetch: the 64-byte descriptor (docs/isa.md section 12, tex_desc_t) is
+// Per fetch: the 64-byte descriptor (docs/isa.md section 12, tex_desc_t;
+// decoded by kestrel_tex_desc_decode) is
 // looked up in a descriptor cache keyed by its address (DescEntries lines)
 // and read from memory on a miss; its shape must be one the datapath covers
 // (1D, 2D, 3D, 1D/2D layered, pitched 2D; else TexStatusUnsupported) and
@@ -81,7 +82,6 @@ module kestrel_tex_unit #(
   localparam int unsigned LineW = 32 - kestrel_pkg::LineOffW;
   localparam int unsigned CoordBits = kestrel_tex_pkg::TexCoordBits;
   localparam int unsigned IndexBits = kestrel_tex_pkg::TexIndexBits;
-  localparam int unsigned ExtentBits = kestrel_tex_pkg::TexExtentBits;
   localparam int unsigned AxisBits = kestrel_tex_pkg::TexAxisTapsBits;
   localparam int unsigned TexelBits = kestrel_tex_pkg::TexTexelBits;
   localparam int unsigned Taps = kestrel_tex_pkg::TexTaps;
@@ -136,95 +136,15 @@ module kestrel_tex_unit #(
   logic [2:0]                         texel_shift, texel_shift_q;  // log2 of texel bytes
   kestrel_tex_pkg::tex_status_e       desc_status;
 
-  logic                               shape_ok, format_ok, extent_ok;
-  kestrel_tex_pkg::tex_dim_e          dim;
-  logic                               layered;
-
-  always_comb begin
-    // Shape to dimension and layering, as kestrel_texture.h's read_view.
-    shape_ok = 1'b1;
-    dim = kestrel_tex_pkg::TexDim2D;
-    layered = 1'b0;
-    unique case (desc_line.shape)
-      kestrel_pkg::TexShape1d:        dim = kestrel_tex_pkg::TexDim1D;
-      kestrel_pkg::TexShape2d:        dim = kestrel_tex_pkg::TexDim2D;
-      kestrel_pkg::TexShape3d:        dim = kestrel_tex_pkg::TexDim3D;
-      kestrel_pkg::TexShape1dLayered: begin
-        dim = kestrel_tex_pkg::TexDim1D;
-        layered = 1'b1;
-      end
-      kestrel_pkg::TexShape2dLayered: begin
-        dim = kestrel_tex_pkg::TexDim2D;
-        layered = 1'b1;
-      end
-      kestrel_pkg::TexShapePitch2d:   dim = kestrel_tex_pkg::TexDim2D;
-      default:                        shape_ok = 1'b0;  // cubemaps, linear memory (tex1Dfetch)
-    endcase
-
-    fmt.kind = kestrel_tex_pkg::TexKindSigned;
-    fmt.bits = kestrel_tex_pkg::TexBits8;
-    fmt.channels = kestrel_tex_pkg::TexChannels1;
-    fmt.normalized_float = desc_line.read_normalized;
-    fmt.linear = desc_line.filter == kestrel_pkg::TexFilterLinear;
-    format_ok = 1'b1;
-    unique case (desc_line.channel_kind)
-      kestrel_pkg::TexChannelSigned:   fmt.kind = kestrel_tex_pkg::TexKindSigned;
-      kestrel_pkg::TexChannelUnsigned: fmt.kind = kestrel_tex_pkg::TexKindUnsigned;
-      kestrel_pkg::TexChannelFloat:    fmt.kind = kestrel_tex_pkg::TexKindFloat;
-      default:                         format_ok = 1'b0;
-    endcase
-    unique case (desc_line.channel_size)
-      2'd0:    fmt.bits = kestrel_tex_pkg::TexBits8;
-      2'd1:    fmt.bits = kestrel_tex_pkg::TexBits16;
-      2'd2:    fmt.bits = kestrel_tex_pkg::TexBits32;
-      default: format_ok = 1'b0;
-    endcase
-    texel_shift = {1'b0, desc_line.channel_size};
-    unique case (desc_line.channels)
-      3'd1:    fmt.channels = kestrel_tex_pkg::TexChannels1;
-      3'd2: begin
-        fmt.channels = kestrel_tex_pkg::TexChannels2;
-        texel_shift = texel_shift + 3'd1;
-      end
-      3'd4: begin
-        fmt.channels = kestrel_tex_pkg::TexChannels4;
-        texel_shift = texel_shift + 3'd2;
-      end
-      default: format_ok = 1'b0;
-    endcase
-    // What the runtime refuses (docs/texture.md), refused here too rather
-    // than filtered into an answer no reference defines: float channels of
-    // 8 bits, normalized reads of floats or 32-bit integers, linear
-    // filtering of integers read as integers.
-    if (desc_line.channel_kind == kestrel_pkg::TexChannelFloat && desc_line.channel_size == 2'd0) format_ok = 1'b0;
-    if (desc_line.read_normalized &&
-        (desc_line.channel_kind == kestrel_pkg::TexChannelFloat || desc_line.channel_size == 2'd2)) format_ok = 1'b0;
-    if (fmt.linear && desc_line.channel_kind != kestrel_pkg::TexChannelFloat && !desc_line.read_normalized)
-      format_ok = 1'b0;
-    // The datapath's extents: 1 .. 2^17 per axis, 1 .. 2^16 - 1 layers.
-    extent_ok = desc_line.width != '0 && desc_line.width <= 32'h2_0000 &&
-                desc_line.height != '0 && desc_line.height <= 32'h2_0000 &&
-                desc_line.depth != '0 && desc_line.depth <= 32'h2_0000 &&
-                desc_line.layers != '0 && desc_line.layers <= 32'hFFFF;
-
-    addr_desc.dim = dim;
-    addr_desc.layered = layered;
-    addr_desc.normalized = desc_line.normalized_coords;
-    addr_desc.linear = fmt.linear;
-    addr_desc.mode = {desc_line.address_z, desc_line.address_y, desc_line.address_x};
-    addr_desc.extent = {desc_line.depth[ExtentBits-1:0], desc_line.height[ExtentBits-1:0],
-                        desc_line.width[ExtentBits-1:0]};
-    addr_desc.layers = desc_line.layers[kestrel_tex_pkg::TexLayerBits-1:0];
-    border = {desc_line.border_a, desc_line.border_b, desc_line.border_g, desc_line.border_r};
-
-    if (!shape_ok || !format_ok || !extent_ok || desc_line.surface || desc_line.mip_levels != '0) begin
-      desc_status = kestrel_tex_pkg::TexStatusUnsupported;
-    end else if (fetch_q.form.dim != dim || fetch_q.form.layered != layered) begin
-      desc_status = kestrel_tex_pkg::TexStatusMismatch;
-    end else begin
-      desc_status = kestrel_tex_pkg::TexStatusOk;
-    end
-  end
+  kestrel_tex_desc_decode u_decode (
+    .desc_i       (desc_line),
+    .form_i       (fetch_q.form),
+    .addr_desc_o  (addr_desc),
+    .fmt_o        (fmt),
+    .border_o     (border),
+    .texel_shift_o(texel_shift),
+    .status_o     (desc_status)
+  );
 
   // --- lanes ----------------------------------------------------------------------------
   // The lowest pending lane, and its coordinates (constant-slice mux).
@@ -612,16 +532,9 @@ module kestrel_tex_unit #(
     end
   end
 
-  // One read is outstanding: the response needs no tag.  Of the
-  // descriptor, the mipmap fields (a mipmapped texture is refused by its
-  // mip_levels), sRGB (ignored, as kestrel_texture.h does), the seamless
-  // cubemap flag and the padding are not read.
+  // One read is outstanding: the response needs no tag.
   logic [kestrel_pkg::MemTagW-1:0]    unused_rsp_tag;
-  logic [128+3+1+2-1:0]               unused_desc;
   assign unused_rsp_tag = mem_rsp_i.tag;
-  assign unused_desc = {desc_line.max_lod_clamp, desc_line.min_lod_clamp, desc_line.lod_bias,
-                        desc_line.levels_addr, desc_line.pad, desc_line.mip_filter, desc_line.seamless_cubemap,
-                        desc_line.srgb};
 
   // --- response ------------------------------------------------------------------------------
   assign rsp_valid_o = state_q == StRespond;
