@@ -114,4 +114,57 @@ package kestrel_tex_pkg;
   typedef struct packed {
     logic [127:0] value;  // component 0 (x) lowest
   } tex_filter_rsp_t;
+
+  // --- the texture unit (kestrel_tex_unit): one warp's fetch ---------------
+
+  // The fetch form the instruction names (tex1D, tex2D, tex3D,
+  // tex1DLayered, tex2DLayered).  Filtering, coordinate normalization,
+  // address modes and the format are the descriptor's (cudaTextureDesc);
+  // the form must match the descriptor's shape (TexStatusMismatch).
+  typedef struct packed {
+    tex_dim_e dim;
+    logic     layered;
+  } tex_form_t;
+
+  // A warp's fetch request, less its per-lane parts: the lane mask and the
+  // lanes' tex_coord_t travel beside it as flat vectors of Lanes elements
+  // (a package struct cannot take the unit's Lanes parameter).
+  typedef struct packed {
+    logic [7:0]  warp;       // the SM's warp slot, echoed in the response
+    logic [31:0] desc_addr;  // the texture object (its 64-byte descriptor line)
+    tex_form_t   form;
+  } tex_fetch_req_t;
+
+  // One lane's coordinates: x, y, z as binary32 bits (x lowest; unused ones
+  // ignored) and the layer index of a layered fetch (unsigned: a negative
+  // one reads the last layer).
+  typedef struct packed {
+    logic [31:0] layer;
+    logic [31:0] z;
+    logic [31:0] y;
+    logic [31:0] x;
+  } tex_coord_t;
+  // The width of tex_coord_t for the units' flat per-lane vectors (Yosys
+  // 0.23 takes no $bits of a package type there); units that include the
+  // package without using it would see it unused.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int unsigned TexCoordBits = 128;
+  /* verilator lint_on UNUSEDPARAM */
+
+  typedef enum logic [1:0] {
+    TexStatusOk          = 2'd0,  // every active lane's value is valid
+    TexStatusUnsupported = 2'd1,  // the descriptor is one the unit lacks (cubemap, tex1Dfetch's linear
+                                  // memory, mipmapped, a surface) or out of its limits: all values 0
+    TexStatusMismatch    = 2'd2,  // the fetch form differs from the descriptor's shape: all values 0
+    TexStatusFault       = 2'd3   // a descriptor or texel line read faulted (fault, fault_addr)
+  } tex_status_e;
+
+  // A warp's fetch response, less its per-lane parts (the mask as taken and
+  // the lanes' four 32-bit components, tex_filter_rsp_t each, beside it).
+  typedef struct packed {
+    logic [7:0]  warp;
+    tex_status_e status;
+    logic [3:0]  fault;       // kestrel_pkg::fault_kind_e of the first faulting read (FaultNone else)
+    logic [31:0] fault_addr;  // the line address that faulted (a misaligned handle: the handle)
+  } tex_fetch_rsp_t;
 endpackage
