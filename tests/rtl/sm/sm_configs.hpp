@@ -3,7 +3,8 @@
 // and several lane counts see each program.  rtl_test_sm runs sm64 (RV64,
 // 4 lanes x 4 warps) and sm32 (RV32, 8 lanes x 4 warps); rtl_test_sm_1lane,
 // built from the same sources with KESTREL_SM_ONE_LANE, runs sm32x1 (RV32,
-// 1 lane x 2 warps, the smallest geometry, as the FPGA board preset uses).
+// 1 lane x 16 warps: the FPGA board preset's one lane, with warp slots for
+// the suites' blocks of up to 12 threads).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -24,7 +25,7 @@ namespace kestrel::rtlbench {
 #ifdef KESTREL_SM_ONE_LANE
 struct SmRv32OneLaneConfig {
   using Model = Vsm32x1;
-  static SmBenchConfig config() { return {32, 1, 2, 1024, 12}; }
+  static SmBenchConfig config() { return {32, 1, 16, 1024, 12}; }
   static constexpr const char* kName = "rv32_1lane";
 };
 using SmConfigs = ::testing::Types<SmRv32OneLaneConfig>;
