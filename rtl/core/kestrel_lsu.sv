@@ -32,17 +32,17 @@
 // Overlapping stores of one instruction: the highest lane's bytes win.
 //
 // Shared memory (docs/isa.md section 2.3, guide G.3.3/G.5.3) is Lanes banks
-// (two with one lane) of 32-bit words, word w of the SM's shared RAM in bank
-// w mod Banks, each bank one synchronous-read RAM.  A pass serves, in every bank at once, the
-// word the bank's lowest pending lane wants, and every pending lane on that
-// word (a broadcast for reads; for writes each byte takes the highest lane's
-// value); so an access takes exactly as many passes, one per cycle, as the
-// largest number of distinct words one bank must deliver.  A 64-bit access
-// uses an even/odd bank pair, served together.  Atomics: a bank serves one
-// lane per pass (lanes on one word go one after another in lane order, each
-// getting its own old value); an atomic pass takes two cycles, the read and
-// then the modify-write through one kestrel_amo_alu per bank (a CAS whose
-// comparison failed writes nothing back).  kx.amofadd.s has one adder
+// (two with one lane) of 32-bit words, word w of the SM's shared RAM in bank w
+// mod Banks, each bank one synchronous-read RAM.  A pass serves, in every bank
+// at once, the word the bank's lowest pending lane wants, and every pending
+// lane on that word (a broadcast for reads; for writes each byte takes the
+// highest lane's value); so an access takes exactly as many passes, one per
+// cycle, as the largest number of distinct words one bank must deliver.  A
+// 64-bit access uses an even/odd bank pair, served together.  Atomics: a bank
+// serves one lane per pass (lanes on one word go one after another in lane
+// order, each getting its own old value); an atomic pass takes two cycles, the
+// read and then the modify-write through one kestrel_amo_alu per bank (a CAS
+// whose comparison failed writes nothing back).  kx.amofadd.s has one adder
 // (kestrel_amo_fadd) for all banks: its pass writes the banks back one after
 // another, so it takes 1 + (banks in the pass) cycles; passes are counted as
 // for every atomic.
