@@ -560,8 +560,8 @@ namespace {
 void check_config(const Config& c) {
   auto fail = [](const std::string& why) { throw Error(KESTREL_ERROR_INVALID_VALUE, "model: " + why); };
   if (c.xlen != 32 && c.xlen != 64) fail("xlen must be 32 or 64");
-  if (c.lanes_per_warp != 4 && c.lanes_per_warp != 8 && c.lanes_per_warp != 32)
-    fail("lanes_per_warp must be 4, 8 or 32");
+  if (c.lanes_per_warp < 1 || c.lanes_per_warp > 32 || (c.lanes_per_warp & (c.lanes_per_warp - 1)) != 0)
+    fail("lanes_per_warp must be a power of two of at most 32");
   if (c.num_sms < 1 || c.num_sms > 255) fail("num_sms must be 1..255");
   if (c.warps_per_sm < 1 || c.warps_per_sm > 255) fail("warps_per_sm must be 1..255");
   if (c.shared_bytes_per_sm % 256 != 0 || c.shared_bytes_per_sm / 256 > 0xFFFF) {

@@ -250,6 +250,7 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
       : config_(c),
         lanes_(c.lanes_per_warp),
         lane_bits_(c.lanes_per_warp == 32 ? ~0u : (1u << c.lanes_per_warp) - 1),
+        shared_banks_(std::max(c.lanes_per_warp, 2u)),
         mem_(c.mem_bytes, c.xlen, c.dram) {
     sms_.resize(c.num_sms);
     for (Sm& sm : sms_) {
@@ -532,9 +533,10 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
         return nullptr;
       }
       // Successive 32-bit words of the window sit in successive banks, one
-      // bank per lane of a warp (guide G.3.3 / G.5.3).
+      // bank per lane of a warp (guide G.3.3 / G.5.3), but at least two: a
+      // 64-bit access is an even/odd bank pair, one pass (as kestrel_lsu).
       for (uint32_t word = offset >> 2; word <= (offset + Size - 1) >> 2; ++word) {
-        tally.add_shared_word(word, word & (lanes_ - 1), A == Access::kAtomic);
+        tally.add_shared_word(word, word & (shared_banks_ - 1), A == Access::kAtomic);
       }
       return b.shared.data() + offset;
     }
@@ -748,7 +750,8 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
 
   Config config_;
   uint32_t lanes_;
-  uint32_t lane_bits_;  // a mask bit for every lane of a warp
+  uint32_t lane_bits_;     // a mask bit for every lane of a warp
+  uint32_t shared_banks_;  // shared memory's banks: one per lane, at least two
   DeviceMemory mem_;
   std::vector<Sm> sms_;
   LaunchDesc desc_;

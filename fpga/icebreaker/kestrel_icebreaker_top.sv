@@ -6,7 +6,7 @@
 // The GPU preset comes in as parameters (fpga/Makefile sets them).
 module kestrel_icebreaker_top #(
   parameter int unsigned Xlen = 32,
-  parameter int unsigned Lanes = 2,
+  parameter int unsigned Lanes = 1,
   parameter int unsigned Warps = 2,
   parameter int unsigned NumSms = 1,
   parameter int unsigned SharedBytes = 256,
@@ -14,6 +14,7 @@ module kestrel_icebreaker_top #(
   parameter int unsigned ICacheLines = 2,
   parameter int unsigned MemOutstanding = 4,
   parameter int unsigned FpuStages = 3,
+  parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   parameter int unsigned ClkHz = 24_000_000,
   // the host link's bit rate: the fpga backend's default (3 MBd, the
   // FT2232H's fastest UART rate; docs/host-protocol.md), 8 cycles a bit at 24 MHz
@@ -53,6 +54,7 @@ module kestrel_icebreaker_top #(
     .SharedBytes(SharedBytes),
     .ICacheLines(ICacheLines),
     .FpuStages(FpuStages),
+    .SfuLanes(SfuLanes),
     .MemOutstanding(MemOutstanding),
     .MemBytes(MemBytes),
     .MemKind(kestrel_board_pkg::MemSinglePort),

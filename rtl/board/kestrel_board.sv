@@ -19,6 +19,7 @@ module kestrel_board #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   parameter int unsigned MemOutstanding = 16,
   // no L2 on a board: its memory is on-chip RAM as fast as an L2 would be
   parameter int unsigned L2Sets = 0,
@@ -86,6 +87,7 @@ module kestrel_board #(
     .SchedPolicy(SchedPolicy),
     .ICacheLines(ICacheLines),
     .FpuStages(FpuStages),
+    .SfuLanes(SfuLanes),
     .L2Sets(L2Sets)
   ) u_gpu (
     .clk_i,

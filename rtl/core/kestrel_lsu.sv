@@ -32,17 +32,17 @@
 // Overlapping stores of one instruction: the highest lane's bytes win.
 //
 // Shared memory (docs/isa.md section 2.3, guide G.3.3/G.5.3) is Lanes banks
-// of 32-bit words, word w of the SM's shared RAM in bank w mod Lanes, each
-// bank one synchronous-read RAM.  A pass serves, in every bank at once, the
-// word the bank's lowest pending lane wants, and every pending lane on that
-// word (a broadcast for reads; for writes each byte takes the highest lane's
-// value); so an access takes exactly as many passes, one per cycle, as the
-// largest number of distinct words one bank must deliver.  A 64-bit access
-// uses an even/odd bank pair, served together.  Atomics: a bank serves one
-// lane per pass (lanes on one word go one after another in lane order, each
-// getting its own old value); an atomic pass takes two cycles, the read and
-// then the modify-write through one kestrel_amo_alu per bank (a CAS whose
-// comparison failed writes nothing back).  kx.amofadd.s has one adder
+// (two with one lane) of 32-bit words, word w of the SM's shared RAM in bank w
+// mod Banks, each bank one synchronous-read RAM.  A pass serves, in every bank
+// at once, the word the bank's lowest pending lane wants, and every pending
+// lane on that word (a broadcast for reads; for writes each byte takes the
+// highest lane's value); so an access takes exactly as many passes, one per
+// cycle, as the largest number of distinct words one bank must deliver.  A
+// 64-bit access uses an even/odd bank pair, served together.  Atomics: a bank
+// serves one lane per pass (lanes on one word go one after another in lane
+// order, each getting its own old value); an atomic pass takes two cycles, the
+// read and then the modify-write through one kestrel_amo_alu per bank (a CAS
+// whose comparison failed writes nothing back).  kx.amofadd.s has one adder
 // (kestrel_amo_fadd) for all banks: its pass writes the banks back one after
 // another, so it takes 1 + (banks in the pass) cycles; passes are counted as
 // for every atomic.
@@ -153,7 +153,13 @@ module kestrel_lsu #(
   localparam int unsigned LineBytes = kestrel_pkg::LineBytes;
   localparam int unsigned LineBits = kestrel_pkg::LineBits;
   localparam int unsigned OffW = kestrel_pkg::LineOffW;
-  localparam int unsigned BankRows = SharedBytes / (4 * Lanes);
+  // Shared memory's banks: one per lane, but at least two, since a 64-bit
+  // access (RV64's doublewords, RV32's register pairs) is an even/odd bank
+  // pair served in one pass.  With one lane every access is one pass either
+  // way (the model's pass count does not depend on the bank count then).
+  localparam int unsigned Banks = (Lanes > 1) ? Lanes : 2;
+  localparam int unsigned BankW = $clog2(Banks);
+  localparam int unsigned BankRows = SharedBytes / (4 * Banks);
   localparam int unsigned RowW = (BankRows > 1) ? $clog2(BankRows) : 1;
   localparam int unsigned SlotW = (Slots > 1) ? $clog2(Slots) : 1;
   localparam int unsigned LinesW = $clog2(OutstandingLines + 1);
@@ -317,19 +323,19 @@ module kestrel_lsu #(
   // so the physical banks are the window's banks rotated by a constant: the
   // same conflicts, pair alignment and pass counts as the model's window
   // banks.
-  logic [LaneW-1:0] lane_bank [Lanes];
+  logic [BankW-1:0] lane_bank [Lanes];
   logic [RowW-1:0] lane_row [Lanes];
   logic [Lanes-1:0] sh_pend, served, writer;
-  logic [Lanes-1:0] sel_valid, win_valid;
-  logic [Lanes*RowW-1:0] sel_row;
-  logic [Lanes*LaneW-1:0] sel_lane, win_lane;
+  logic [Banks-1:0] sel_valid, win_valid;
+  logic [Banks*RowW-1:0] sel_row;
+  logic [Banks*LaneW-1:0] sel_lane, win_lane;
   logic dword;
   assign dword = (size_q == kestrel_pkg::SizeDouble);
 
   always_comb begin
     for (int unsigned l = 0; l < Lanes; l++) begin
-      lane_bank[l] = lane_phys[l][2 +: LaneW];
-      lane_row[l] = lane_phys[l][2 + LaneW +: RowW];
+      lane_bank[l] = lane_phys[l][2 +: BankW];
+      lane_row[l] = lane_phys[l][2 + BankW +: RowW];
       sh_pend[l] = pending_eff[l] && lane_target[l] == TargetShared;
     end
   end
@@ -341,7 +347,7 @@ module kestrel_lsu #(
   // LR/SC was an LR on global or local memory.
   localparam int unsigned Threads = Warps * Lanes;
   logic [Threads-1:0] sres_valid_q, sres_dword_q, gres_q;
-  logic [LaneW-1:0] sres_bank_q [Threads];
+  logic [BankW-1:0] sres_bank_q [Threads];
   logic [RowW-1:0] sres_row_q [Threads];
   // An SC lane that holds a reservation on exactly its shared word and size.
   logic [Lanes-1:0] held;
@@ -363,9 +369,9 @@ module kestrel_lsu #(
     sel_lane = '0;
     win_valid = '0;
     win_lane = '0;
-    for (int unsigned b = 0; b < Lanes; b++) begin
+    for (int unsigned b = 0; b < Banks; b++) begin
       for (int unsigned l = 0; l < Lanes; l++) begin
-        if (sh_pend[l] && lane_bank[l] == LaneW'(b)) begin
+        if (sh_pend[l] && lane_bank[l] == BankW'(b)) begin
           if (!sel_valid[b]) begin
             sel_valid[b] = 1'b1;
             sel_row[b*RowW +: RowW] = lane_row[l];
@@ -436,24 +442,25 @@ module kestrel_lsu #(
 
   // Bank ports: a pass reads every bank it uses (and writes the store bytes);
   // an atomic pass's second cycle writes the new values.
-  logic [Lanes-1:0] bank_en, bank_rd;
-  logic [Lanes*4-1:0] bank_be;
-  logic [Lanes*RowW-1:0] bank_addr;
-  logic [Lanes*32-1:0] bank_wdata, bank_rdata_q;
-  logic [Lanes-1:0] rmw_on_q;
-  logic [Lanes*RowW-1:0] rmw_row_q;
-  logic [Lanes*LaneW-1:0] rmw_lane_q;
-  logic [Lanes*64-1:0] amo_new;
-  logic [Lanes-1:0] amo_write;
+  logic [Banks-1:0] bank_en, bank_rd;
+  logic [Banks*4-1:0] bank_be;
+  logic [Banks*RowW-1:0] bank_addr;
+  logic [Banks*32-1:0] bank_wdata, bank_rdata_q;
+  logic [Banks-1:0] rmw_on_q;
+  logic [Banks*RowW-1:0] rmw_row_q;
+  logic [Banks*LaneW-1:0] rmw_lane_q;
+  logic [Banks*64-1:0] amo_new;
+  logic [Banks-1:0] amo_write;
   // kx.amofadd.s: the banks of the pass still to write back, the one written
   // this cycle, and its sum.
   logic fadd;
-  logic [Lanes-1:0] rmw_left_q, fadd_onehot;
-  logic [LaneW-1:0] fadd_bank, fadd_owner;
+  logic [Banks-1:0] rmw_left_q, fadd_onehot;
+  logic [BankW-1:0] fadd_bank;
+  logic [LaneW-1:0] fadd_owner;
   logic unused_fadd_valid;
   logic [31:0] fadd_sum;
   assign fadd = serial && amo_op_q == kestrel_pkg::AmoFadd;
-  kestrel_lowest_set #(.Width(Lanes)) u_fadd_bank (
+  kestrel_lowest_set #(.Width(Banks)) u_fadd_bank (
     .bits_i  (rmw_left_q),
     .valid_o (unused_fadd_valid),
     .index_o (fadd_bank),
@@ -466,7 +473,7 @@ module kestrel_lsu #(
     .sum_o   (fadd_sum)
   );
 
-  for (genvar b = 0; b < Lanes; b++) begin : gen_amo_alu
+  for (genvar b = 0; b < Banks; b++) begin : gen_amo_alu
     // A 64-bit atomic uses the pair's even bank's lane and both words.
     localparam int unsigned Even = b & ~1;
     logic [LaneW-1:0] owner;
@@ -499,7 +506,7 @@ module kestrel_lsu #(
     bank_be = '0;
     bank_addr = '0;
     bank_wdata = '0;
-    for (int unsigned b = 0; b < Lanes; b++) begin
+    for (int unsigned b = 0; b < Banks; b++) begin
       // A 64-bit access's odd bank follows its even bank.
       int unsigned home;
       home = (dword && (b % 2) == 1) ? b - 1 : b;
@@ -522,10 +529,10 @@ module kestrel_lsu #(
               covers = 1'b0;
               src_byte = '0;
               if (dword) begin
-                covers = (lane_bank[l] >> 1) == (LaneW'(b) >> 1);
+                covers = (lane_bank[l] >> 1) == (BankW'(b) >> 1);
                 src_byte = 3'((b % 2) * 4 + k);
               end else begin
-                covers = lane_bank[l] == LaneW'(b) && 3'(k) >= {1'b0, lane_phys[l][1:0]}
+                covers = lane_bank[l] == BankW'(b) && 3'(k) >= {1'b0, lane_phys[l][1:0]}
                          && 3'(k) < {1'b0, lane_phys[l][1:0]} + size_bytes[2:0];
                 src_byte = 3'(k) - {1'b0, lane_phys[l][1:0]};
               end
@@ -542,7 +549,7 @@ module kestrel_lsu #(
 
   // The banks: unreset RAM (block RAM), contents undefined at block start by
   // the ISA; a synchronous read port and a byte-enabled write port.
-  for (genvar b = 0; b < Lanes; b++) begin : gen_bank
+  for (genvar b = 0; b < Banks; b++) begin : gen_bank
     logic [31:0] ram [BankRows];
     always_ff @(posedge clk_i) begin
       if (bank_en[b]) begin
@@ -801,7 +808,7 @@ module kestrel_lsu #(
     end
     served_q <= served;
     if (shared_go) begin
-      for (int unsigned b = 0; b < Lanes; b++) begin
+      for (int unsigned b = 0; b < Banks; b++) begin
         int unsigned home;
         home = (dword && (b % 2) == 1) ? b - 1 : b;
         rmw_on_q[b] <= sel_valid[home];
@@ -862,10 +869,10 @@ module kestrel_lsu #(
   // Reservation flags.  A bank write ends the entries on a word it writes
   // (each entry checks its own bank, and for a doubleword the pair's odd
   // bank); then the lanes an LR/SC serves this cycle update their own.
-  logic [Lanes-1:0] bank_we;
+  logic [Banks-1:0] bank_we;
   logic mem_lrsc;
   always_comb begin
-    for (int unsigned b = 0; b < Lanes; b++) bank_we[b] = bank_en[b] && bank_be[b*4 +: 4] != '0;
+    for (int unsigned b = 0; b < Banks; b++) bank_we[b] = bank_en[b] && bank_be[b*4 +: 4] != '0;
   end
   assign mem_lrsc = mem_go && mem_req_ready_i && (lr || sc);
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -879,7 +886,7 @@ module kestrel_lsu #(
       if (bank_we != '0) begin
         for (int unsigned e = 0; e < Threads; e++) begin
           if ((bank_we[sres_bank_q[e]] && bank_addr[32'(sres_bank_q[e])*RowW +: RowW] == sres_row_q[e])
-              || (sres_dword_q[e] && bank_we[sres_bank_q[e] | LaneW'(1)]
+              || (sres_dword_q[e] && bank_we[sres_bank_q[e] | BankW'(1)]
                   && bank_addr[(32'(sres_bank_q[e]) | 32'd1) * RowW +: RowW] == sres_row_q[e]))
             sres_valid_q[e] <= 1'b0;
         end

@@ -435,7 +435,15 @@ module kestrel_sm_backend #(
     .bar_issue_o      (bar_issue_o),
     .bar_issue_slot_o (bar_issue_slot_o)
   );
-  assign unused_sinks = (^div_done[Lanes-1:1]) ^ fpl_rsp_tag ^ resv_near[0]
+  // The divider lanes finish together: lane 0's done stands for all (with
+  // one lane there are no others to sink).
+  logic unused_div_done_rest;
+  if (Lanes > 1) begin : gen_div_done_rest
+    assign unused_div_done_rest = ^div_done[Lanes-1:1];
+  end else begin : gen_no_div_done_rest
+    assign unused_div_done_rest = 1'b0;
+  end
+  assign unused_sinks = unused_div_done_rest ^ fpl_rsp_tag ^ resv_near[0]
                             ^ s1_pkt_o.fp.rs1_re ^ (^s1_pkt_o.fp.rs1) ^ (^s1_pkt_o.fp.rs2) ^ (^s1_pkt_o.fp.rs3);
 
 

@@ -33,7 +33,10 @@ done
 for config in "board/kestrel_board -GXlen=64 -GMemKind=0" "prim/kestrel_req_arb -GN=3 -GOutstanding=4" \
     "prim/kestrel_req_arb -GN=1 -GOutstanding=1" "fpu/kestrel_fpu_lane -GXlen=32 -GStages=1" "fpu/kestrel_fpu_lane -GStages=2" \
     "fpu/kestrel_fpu_lane -GStages=5" "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=1" \
-    "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=13"; do
+    "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=13" \
+    "core/kestrel_sm -GXlen=32 -GLanes=1 -GWarps=2" "core/kestrel_sm -GXlen=64 -GLanes=1 -GWarps=2" \
+    "core/kestrel_fp_exec -GXlen=32 -GLanes=1 -GSfuLanes=1" \
+    "top/kestrel_gpu -GXlen=32 -GLanes=1 -GWarps=2 -GSfuLanes=1"; do
   read -r unit params <<<"$config"
   # shellcheck disable=SC2086
   if ! verilator --lint-only -Wall --assert -I"$rtl_dir/include" "${search[@]}" $params "${pkgs[@]}" \
@@ -44,7 +47,7 @@ for config in "board/kestrel_board -GXlen=64 -GMemKind=0" "prim/kestrel_req_arb 
   count=$((count + 1))
 done
 # The FPGA board files (fpga/icebreaker: docs/fpga.md) at their defaults, the
-# board preset (RV32, 2 lanes, 2 warps).
+# board preset (RV32, 1 lane, 2 warps, 1 SFU lane).
 fpga_dir="$rtl_dir/../fpga"
 for file in "$fpga_dir"/icebreaker/*.sv; do
   [ -e "$file" ] || continue

@@ -32,6 +32,10 @@ module kestrel_gpu #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  // The SFU lanes of each SM (a divisor of Lanes; kestrel_sm's default).
+  // Timing only (a warp goes through them in Lanes / SfuLanes turns): no
+  // result depends on it, so CONFIG2 does not report it.
+  parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   // The shared L2 (kestrel_l2_cache) in front of the DRAM port: L2Sets x
   // L2Ways lines of 64 bytes, L2Mshrs line fills in flight; L2Sets = 0
   // leaves it out (the board preset).  Reported in CONFIG3.
@@ -129,6 +133,7 @@ module kestrel_gpu #(
       .SharedBytes(SharedBytes),
       .SchedPolicy(SchedPolicy),
       .ICacheLines(ICacheLines),
+      .SfuLanes(SfuLanes),
       .FpuStages(FpuStages),
       .ClockKhz(ClockKhz)
     ) u_sm (

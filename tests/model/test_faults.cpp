@@ -379,7 +379,9 @@ TEST(FaultsLaunch, BadModelConfigurationsAreRejected) {
     Gpu g(c);
   };
   EXPECT_THROW(make([](Config& c) { c.xlen = 16; }), Error);
-  EXPECT_THROW(make([](Config& c) { c.lanes_per_warp = 16; }), Error);
+  EXPECT_THROW(make([](Config& c) { c.lanes_per_warp = 12; }), Error);
+  EXPECT_THROW(make([](Config& c) { c.lanes_per_warp = 0; }), Error);
+  EXPECT_THROW(make([](Config& c) { c.lanes_per_warp = 64; }), Error);
   EXPECT_THROW(make([](Config& c) { c.num_sms = 0; }), Error);
   EXPECT_THROW(make([](Config& c) { c.warps_per_sm = 300; }), Error);
   EXPECT_THROW(make([](Config& c) { c.mem_bytes = 1000; }), Error);

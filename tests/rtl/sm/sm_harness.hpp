@@ -19,6 +19,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kestrel/abi.h"
@@ -425,7 +426,18 @@ class SmHarness {
     r.rd_we = dut_->retire_rd_we_o;
     r.rd_fp = dut_->retire_rd_fp_o;
     r.rd = dut_->retire_rd_o;
-    const uint32_t* w = dut_->retire_rd_data_o.data();
+    // Lanes x Xlen bits: Verilator's VlWide above 64 bits, a plain integer
+    // up to 64 (one lane, or two RV32 lanes).
+    const auto& port = dut_->retire_rd_data_o;
+    uint32_t narrow[2] = {};
+    const uint32_t* w = narrow;
+    if constexpr (std::is_integral_v<std::decay_t<decltype(port)>>) {
+      const uint64_t bits = port;
+      narrow[0] = static_cast<uint32_t>(bits);
+      narrow[1] = static_cast<uint32_t>(bits >> 32);
+    } else {
+      w = port.data();
+    }
     for (unsigned l = 0; l < cfg_.lanes; ++l) r.rd_data.push_back(get_bits(w, l * cfg_.xlen, cfg_.xlen));
     return r;
   }

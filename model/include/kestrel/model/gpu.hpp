@@ -25,7 +25,7 @@ struct Config {
   unsigned xlen = 64;                 // 64 or 32
   unsigned num_sms = 2;               // 1..255
   unsigned warps_per_sm = 8;          // 1..255 warp slots per SM
-  unsigned lanes_per_warp = 32;       // 4, 8 or 32
+  unsigned lanes_per_warp = 32;       // 1, 2, 4, ..., 32
   uint64_t mem_bytes = 256ull << 20;  // device DRAM, whole pages, at KESTREL_GLOBAL_BASE
   uint32_t shared_bytes_per_sm = 64 * 1024;
   uint32_t max_threads_per_block = 1024;

@@ -12,8 +12,8 @@ namespace kestrel::model {
 
 // Builds a model with the requested configuration.  Throws
 // kestrel::Error(KESTREL_ERROR_INVALID_VALUE) for a configuration the model
-// cannot build (xlen other than 32/64, lanes other than 4/8/32, ...) and for
-// any backend option (the model takes none).
+// cannot build (xlen other than 32/64, lanes not a power of two up to 32,
+// ...) and for any backend option (the model takes none).
 std::unique_ptr<kestrel::Transport> make_model_transport(const kestrel::BackendConfig& config);
 
 // The same on DRAM the caller owns: `dram`, config.mem_bytes bytes, zeroed
