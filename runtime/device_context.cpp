@@ -492,9 +492,14 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
                 std::string("an earlier launch faulted and was not yet reported by kestrel_synchronize: ") +
                     pending_fault_->message);
   }
+  // The kernel's own frames (as kestrel-cc measured them, section
+  // .kestrel.stack) are reserved whatever the limit: on CUDA the compiler
+  // sizes a kernel's frame and the limit covers only what it cannot see
+  // (recursion, calls through pointers; guide 5.3.2 and B.21).
   const uint64_t window = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
-  const uint32_t thread_stack = static_cast<uint32_t>(
-      std::min<uint64_t>(uint64_t{stack_bytes_} + parameter_stack_reserve(kernel, props_.xlen), window));
+  const uint64_t wanted =
+      std::max<uint64_t>(stack_bytes_, kernel.stack_bytes) + parameter_stack_reserve(kernel, props_.xlen);
+  const uint32_t thread_stack = static_cast<uint32_t>(std::min<uint64_t>((wanted + 15) / 16 * 16, window));
   ensure_local_backing(thread_stack);
   if (module.printf_slot != 0) prepare_printf(module);
   if (module.heap_slot != 0) prepare_heap(module);
