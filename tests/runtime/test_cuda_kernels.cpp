@@ -109,6 +109,10 @@ TEST_P(CudaKernels, StackLimitBoundsRecursion) {
   EXPECT_LT(fault.address, uint64_t{KESTREL_LOCAL_BASE});
   EXPECT_GE(fault.address, uint64_t{KESTREL_LOCAL_BASE} - 256);
   EXPECT_NE(std::string(fault.message).find("stack overflow"), std::string::npos) << fault.message;
+  // Recursion is what the limit is for: the message says so.
+  EXPECT_NE(std::string(fault.message).find("max(limit 1024, kernel's own frames"), std::string::npos)
+      << fault.message;
+  EXPECT_NE(std::string(fault.message).find("cudaLimitStackSize"), std::string::npos) << fault.message;
 
   device_.set_limit(KESTREL_LIMIT_STACK_BYTES, 32 * 1024);
   kernel.launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, 200, out);
