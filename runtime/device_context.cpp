@@ -492,9 +492,14 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
                 std::string("an earlier launch faulted and was not yet reported by kestrel_synchronize: ") +
                     pending_fault_->message);
   }
+  // The kernel's own frames (as kestrel-cc measured them, section
+  // .kestrel.stack) are reserved whatever the limit: on CUDA the compiler
+  // sizes a kernel's frame and the limit covers only what it cannot see
+  // (recursion, calls through pointers; guide 5.3.2 and B.21).
   const uint64_t window = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
-  const uint32_t thread_stack = static_cast<uint32_t>(
-      std::min<uint64_t>(uint64_t{stack_bytes_} + parameter_stack_reserve(kernel, props_.xlen), window));
+  const uint32_t parameter_reserve = parameter_stack_reserve(kernel, props_.xlen);
+  const uint64_t wanted = std::max<uint64_t>(stack_bytes_, kernel.stack_bytes) + parameter_reserve;
+  const uint32_t thread_stack = static_cast<uint32_t>(std::min<uint64_t>((wanted + 15) / 16 * 16, window));
   ensure_local_backing(thread_stack);
   if (module.printf_slot != 0) prepare_printf(module);
   if (module.heap_slot != 0) prepare_heap(module);
@@ -535,7 +540,10 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
                         module.printf_slot != 0,
                         watchdog_units_,
                         record,
-                        std::chrono::steady_clock::now()};
+                        std::chrono::steady_clock::now(),
+                        stack_bytes_,
+                        kernel.stack_bytes,
+                        parameter_reserve};
 }
 
 void DeviceContext::retire_launch() {
@@ -588,6 +596,14 @@ void DeviceContext::retire_launch() {
     message += " (module offset " + hex(offset) + ")";
     // With debug information (kestrel-cc -g): " at kernel.cu:42 (kernel)".
     if (launch.debug_elf) message += describe_source(find_source(*launch.debug_elf, offset));
+  }
+  if (record.kind == KESTREL_FAULT_LOCAL_BOUNDS && record.address < KESTREL_LOCAL_BASE) {
+    // The stack overflowed (docs/isa.md section 5): say what it was made of
+    // and what the limit is for.
+    message += "; stack " + std::to_string(launch.record.stack_bytes) + " bytes per thread = max(limit " +
+               std::to_string(launch.stack_limit) + ", kernel's own frames " +
+               std::to_string(launch.kernel_stack_need) + ") + " + std::to_string(launch.parameter_reserve) +
+               " for parameters; recursion and calls through pointers need a larger cudaLimitStackSize";
   }
   copy_text(fault.message, sizeof fault.message, message);
   pending_fault_ = fault;

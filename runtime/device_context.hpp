@@ -197,6 +197,11 @@ class DeviceContext {
     uint32_t watchdog_units;
     LaunchRecord record;  // counters, fault and time filled in at retirement
     std::chrono::steady_clock::time_point started;
+    // What the thread stack (record.stack_bytes) was made of, for the
+    // message of a stack overflow.
+    uint32_t stack_limit;
+    uint32_t kernel_stack_need;
+    uint32_t parameter_reserve;
   };
   // Waits for `launch` to end, printing a heartbeat line to stderr every
   // progress_seconds_ (KESTREL_PROGRESS) while it runs.

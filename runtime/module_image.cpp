@@ -63,6 +63,7 @@ class Parser {
     apply_relocations();
     check_symbols();
     read_kernels();
+    read_stack_needs();
     keep_debug_info();
     return std::move(out_);
   }
@@ -715,6 +716,31 @@ class Parser {
       for (const KernelInfo& other : out_.kernels)
         if (other.name == k.name) invalid("kernel '" + k.name + "' is described twice");
       out_.kernels.push_back(std::move(k));
+    }
+  }
+
+  // Section .kestrel.stack, optional: one kestrel_kernel_stack per descriptor.
+  void read_stack_needs() {
+    const Section* section = nullptr;
+    for (const Section& s : sections_)
+      if (s.name == KESTREL_STACK_SECTION) section = &s;
+    if (section == nullptr) return;
+    const Bytes table = contents(*section, KESTREL_STACK_SECTION);
+    const uint64_t record = sizeof(kestrel_kernel_stack);
+    if (table.size() != out_.kernels.size() * record)
+      invalid(KESTREL_STACK_SECTION " is " + std::to_string(table.size()) + " bytes; the module's " +
+              std::to_string(out_.kernels.size()) + " kernels take " +
+              std::to_string(out_.kernels.size() * record));
+    const uint32_t known_flags = KESTREL_STACK_RECURSION | KESTREL_STACK_INDIRECT | KESTREL_STACK_DYNAMIC;
+    for (size_t i = 0; i < out_.kernels.size(); ++i) {
+      KernelInfo& k = out_.kernels[i];
+      k.stack_bytes = table.u32(i * record, "stack_bytes");
+      k.stack_flags = table.u32(i * record + 4, "stack flags");
+      if (k.stack_bytes % 16 != 0)
+        invalid("kernel '" + k.name + "' declares a stack need of " + std::to_string(k.stack_bytes) +
+                " bytes, not a multiple of 16");
+      if (k.stack_flags & ~known_flags)
+        invalid("kernel '" + k.name + "' has unknown stack flags " + hex(k.stack_flags));
     }
   }
 

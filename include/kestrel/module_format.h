@@ -10,6 +10,7 @@
 #define KESTREL_KERNEL_DESC_MAGIC 0x4E524B4Bu /* "KKRN" little-endian */
 #define KESTREL_KERNELS_SECTION ".kestrel.kernels"
 #define KESTREL_SHARED_SECTION ".kestrel.shared"
+#define KESTREL_STACK_SECTION ".kestrel.stack"
 
 /* One parameter of a kernel, in CUDA's parameter-buffer layout: each parameter
  * starts at the next multiple of its alignment, as NVCC lays out .param space. */
@@ -36,6 +37,25 @@ struct kestrel_kernel_desc {
   uintptr_t entry;      /* trampoline: void entry(const char* params)     */
   uintptr_t name;       /* NUL-terminated mangled kernel name             */
   uintptr_t params;     /* const struct kestrel_param_desc[num_params]    */
+};
+
+/* Optional section .kestrel.stack, a compatible addition beside the
+ * descriptors, which keep their layout and magic (modules from a kestrel-cc
+ * without it declare no need and load as before): one record per descriptor of
+ * .kestrel.kernels, in the same order, with the stack a thread of that kernel
+ * needs by itself, the deepest path of its call graph as kestrel-cc reads it
+ * from the linked code.  Not loaded (no SHF_ALLOC).  The runtime gives each
+ * thread at least stack_bytes beyond its parameter reserve; the flags say
+ * which part of the call graph the figure leaves to cudaLimitStackSize. */
+enum kestrel_stack_flag {
+  KESTREL_STACK_RECURSION = 1, /* a call back into a function on the path: counted once */
+  KESTREL_STACK_INDIRECT = 2,  /* a call through a pointer: its callee not counted       */
+  KESTREL_STACK_DYNAMIC = 4    /* a frame sized at run time: only its fixed part counted */
+};
+
+struct kestrel_kernel_stack {
+  uint32_t stack_bytes; /* bytes below the entry's stack pointer, a multiple of 16 */
+  uint32_t flags;       /* enum kestrel_stack_flag                               */
 };
 
 /* Symbols every module defines (linker script sw_kernels/crt/kestrel.ld):

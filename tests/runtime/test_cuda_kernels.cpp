@@ -109,11 +109,33 @@ TEST_P(CudaKernels, StackLimitBoundsRecursion) {
   EXPECT_LT(fault.address, uint64_t{KESTREL_LOCAL_BASE});
   EXPECT_GE(fault.address, uint64_t{KESTREL_LOCAL_BASE} - 256);
   EXPECT_NE(std::string(fault.message).find("stack overflow"), std::string::npos) << fault.message;
+  // Recursion is what the limit is for: the message says so.
+  EXPECT_NE(std::string(fault.message).find("max(limit 1024, kernel's own frames"), std::string::npos)
+      << fault.message;
+  EXPECT_NE(std::string(fault.message).find("cudaLimitStackSize"), std::string::npos) << fault.message;
 
   device_.set_limit(KESTREL_LIMIT_STACK_BYTES, 32 * 1024);
   kernel.launch(kestrel::Dim3(1), kestrel::Dim3(32), 0, 200, out);
   device_.synchronize();
   EXPECT_EQ(out.download()[31], 200 * 201 / 2);
+}
+
+// A kernel's own frames (3 KiB and more here, without recursion) are reserved
+// whatever the stack limit, as CUDA's compiler and driver do (guide 5.3.2);
+// the limit keeps the value the user set.
+TEST_P(CudaKernels, OwnFramesNeedNoRaisedStackLimit) {
+  ASSERT_EQ(device_.limit(KESTREL_LIMIT_STACK_BYTES), 1024u);
+  const uint32_t threads = 32;
+  kestrel::DeviceBuffer<int> out(device_, threads);
+  module_.kernel("deep_call_chain").launch(kestrel::Dim3(1), kestrel::Dim3(threads), 0, out);
+  device_.synchronize();
+  const std::vector<int> result = out.download();
+  for (int t = 0; t < static_cast<int>(threads); ++t) {
+    const int level3 = (t + 2) + ((t + 2) & 255);
+    const int level2 = level3 + 3 * (t + 1) + ((t + 1 + 7) & 255);
+    ASSERT_EQ(result[t], level2 + 5 * t + ((t + 13) & 255)) << t;
+  }
+  EXPECT_EQ(device_.limit(KESTREL_LIMIT_STACK_BYTES), 1024u);
 }
 
 TEST_P(CudaKernels, FailedAssertNamesTheThread) {

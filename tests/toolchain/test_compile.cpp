@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 
 #include "compile_error.hpp"
@@ -412,6 +413,148 @@ TEST_F(ModuleCheckTest, RejectsCorruptions) {
   auto at = std::search(image.begin(), image.end(), std::begin(magic), std::end(magic));
   ASSERT_NE(at, image.end());
   *at = 'X';
+  EXPECT_THROW(check_module_image(image, 64), CompileError);
+}
+
+// Where section `name` of an ELF64 module lies in the file, {0, 0} if absent.
+struct FileRange {
+  uint64_t offset = 0, size = 0;
+};
+FileRange section_range(const std::vector<uint8_t>& elf, const std::string& name, uint32_t* link = nullptr) {
+  Elf64_Ehdr header;
+  std::memcpy(&header, elf.data(), sizeof header);
+  auto section = [&](unsigned index) {
+    Elf64_Shdr shdr;
+    std::memcpy(&shdr, elf.data() + header.e_shoff + index * sizeof shdr, sizeof shdr);
+    return shdr;
+  };
+  const uint64_t names = section(header.e_shstrndx).sh_offset;
+  for (unsigned i = 0; i < header.e_shnum; ++i) {
+    const Elf64_Shdr shdr = section(i);
+    if (name != reinterpret_cast<const char*>(elf.data() + names + shdr.sh_name)) continue;
+    if (link) *link = shdr.sh_link;
+    return FileRange{shdr.sh_offset, shdr.sh_size};
+  }
+  return FileRange{};
+}
+
+// The frame size clang recorded for each function of an RV64 module
+// (.stack_sizes: an 8-byte address and a ULEB128 size per function), by
+// function name through the symbol table.
+std::map<std::string, uint64_t> recorded_frames(const std::vector<uint8_t>& elf) {
+  std::map<uint64_t, uint64_t> by_address;
+  const FileRange sizes = section_range(elf, ".stack_sizes");
+  for (uint64_t at = sizes.offset; at < sizes.offset + sizes.size;) {
+    uint64_t address = 0, size = 0;
+    std::memcpy(&address, elf.data() + at, 8);
+    at += 8;
+    for (unsigned shift = 0;; shift += 7) {
+      const uint8_t byte = elf[at++];
+      size |= uint64_t{byte & 0x7fu} << shift;
+      if (!(byte & 0x80)) break;
+    }
+    by_address[address] = size;
+  }
+  const FileRange symbols = section_range(elf, ".symtab");
+  const FileRange names = section_range(elf, ".strtab");
+  std::map<std::string, uint64_t> frames;
+  for (uint64_t at = symbols.offset; at < symbols.offset + symbols.size; at += sizeof(Elf64_Sym)) {
+    Elf64_Sym symbol;
+    std::memcpy(&symbol, elf.data() + at, sizeof symbol);
+    auto found = by_address.find(symbol.st_value);
+    if (ELF64_ST_TYPE(symbol.st_info) == STT_FUNC && found != by_address.end())
+      frames[reinterpret_cast<const char*>(elf.data() + names.offset + symbol.st_name)] = found->second;
+  }
+  return frames;
+}
+
+const char* const kStackSource = R"CU(
+#include <math.h>
+// Three levels of 1 KiB each that stay calls (__noinline__).
+__device__ __noinline__ int level3(int seed) {
+  volatile char buffer[1024];
+  for (int i = 0; i < 1024; ++i) buffer[i] = static_cast<char>(seed + i);
+  return buffer[seed & 1023];
+}
+__device__ __noinline__ int level2(int seed) {
+  volatile char buffer[1024];
+  for (int i = 0; i < 1024; ++i) buffer[i] = static_cast<char>(seed * 3 + i);
+  return level3(seed + 1) + buffer[seed & 1023];
+}
+__device__ __noinline__ int level1(int seed) {
+  volatile char buffer[1024];
+  for (int i = 0; i < 1024; ++i) buffer[i] = static_cast<char>(seed * 5 + i);
+  return level2(seed + 1) + buffer[seed & 1023];
+}
+__global__ void deep_chain(int* out) { out[threadIdx.x] = level1(threadIdx.x); }
+__device__ int nested(int n) { volatile int frame[6]; frame[0] = n; return n == 0 ? 0 : frame[0] + nested(n - 1); }
+__global__ void recurse(int depth, int* out) { out[threadIdx.x] = nested(depth); }
+__device__ int (*callback)(int);
+__global__ void indirect(int* out) { out[0] = callback(3); }
+__global__ void uses_libm(float* out, float x) { out[0] = powf(x, 1.7f); }
+)CU";
+
+// kestrel-cc records each kernel's own stack need (section .kestrel.stack,
+// docs/isa.md section 8): the frames of its deepest direct call path.
+TEST_F(CompileTest, KernelStackNeedIsItsDeepestCallPath) {
+  const std::string source = write("stack.cu", kStackSource);
+  ASSERT_EQ(compile({"-rv64", "-O2", "-o", module_path("m.kmod"), source}), 0) << log_;
+  const std::vector<uint8_t> elf = read_module(module_path("m.kmod"));
+  const ModuleSummary summary = check_module_image(elf, 64);
+  std::map<std::string, uint64_t> frames = recorded_frames(elf);
+  // The trampoline of kernel i (the kernel inlined into it) is __kestrel_entry_i.
+  auto entry_frame = [&](const std::string& kernel) {
+    for (size_t i = 0; i < summary.kernels.size(); ++i)
+      if (summary.kernels[i].name == kernel) return frames.at("__kestrel_entry_" + std::to_string(i));
+    ADD_FAILURE() << "no kernel " << kernel;
+    return uint64_t{0};
+  };
+
+  const ModuleKernel& chain = find_kernel(summary, "_Z10deep_chainPi");
+  ASSERT_GE(frames.at("_Z6level1i"), 1024u);
+  EXPECT_EQ(chain.stack_bytes, entry_frame(chain.name) + frames.at("_Z6level1i") + frames.at("_Z6level2i") +
+                                   frames.at("_Z6level3i"));
+  EXPECT_EQ(chain.stack_flags, 0u);
+  EXPECT_EQ(chain.stack_bytes % 16, 0u);
+
+  // Recursion: the cycle counted once, the rest left to the limit.
+  const ModuleKernel& recurse = find_kernel(summary, "_Z7recurseiPi");
+  EXPECT_EQ(recurse.stack_bytes, entry_frame(recurse.name) + frames.at("_Z6nestedi"));
+  EXPECT_EQ(recurse.stack_flags, uint32_t{KESTREL_STACK_RECURSION});
+  const ModuleKernel& indirect = find_kernel(summary, "_Z8indirectPi");
+  EXPECT_EQ(indirect.stack_bytes, entry_frame(indirect.name));
+  EXPECT_EQ(indirect.stack_flags, uint32_t{KESTREL_STACK_INDIRECT});
+  // The C library's frames (no .stack_sizes entry, gcc's save-restore
+  // prologues) count too.
+  const ModuleKernel& libm = find_kernel(summary, "_Z9uses_libmPff");
+  EXPECT_GT(libm.stack_bytes, entry_frame(libm.name));
+  EXPECT_EQ(frames.count("powf") + frames.count("_powf"), 0u);
+
+  // RV32 finds the same path.
+  ASSERT_EQ(compile({"-rv32", "-O2", "-o", module_path("m32.kmod"), source}), 0) << log_;
+  const ModuleKernel& chain32 = find_kernel(check_module(module_path("m32.kmod"), 32), "_Z10deep_chainPi");
+  EXPECT_GE(chain32.stack_bytes, 3 * 1024u);
+  EXPECT_EQ(chain32.stack_flags, 0u);
+}
+
+TEST_F(ModuleCheckTest, StackSectionIsOptionalAndChecked) {
+  const std::vector<uint8_t> good = good_module();
+  const FileRange stack = section_range(good, KESTREL_STACK_SECTION);
+  ASSERT_EQ(stack.size, sizeof(kestrel_kernel_stack));
+  EXPECT_GT(check_module_image(good, 64).kernels[0].stack_bytes, 0u);
+  // A module from before the section declares no need.
+  std::vector<uint8_t> image = good;
+  const std::string name = KESTREL_STACK_SECTION;
+  auto at = std::search(image.begin(), image.end(), name.begin(), name.end() + 1);
+  ASSERT_NE(at, image.end());
+  at[name.size() - 1] = 'X';
+  EXPECT_EQ(check_module_image(image, 64).kernels[0].stack_bytes, 0u);
+  // A need that is no multiple of 16, an unknown flag.
+  image = good;
+  image[stack.offset] |= 8;
+  EXPECT_THROW(check_module_image(image, 64), CompileError);
+  image = good;
+  image[stack.offset + 4] = 0x80;
   EXPECT_THROW(check_module_image(image, 64), CompileError);
 }
 

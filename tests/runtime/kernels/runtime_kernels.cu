@@ -48,6 +48,26 @@ __device__ int nested_sum(int n) {
 
 __global__ void recurse(int depth, int* out) { out[threadIdx.x] = nested_sum(depth); }
 
+// Three calls deep, 1 KiB of locals at each level: 3 KiB and more of the
+// kernel's own frames, no recursion.  kestrel-cc records the need and the
+// runtime reserves it whatever cudaLimitStackSize says (docs/cuda-runtime.md).
+__device__ __noinline__ int chain_level3(int seed) {
+  volatile int buffer[256];
+  for (int i = 0; i < 256; ++i) buffer[i] = seed + i;
+  return buffer[seed & 255];
+}
+__device__ __noinline__ int chain_level2(int seed) {
+  volatile int buffer[256];
+  for (int i = 0; i < 256; ++i) buffer[i] = 3 * seed + i;
+  return chain_level3(seed + 1) + buffer[(seed + 7) & 255];
+}
+__device__ __noinline__ int chain_level1(int seed) {
+  volatile int buffer[256];
+  for (int i = 0; i < 256; ++i) buffer[i] = 5 * seed + i;
+  return chain_level2(seed + 1) + buffer[(seed + 13) & 255];
+}
+__global__ void deep_call_chain(int* out) { out[threadIdx.x] = chain_level1(threadIdx.x); }
+
 __global__ void check_positive(const int* values) {
   assert(values[threadIdx.x] > 0);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -12,8 +13,10 @@
 #include "compile_error.hpp"
 #include "ir_text.hpp"
 #include "kernel_entry.hpp"
+#include "kestrel/module_format.h"
 #include "process.hpp"
 #include "program.hpp"
+#include "stack_need.hpp"
 
 namespace kestrel::cc {
 
@@ -277,7 +280,9 @@ void Compiler::compile_object(Unit& unit) {
   args.insert(args.end(), target.begin(), target.end());
   args.insert(args.end(), {"-emit-obj", "-x", "ir",
                            // Step c already optimized; only code generation remains.
-                           "-O" + options_.optimization, "-disable-llvm-passes", "-o", unit.object.string(),
+                           "-O" + options_.optimization, "-disable-llvm-passes",
+                           // Every function's frame size, for the kernels' stack need (stack_need.hpp).
+                           "-fstack-size-section", "-o", unit.object.string(),
                            temp(std::to_string(unit.index) + ".placed.ll").string()});
   if (options_.debug_info || options_.line_info) args.insert(args.end(), {"-dwarf-version=5"});
   run_tool(args, "code generation for " + unit.source + " failed");
@@ -294,7 +299,22 @@ fs::path Compiler::assemble_crt() {
   return object;
 }
 
-void Compiler::link(const std::vector<std::string>& extern_shared, const fs::path& crt,
+fs::path Compiler::assemble_stack_table(const std::vector<StackNeed>& needs) {
+  std::ostringstream source;
+  source << "\t.section " << KESTREL_STACK_SECTION << ",\"\",@progbits\n\t.p2align 2\n";
+  for (const StackNeed& need : needs) source << "\t.4byte " << need.bytes << ", " << need.flags << "\n";
+  const fs::path assembly = temp("stack.s");
+  write_file(assembly, source.str());
+  const fs::path object = temp("stack.o");
+  const bool rv64 = options_.xlen == 64;
+  run_tool({paths_.clang, rv64 ? "--target=riscv64-unknown-elf" : "--target=riscv32-unknown-elf",
+            rv64 ? "-march=rv64imaf" : "-march=rv32imaf", rv64 ? "-mabi=lp64f" : "-mabi=ilp32f", "-mno-relax",
+            "-c", assembly.string(), "-o", object.string()},
+           "assembling the kernels' stack table failed");
+  return object;
+}
+
+void Compiler::link(const std::vector<std::string>& extern_shared, const std::vector<fs::path>& support,
                     const fs::path& output) {
   const std::string multilib = ToolchainPaths::multilib(options_.xlen);
   std::vector<std::string> args = {paths_.lld};
@@ -317,7 +337,7 @@ void Compiler::link(const std::vector<std::string>& extern_shared, const fs::pat
   // CUDA gives every extern __shared__ array the address of the first
   // dynamic shared byte (guide B.2.3), which the linker script names.
   for (const std::string& name : extern_shared) args.push_back("--defsym=" + name + "=__kestrel_shared_end");
-  args.push_back(crt.string());
+  for (const fs::path& object : support) args.push_back(object.string());
   for (const Unit& unit : units_) args.push_back(unit.object.string());
   args.insert(args.end(), {"--start-group", paths_.picolibc_dir + "/lib/" + multilib + "/libc.a",
                            paths_.libgcc_dir + "/" + multilib + "/libgcc.a", "--end-group"});
@@ -399,9 +419,23 @@ ModuleSummary Compiler::run() {
   for (const std::string& name : extern_shared)
     if (!defined.count(name)) unresolved_shared.push_back(name);
 
+  // The frames are known once the code is linked; the second link adds their
+  // figures in a section of their own, which moves no loaded byte.
+  const fs::path crt = assemble_crt();
+  const fs::path measured = temp("measured.kmod");
+  link(unresolved_shared, {crt}, measured);
+  std::vector<uint64_t> entries;
+  for (const ModuleKernel& kernel : check_module(measured.string(), options_.xlen).kernels)
+    entries.push_back(kernel.entry);
+  const std::vector<StackNeed> needs = kernel_stack_needs(measured.string(), entries);
   const fs::path linked = temp("module.kmod");
-  link(unresolved_shared, assemble_crt(), linked);
+  link(unresolved_shared, {crt, assemble_stack_table(needs)}, linked);
   ModuleSummary summary = check_module(linked.string(), options_.xlen);
+  for (std::size_t i = 0; i < std::max(summary.kernels.size(), entries.size()); ++i) {
+    if (i >= entries.size() || i >= summary.kernels.size() || summary.kernels[i].entry != entries[i] ||
+        summary.kernels[i].stack_bytes != needs[i].bytes)
+      throw CompileError("the second link of " + options_.output + " moved its kernels");
+  }
   std::error_code error;
   fs::copy_file(linked, options_.output, fs::copy_options::overwrite_existing, error);
   if (error) throw CompileError("cannot write " + options_.output + ": " + error.message());
@@ -437,7 +471,11 @@ int run_kestrel_cc(const std::vector<std::string>& args, std::ostream& out, std:
     if (verbose) {
       for (const ModuleKernel& kernel : summary.kernels)
         err << "kestrel-cc: kernel " << kernel.name << ": " << kernel.num_params << " parameters, "
-            << kernel.param_bytes << " bytes\n";
+            << kernel.param_bytes << " bytes, " << kernel.stack_bytes << " stack bytes"
+            << (kernel.stack_flags & KESTREL_STACK_RECURSION ? " (recursion counted once)" : "")
+            << (kernel.stack_flags & KESTREL_STACK_INDIRECT ? " (indirect calls not counted)" : "")
+            << (kernel.stack_flags & KESTREL_STACK_DYNAMIC ? " (run-time sized frames not counted)" : "")
+            << "\n";
     }
     return 0;
   } catch (const CompileError& error) {

@@ -10,7 +10,9 @@
 //   e. crt + objects + picolibc + libgcc linked by ld.lld into a PIE at base 0
 //      with sw_kernels/crt/kestrel.ld, unsized extern __shared__ arrays bound to
 //      __kestrel_shared_end (the dynamic shared memory start);
-//   f. the module checked (module_check.hpp).
+//   f. the kernels' stack need read from the linked code (stack_need.hpp)
+//      and the module linked again with it in section .kestrel.stack;
+//   g. the module checked (module_check.hpp).
 #pragma once
 
 #include <filesystem>
@@ -20,6 +22,7 @@
 
 #include "module_check.hpp"
 #include "options.hpp"
+#include "stack_need.hpp"
 
 namespace kestrel::cc {
 
@@ -49,7 +52,10 @@ class Compiler {
   void build_entries(Unit& unit);
   void compile_object(Unit& unit);
   std::filesystem::path assemble_crt();
-  void link(const std::vector<std::string>& extern_shared, const std::filesystem::path& crt,
+  std::filesystem::path assemble_stack_table(const std::vector<StackNeed>& needs);
+  // Links the support objects (crt, stack table), the units' objects and the
+  // C libraries.
+  void link(const std::vector<std::string>& extern_shared, const std::vector<std::filesystem::path>& support,
             const std::filesystem::path& output);
   void write_depfile(const std::vector<std::filesystem::path>& unit_depfiles) const;
 

@@ -46,6 +46,8 @@ ModuleSummary check_module_image(const std::vector<uint8_t>& image, unsigned xle
     kernel.num_params = static_cast<uint32_t>(info.params.size());
     kernel.param_bytes = info.param_bytes;
     kernel.param_align = info.param_align;
+    kernel.stack_bytes = info.stack_bytes;
+    kernel.stack_flags = info.stack_flags;
     for (const kestrel_param_desc& param : info.params)
       kernel.params.push_back(ModuleParam{param.offset, param.size, param.align, param.kind});
     summary.kernels.push_back(kernel);

@@ -20,6 +20,8 @@ struct ModuleKernel {
   uint32_t num_params = 0;
   uint32_t param_bytes = 0;
   uint32_t param_align = 0;
+  uint32_t stack_bytes = 0;  // struct kestrel_kernel_stack
+  uint32_t stack_flags = 0;
   std::vector<ModuleParam> params;
 };
 

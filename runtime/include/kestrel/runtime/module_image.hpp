@@ -22,6 +22,11 @@ struct KernelInfo {
   uint64_t entry = 0;  // link-time address of the trampoline
   uint32_t param_bytes = 0;
   uint32_t param_align = 1;
+  // Section .kestrel.stack (0 for a module without it): the stack a thread of
+  // the kernel needs by itself as kestrel-cc measured it, and what the figure
+  // leaves out (KESTREL_STACK_*).
+  uint32_t stack_bytes = 0;
+  uint32_t stack_flags = 0;
   std::vector<kestrel_param_desc> params;
 };
 
