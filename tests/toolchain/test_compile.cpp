@@ -532,7 +532,8 @@ TEST_F(CompileTest, KernelStackNeedIsItsDeepestCallPath) {
 
   // RV32 finds the same path.
   ASSERT_EQ(compile({"-rv32", "-O2", "-o", module_path("m32.kmod"), source}), 0) << log_;
-  const ModuleKernel& chain32 = find_kernel(check_module(module_path("m32.kmod"), 32), "_Z10deep_chainPi");
+  const ModuleSummary summary32 = check_module(module_path("m32.kmod"), 32);
+  const ModuleKernel& chain32 = find_kernel(summary32, "_Z10deep_chainPi");
   EXPECT_GE(chain32.stack_bytes, 3 * 1024u);
   EXPECT_EQ(chain32.stack_flags, 0u);
 }
