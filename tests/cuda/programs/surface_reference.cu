@@ -18,32 +18,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t err_ = (call);                                                         \
-    if (err_ != cudaSuccess) {                                                         \
-      printf("error: %s at line %d: %s\n", #call, __LINE__, cudaGetErrorString(err_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
-
-static int g_failures = 0;
-
-// A check of a condition the case depends on; a failure is counted and shown.
-static void expect(bool ok, const char* what) {
-  if (!ok) {
-    printf("FAILED: %s\n", what);
-    ++g_failures;
-  }
-}
-
-static void expect_error(cudaError_t got, cudaError_t want, const char* what) {
-  printf("%s: %s\n", what, cudaGetErrorName(got));
-  if (got != want) {
-    printf("FAILED: %s: expected %s\n", what, cudaGetErrorName(want));
-    ++g_failures;
-  }
-}
+#include "program_checks.h"
 
 surface<void, cudaSurfaceType1D> surf1D;  // the guide's untyped references
 surface<void, 2> surf2D;                  // Type 2 is cudaSurfaceType2D, as in the guide's listing

@@ -22,24 +22,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t err_ = (call);                                                         \
-    if (err_ != cudaSuccess) {                                                         \
-      printf("error: %s at line %d: %s\n", #call, __LINE__, cudaGetErrorString(err_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
-
-static int g_failures = 0;
-
-// A check of a condition the case depends on; a failure is counted and shown.
-static void expect(bool ok, const char* what) {
-  if (!ok) {
-    printf("FAILED: %s\n", what);
-    ++g_failures;
-  }
-}
+#include "program_checks.h"
 
 // The guide's example reference (3.2.11.1.2), with its read mode spelled as
 // cudaReadModeElementType (the guide's listing has a typo there).
@@ -495,12 +478,6 @@ static void h100_cases() {
     CHECK(cudaFree(dout));
     CHECK(cudaFreeArray(array));
   }
-}
-
-static void expect_error(cudaError_t got, cudaError_t wanted, const char* what) {
-  printf("error case %s: %s\n", what, cudaGetErrorName(got));
-  expect(got == wanted, what);
-  cudaGetLastError();
 }
 
 static void errors() {

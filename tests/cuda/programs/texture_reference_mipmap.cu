@@ -27,23 +27,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t err_ = (call);                                                         \
-    if (err_ != cudaSuccess) {                                                         \
-      printf("error: %s at line %d: %s\n", #call, __LINE__, cudaGetErrorString(err_)); \
-      exit(1);                                                                         \
-    }                                                                                  \
-  } while (0)
-
-static int g_failures = 0;
-
-static void expect(bool ok, const char* what) {
-  if (!ok) {
-    printf("FAILED: %s\n", what);
-    ++g_failures;
-  }
-}
+#include "program_checks.h"
 
 texture<float, cudaTextureType1D> texMip1D;
 texture<float, cudaTextureType2D> texMip2D;
@@ -650,12 +634,6 @@ static void gather() {
 }
 
 // ---- Errors ---------------------------------------------------------------------------
-
-static void expect_error(cudaError_t got, cudaError_t wanted, const char* what) {
-  printf("error case %s: %s\n", what, cudaGetErrorName(got));
-  expect(got == wanted, what);
-  cudaGetLastError();
-}
 
 // texLevels is bound to `levels` (linear filters, bias -0.5, clamps 1.5 and
 // 3.25: level_selection's last setting); a refused bind must leave it so.
