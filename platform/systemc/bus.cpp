@@ -33,11 +33,11 @@ void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time&
   trans.set_address(address - r.base);
   (*r.socket)->b_transport(trans, delay);
   trans.set_address(address);
-  written(id, trans, r);
+  written(id, trans, r, trans.is_response_ok());
 }
 
-void Bus::written(int id, const tlm::tlm_generic_payload& trans, const Route& r) const {
-  if (write_watcher_ && r.socket == &memory && trans.is_write() && trans.is_response_ok()) write_watcher_(id);
+void Bus::written(int id, const tlm::tlm_generic_payload& trans, const Route& r, bool done) const {
+  if (done && write_watcher_ && r.socket == &memory && trans.is_write()) write_watcher_(id);
 }
 
 unsigned Bus::transport_dbg(int id, tlm::tlm_generic_payload& trans) {
@@ -48,7 +48,7 @@ unsigned Bus::transport_dbg(int id, tlm::tlm_generic_payload& trans) {
   const unsigned done = (*r.socket)->transport_dbg(trans);
   trans.set_address(address);
   // A debug transaction has no response status: what it moved counts.
-  if (done != 0 && write_watcher_ && r.socket == &memory && trans.is_write()) write_watcher_(id);
+  written(id, trans, r, done != 0);
   return done;
 }
 

@@ -272,7 +272,7 @@ TEST(SystemcPlatform, HostWriteDuringALaunchReachesThePollingKernel) {
   kestrel::Module module = kestrel::Module::load(device, KESTREL_SYSTEMC_MODULE);
   kestrel::DeviceBuffer<int> state(device, 4);
   state.upload(std::vector<int>(4, 0));
-  module.kernel("wait_for_host").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, state, 4096ll);
+  module.kernel("wait_for_host").launch(kestrel::Dim3(1), kestrel::Dim3(1), 0, state, 256ll);
   kestrel_device_t* d = device.handle();
   int running = 0, mark = 0, slices = 0;
   while (mark == 0) {

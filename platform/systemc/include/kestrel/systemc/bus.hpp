@@ -50,8 +50,9 @@ class Bus : public sc_core::sc_module {
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_memory(sc_dt::uint64 start, sc_dt::uint64 end);
 
-  // Tells the watcher of a write `trans` made to memory through the bus.
-  void written(int id, const tlm::tlm_generic_payload& trans, const Route& r) const;
+  // Tells the watcher of a write `trans` made to memory through the bus, if
+  // `done` (it succeeded).
+  void written(int id, const tlm::tlm_generic_payload& trans, const Route& r, bool done) const;
 
   uint64_t memory_base_;
   uint64_t memory_bytes_;
