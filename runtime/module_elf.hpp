@@ -2,8 +2,8 @@
 // set-up, bounds-checked little-endian reads of section contents and of the
 // loaded image, and the rules for the relocations an RV32 static module
 // keeps.  Headers, sections, symbols and relocations are read with elfutils'
-// libelf (gelf_*).  Private to the kestrel::module_image library and the
-// runtime.
+// libelf (gelf_*).  Private to the kestrel::module_image library, the
+// runtime and kestrel-cc (its stack-need analysis reads linked modules).
 #pragma once
 
 #include <elf.h>

@@ -1,6 +1,8 @@
 #include "stack_need.hpp"
 
 #include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
 
 #include <algorithm>
 #include <cstring>
@@ -11,6 +13,7 @@
 
 #include "compile_error.hpp"
 #include "kestrel/module_format.h"
+#include "module_elf.hpp"
 
 namespace kestrel::cc {
 
@@ -21,64 +24,55 @@ namespace {
 // routine allocates stays when it returns, so it belongs to its caller.
 constexpr uint32_t kRegZero = 0, kRegRa = 1, kRegSp = 2, kRegT0 = 5;
 
-// The parts of the linked file the analysis reads.  kestrel-cc wrote the file
-// moments ago, but a malformed one still gets a message rather than a crash.
+// The parts of the linked file the analysis reads, through elfutils' libelf
+// as the module loader reads modules (runtime/module_elf.hpp).  kestrel-cc
+// wrote the file moments ago, but a malformed one still gets a message
+// rather than a crash.
 class LinkedFile {
  public:
-  explicit LinkedFile(const std::vector<uint8_t>& file) : file_(file) {
-    if (file.size() < EI_NIDENT || std::memcmp(file.data(), ELFMAG, SELFMAG) != 0) fail("not an ELF file");
-    is64_ = file[EI_CLASS] == ELFCLASS64;
-    const uint64_t shoff = is64_ ? load(40, 8) : load(32, 4);
-    const uint64_t shentsize = is64_ ? load(58, 2) : load(46, 2);
-    const uint64_t shnum = is64_ ? load(60, 2) : load(48, 2);
-    const uint64_t shstrndx = is64_ ? load(62, 2) : load(50, 2);
-    for (uint64_t i = 0; i < shnum; ++i) {
-      const uint64_t at = shoff + i * shentsize;
-      Section s;
-      s.name_offset = static_cast<uint32_t>(load(at, 4));
-      s.type = static_cast<uint32_t>(load(at + 4, 4));
-      if (is64_) {
-        s.flags = load(at + 8, 8);
-        s.addr = load(at + 16, 8);
-        s.offset = load(at + 24, 8);
-        s.size = load(at + 32, 8);
-        s.link = static_cast<uint32_t>(load(at + 40, 4));
-      } else {
-        s.flags = load(at + 8, 4);
-        s.addr = load(at + 12, 4);
-        s.offset = load(at + 16, 4);
-        s.size = load(at + 20, 4);
-        s.link = static_cast<uint32_t>(load(at + 24, 4));
-      }
-      if (s.type != SHT_NOBITS && s.type != SHT_NULL) bounds(s.offset, s.size);
-      sections_.push_back(s);
-    }
-    if (shstrndx >= sections_.size()) fail("no section name table");
-    for (Section& s : sections_) s.name = string_at(sections_[shstrndx], s.name_offset);
-  }
-
   struct Section {
     std::string name;
-    uint32_t name_offset = 0, type = 0, link = 0;
+    uint32_t type = 0;
     uint64_t flags = 0, addr = 0, offset = 0, size = 0;
   };
+  struct Symbol {
+    uint64_t value = 0, size = 0;
+    unsigned type = 0;
+  };
+
+  // libelf works on a private copy: elf_memory takes writable memory.
+  explicit LinkedFile(const std::vector<uint8_t>& file) : copy_(file) {
+    if (!runtime::elf::libelf_ready()) fail("libelf cannot be used");
+    elf_ = elf_memory(reinterpret_cast<char*>(copy_.data()), copy_.size());
+    if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) fail("not an ELF file");
+    is64_ = gelf_getclass(elf_) == ELFCLASS64;
+    size_t names = 0;
+    if (elf_getshdrstrndx(elf_, &names) != 0) fail("no section name table");
+    for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn != nullptr; scn = elf_nextscn(elf_, scn)) {
+      GElf_Shdr header;
+      if (gelf_getshdr(scn, &header) == nullptr) fail("a section header cannot be read");
+      const char* name = elf_strptr(elf_, names, header.sh_name);
+      if (name == nullptr) fail("a section name lies outside its string table");
+      if (header.sh_type != SHT_NOBITS) bounds(header.sh_offset, header.sh_size);
+      sections_.push_back(
+          {name, header.sh_type, header.sh_flags, header.sh_addr, header.sh_offset, header.sh_size});
+      if (header.sh_type == SHT_SYMTAB) read_symbols(scn);
+    }
+    if (symbols_.empty()) fail("no symbol table");
+  }
+  ~LinkedFile() { elf_end(elf_); }
+  LinkedFile(const LinkedFile&) = delete;
+  LinkedFile& operator=(const LinkedFile&) = delete;
 
   bool is64() const { return is64_; }
   const std::vector<Section>& sections() const { return sections_; }
+  const std::vector<Symbol>& symbols() const { return symbols_; }
 
   uint64_t load(uint64_t offset, unsigned width) const {
     bounds(offset, width);
     uint64_t value = 0;
-    std::memcpy(&value, file_.data() + offset, width);  // little endian on both sides
+    std::memcpy(&value, copy_.data() + offset, width);  // little endian on both sides
     return value;
-  }
-
-  std::string string_at(const Section& table, uint64_t offset) const {
-    if (offset >= table.size) fail("a name lies outside its string table");
-    const char* start = reinterpret_cast<const char*>(file_.data() + table.offset + offset);
-    const size_t length = strnlen(start, table.size - offset);
-    if (length == table.size - offset) fail("a name runs past its string table");
-    return std::string(start, length);
   }
 
   [[noreturn]] static void fail(const std::string& why) {
@@ -88,12 +82,23 @@ class LinkedFile {
 
  private:
   void bounds(uint64_t offset, uint64_t width) const {
-    if (offset > file_.size() || width > file_.size() - offset) fail("a read lies past the end of the file");
+    if (!runtime::elf::range_within(offset, width, copy_.size()))
+      fail("a read lies past the end of the file");
   }
 
-  const std::vector<uint8_t>& file_;
+  void read_symbols(Elf_Scn* scn) {
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data == nullptr) fail("the symbol table cannot be read");
+    GElf_Sym symbol;
+    for (int i = 0; gelf_getsym(data, i, &symbol) != nullptr; ++i)
+      symbols_.push_back({symbol.st_value, symbol.st_size, GELF_ST_TYPE(symbol.st_info)});
+  }
+
+  std::vector<uint8_t> copy_;
+  Elf* elf_ = nullptr;
   bool is64_ = true;
   std::vector<Section> sections_;
+  std::vector<Symbol> symbols_;
 };
 
 struct Function {
@@ -159,18 +164,12 @@ class CallGraph {
   }
 
   void read_functions() {
-    const LinkedFile::Section* symtab = section_named(".symtab");
-    if (symtab == nullptr || symtab->link >= file_.sections().size()) LinkedFile::fail("no symbol table");
-    const uint64_t entry_size = file_.is64() ? 24 : 16;
-    for (uint64_t at = symtab->offset; at + entry_size <= symtab->offset + symtab->size; at += entry_size) {
-      const uint8_t info = static_cast<uint8_t>(file_.load(at + (file_.is64() ? 4 : 12), 1));
-      const uint64_t value = file_.is64() ? file_.load(at + 8, 8) : file_.load(at + 4, 4);
-      const uint64_t size = file_.is64() ? file_.load(at + 16, 8) : file_.load(at + 8, 4);
-      if ((info & 0xf) != STT_FUNC || size == 0) continue;
+    for (const LinkedFile::Symbol& symbol : file_.symbols()) {
+      if (symbol.type != STT_FUNC || symbol.size == 0) continue;
       // An alias (the entry wrapper's) names the same code: one node.
-      Function& function = functions_[value];
-      function.start = value;
-      function.end = std::max(function.end, value + size);
+      Function& function = functions_[symbol.value];
+      function.start = symbol.value;
+      function.end = std::max(function.end, symbol.value + symbol.size);
     }
   }
 
