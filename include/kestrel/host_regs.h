@@ -133,7 +133,10 @@ enum kestrel_mem_counter {
   KESTREL_MEM_CNT_L2_EVICTIONS = 8, /* L2 fills that replaced a valid line */
   KESTREL_MEM_CNT_L2_WRITES = 9, /* L2 write-throughs */
   KESTREL_MEM_CNT_DRAM_REQUESTS = 10, /* line requests on the DRAM port */
-  KESTREL_MEM_CNT_COUNT = 11
+  KESTREL_MEM_CNT_CONST_HITS = 11, /* line reads the SMs' constant caches answered (they never reach the crossbar) */
+  KESTREL_MEM_CNT_CONST_MISSES = 12, /* line reads of read-only pages that missed a constant cache (answered by memory; counted in reads too) */
+  KESTREL_MEM_CNT_CONST_EVICTIONS = 13, /* constant-cache fills that replaced a valid line */
+  KESTREL_MEM_CNT_COUNT = 14
 };
 
 /* Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name. */

@@ -356,7 +356,10 @@
     MemCntL2Evictions = 4'd8,  // L2 fills that replaced a valid line
     MemCntL2Writes = 4'd9,  // L2 write-throughs
     MemCntDramRequests = 4'd10,  // line requests on the DRAM port
-    MemCntCount = 4'd11
+    MemCntConstHits = 4'd11,  // line reads the SMs' constant caches answered (they never reach the crossbar)
+    MemCntConstMisses = 4'd12,  // line reads of read-only pages that missed a constant cache (answered by memory; counted in reads too)
+    MemCntConstEvictions = 4'd13,  // constant-cache fills that replaced a valid line
+    MemCntCount = 4'd14
   } mem_counter_e;
 
   // Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name.
