@@ -8,13 +8,17 @@
 // every cycle, so that the host divides that sum by the requests to get
 // their mean latency through the memory side (Little's law) without a
 // per-request timestamp.  The L2's events and the DRAM port's requests are
-// counted beside them; with no L2 those inputs stay low.
+// counted beside them; with no L2 those inputs stay low.  So are the SMs'
+// constant-cache events (kestrel_const_cache, one pulse per SM per cycle,
+// summed): hits never reach the crossbar, misses are reads counted above
+// too.
 //
 // Timing as kestrel_perf_counters: add while `enable_i` (the launch runs),
 // zero on `clear_i` (START), hold otherwise.
 `include "kestrel_assert.svh"
 
 module kestrel_mem_counters #(
+  parameter int unsigned NumSms = 2,
   localparam int unsigned Counters = 32'(kestrel_pkg::MemCntCount)
 ) (
   input  logic                   clk_i,
@@ -36,12 +40,17 @@ module kestrel_mem_counters #(
   input  logic                   l2_write_i,
   // a request is taken by the DRAM port
   input  logic                   dram_req_taken_i,
+  // the SMs' constant caches' event pulses (kestrel_const_cache ev_*_o)
+  input  logic [NumSms-1:0]      const_hit_i,
+  input  logic [NumSms-1:0]      const_miss_i,
+  input  logic [NumSms-1:0]      const_evict_i,
   output logic [Counters*64-1:0] counters_o        // counter i at [i*64 +: 64]
 );
   // At most 2^16 - 1 requests are ever in the memory side (the crossbar's
   // and the atomic unit's queues are far smaller).
   logic [15:0] inflight_q;
   logic [Counters-1:0] event_now;
+  logic [7:0] const_hits, const_misses, const_evicts;  // this cycle's, over the SMs
   logic is_write;
 
   always_comb begin
@@ -58,6 +67,14 @@ module kestrel_mem_counters #(
     event_now[kestrel_pkg::MemCntL2Evictions] = l2_evict_i;
     event_now[kestrel_pkg::MemCntL2Writes] = l2_write_i;
     event_now[kestrel_pkg::MemCntDramRequests] = dram_req_taken_i;
+    const_hits = '0;
+    const_misses = '0;
+    const_evicts = '0;
+    for (int unsigned s = 0; s < NumSms; s++) begin
+      const_hits = const_hits + 8'(const_hit_i[s]);
+      const_misses = const_misses + 8'(const_miss_i[s]);
+      const_evicts = const_evicts + 8'(const_evict_i[s]);
+    end
   end
 
   // In flight across launches too: a request of an aborted launch may still
@@ -70,7 +87,15 @@ module kestrel_mem_counters #(
   for (genvar c = 0; c < Counters; c++) begin : gen_counter
     logic [63:0] q;
     logic [63:0] add;
-    assign add = (c == 32'(kestrel_pkg::MemCntInflightCycles)) ? 64'(inflight_q) : 64'(event_now[c]);
+    always_comb begin
+      unique case (c)
+        32'(kestrel_pkg::MemCntInflightCycles): add = 64'(inflight_q);
+        32'(kestrel_pkg::MemCntConstHits): add = 64'(const_hits);
+        32'(kestrel_pkg::MemCntConstMisses): add = 64'(const_misses);
+        32'(kestrel_pkg::MemCntConstEvictions): add = 64'(const_evicts);
+        default: add = 64'(event_now[c]);
+      endcase
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) q <= '0;
       else if (clear_i) q <= '0;
@@ -79,5 +104,6 @@ module kestrel_mem_counters #(
     assign counters_o[c*64 +: 64] = q;
   end
 
+  `KESTREL_STATIC_ASSERT(sms_fit, NumSms >= 1 && NumSms < 256)
   `KESTREL_ASSERT(inflight_no_underflow, !(rsp_taken_i && !req_taken_i && inflight_q == '0))
 endmodule

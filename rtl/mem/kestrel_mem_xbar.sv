@@ -5,7 +5,8 @@
 // pending request; its request is checked by the page table (check port,
 // combinational) and either forwarded to the external port unchanged (the
 // SM's own tag rides along) or, if the check fails, never leaves the GPU.
-// Either way an order entry {SM, fault kind, tag} is pushed into a FIFO.
+// Either way an order entry {SM, read-only page, fault kind, tag} is pushed
+// into a FIFO.
 // Responses: the external memory answers in request order (the protocol of
 // kestrel_pkg), so the FIFO head says whom the next response belongs to; a
 // head that failed its check is answered locally with its fault kind and zero
@@ -40,10 +41,12 @@ module kestrel_mem_xbar #(
   output logic [NumSms-1:0]             sm_rsp_valid_o,
   input  logic [NumSms-1:0]             sm_rsp_ready_i,
   output logic [NumSms*RspW-1:0]        sm_rsp_o,
+  output logic                          sm_rsp_readonly_o,  // with sm_rsp_o: the line's page is read-only
   // page check (kestrel_page_table)
   output kestrel_pkg::mem_kind_e        chk_kind_o,
   output logic [kestrel_pkg::AddrW-1:0] chk_addr_o,
   input  kestrel_pkg::fault_kind_e      chk_fault_i,
+  input  logic                          chk_readonly_i,
   // external DRAM port
   output logic                          ext_req_valid_o,
   input  logic                          ext_req_ready_i,
@@ -56,10 +59,11 @@ module kestrel_mem_xbar #(
 );
   typedef struct packed {
     logic [SmW-1:0] sm;
+    logic readonly;
     logic [3:0] fault;  // kestrel_pkg::fault_kind_e bits (Yosys 0.23: no package enums in local structs)
     logic [kestrel_pkg::MemTagW-1:0] tag;
   } order_t;
-  localparam int unsigned OrderW = SmW + 4 + kestrel_pkg::MemTagW;
+  localparam int unsigned OrderW = SmW + 1 + 4 + kestrel_pkg::MemTagW;
 
   logic arb_valid;
   logic [SmW-1:0] arb_idx;
@@ -98,6 +102,7 @@ module kestrel_mem_xbar #(
     take = arb_valid && order_ready && (!checked_ok || ext_req_ready_i);
     sm_req_ready_o = take ? arb_grant : '0;
     order_in.sm = arb_idx;
+    order_in.readonly = chk_readonly_i;
     order_in.fault = chk_fault_i;
     order_in.tag = chosen.tag;
   end
@@ -140,6 +145,7 @@ module kestrel_mem_xbar #(
     end
     // Every SM sees the same payload; only the owner's valid is raised.
     sm_rsp_o = {NumSms{rsp}};
+    sm_rsp_readonly_o = order_head.readonly && !head_local;
     if (order_valid && (head_local || ext_rsp_valid_i)) sm_rsp_valid_o[order_head.sm] = 1'b1;
     ext_rsp_ready_o = order_valid && !head_local && sm_rsp_ready_i[order_head.sm];
     pop = order_valid && sm_rsp_ready_i[order_head.sm] && (head_local || ext_rsp_valid_i);

@@ -40,7 +40,8 @@ module kestrel_page_table #(
   // check side
   input  kestrel_pkg::mem_kind_e          chk_kind_i,
   input  logic [kestrel_pkg::AddrW-1:0]   chk_addr_i,
-  output kestrel_pkg::fault_kind_e        chk_fault_o
+  output kestrel_pkg::fault_kind_e        chk_fault_o,
+  output logic                            chk_readonly_o  // mapped readable, not writable
 );
   localparam logic [32:0] DramBase = 33'(kestrel_pkg::GlobalBase);
   localparam logic [32:0] CapacityEnd = DramBase + 33'(MemBytes);
@@ -145,6 +146,7 @@ module kestrel_page_table #(
     chk_page = (chk_addr_i - kestrel_pkg::GlobalBase) >> kestrel_pkg::PageShift;
     chk_row = perms_q[RowW'(chk_page / RowPages)];
     chk_perms = chk_in_dram ? chk_row[ColW'(chk_page % RowPages)*3 +: 3] : 3'b000;
+    chk_readonly_o = chk_perms[kestrel_pkg::PermRead] && !chk_perms[kestrel_pkg::PermWrite];
     chk_fault_o = kestrel_pkg::FaultNone;
     unique case (chk_kind_i)
       kestrel_pkg::MemRead: begin

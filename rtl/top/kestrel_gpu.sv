@@ -42,6 +42,12 @@ module kestrel_gpu #(
   parameter int unsigned L2Sets = 256,
   parameter int unsigned L2Ways = 8,
   parameter int unsigned L2Mshrs = 16,
+  // Each SM's constant cache (kestrel_const_cache) on its memory port:
+  // ConstCacheSets x ConstCacheWays lines of read-only pages (kernel
+  // parameters, __constant__ data, .rodata); ConstCacheSets = 0 leaves it
+  // out (the board preset).  Timing only: no result depends on it.
+  parameter int unsigned ConstCacheSets = 16,
+  parameter int unsigned ConstCacheWays = 4,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
@@ -114,6 +120,9 @@ module kestrel_gpu #(
   end
 `endif
   logic [NumSms*EventsW-1:0] sm_events;
+  // The constant caches: responses' read-only flag, invalidation, events.
+  logic sm_rsp_readonly, const_inv;
+  logic [NumSms-1:0] const_hit, const_miss, const_evict;
 
   // ---------------------------------------------------------------------------
   // Streaming multiprocessors.
@@ -126,6 +135,10 @@ module kestrel_gpu #(
     logic req_valid, req_ready, rsp_valid, rsp_ready;
     logic [ReqW-1:0] req_bits;
     logic [RspW-1:0] rsp_bits;
+    // between the registered stages and the crossbar: the constant cache
+    logic near_req_valid, near_req_ready, near_rsp_valid, near_rsp_ready;
+    logic [ReqW-1:0] near_req;
+    logic [RspW-1:0] near_rsp;
     kestrel_sm #(
       .Xlen(Xlen),
       .Lanes(Lanes),
@@ -189,21 +202,68 @@ module kestrel_gpu #(
       .in_valid_i(req_valid),
       .in_ready_o(req_ready),
       .in_data_i(req_bits),
-      .out_valid_o(sm_req_valid[s]),
-      .out_ready_i(sm_req_ready[s]),
-      .out_data_o(sm_req[s*ReqW +: ReqW])
+      .out_valid_o(near_req_valid),
+      .out_ready_i(near_req_ready),
+      .out_data_o(near_req)
     );
     kestrel_skid_buf #(.Width(RspW)) u_rsp_stage (
       .clk_i,
       .rst_ni,
-      .in_valid_i(sm_rsp_valid[s]),
-      .in_ready_o(sm_rsp_ready[s]),
-      .in_data_i(sm_rsp[s*RspW +: RspW]),
+      .in_valid_i(near_rsp_valid),
+      .in_ready_o(near_rsp_ready),
+      .in_data_i(near_rsp),
       .out_valid_o(rsp_valid),
       .out_ready_i(rsp_ready),
       .out_data_o(rsp_bits)
     );
     assign rsp = rsp_bits;
+
+    if (ConstCacheSets > 0) begin : gen_const
+      kestrel_pkg::mem_req_t up_req, dn_req;
+      kestrel_pkg::mem_rsp_t up_rsp, dn_rsp;
+      assign up_req = near_req;
+      assign dn_rsp = sm_rsp[s*RspW +: RspW];
+      kestrel_const_cache #(
+        .Sets(ConstCacheSets),
+        .Ways(ConstCacheWays),
+        .HitDepth(2),
+        .Outstanding(2 * MemOutstanding)
+      ) u_const (
+        .clk_i,
+        .rst_ni,
+        .inv_i(const_inv),
+        .up_req_valid_i(near_req_valid),
+        .up_req_ready_o(near_req_ready),
+        .up_req_i(up_req),
+        .up_rsp_valid_o(near_rsp_valid),
+        .up_rsp_ready_i(near_rsp_ready),
+        .up_rsp_o(up_rsp),
+        .dn_req_valid_o(sm_req_valid[s]),
+        .dn_req_ready_i(sm_req_ready[s]),
+        .dn_req_o(dn_req),
+        .dn_rsp_valid_i(sm_rsp_valid[s]),
+        .dn_rsp_ready_o(sm_rsp_ready[s]),
+        .dn_rsp_i(dn_rsp),
+        .dn_rsp_readonly_i(sm_rsp_readonly),
+        .ev_hit_o(const_hit[s]),
+        .ev_miss_o(const_miss[s]),
+        .ev_evict_o(const_evict[s])
+      );
+      assign sm_req[s*ReqW +: ReqW] = dn_req;
+      assign near_rsp = up_rsp;
+    end else begin : gen_no_const
+      assign sm_req_valid[s] = near_req_valid;
+      assign near_req_ready = sm_req_ready[s];
+      assign sm_req[s*ReqW +: ReqW] = near_req;
+      assign near_rsp_valid = sm_rsp_valid[s];
+      assign sm_rsp_ready[s] = near_rsp_ready;
+      assign near_rsp = sm_rsp[s*RspW +: RspW];
+      assign const_hit[s] = 1'b0;
+      assign const_miss[s] = 1'b0;
+      assign const_evict[s] = 1'b0;
+      logic unused_const;
+      assign unused_const = ^{sm_rsp_readonly, const_inv};
+    end
     assign sm_fault[s*FaultW +: FaultW] = fault;
     assign sm_events[s*EventsW +: EventsW] = events;
   end
@@ -305,6 +365,7 @@ module kestrel_gpu #(
   kestrel_pkg::mem_kind_e chk_kind;
   logic [kestrel_pkg::AddrW-1:0] chk_addr;
   kestrel_pkg::fault_kind_e chk_fault;
+  logic chk_readonly;
   logic map_valid, map_ready, map_busy;
   logic [31:0] map_addr, map_pages;
   logic [2:0] map_perms;
@@ -325,9 +386,11 @@ module kestrel_gpu #(
     .sm_rsp_valid_o(sm_rsp_valid),
     .sm_rsp_ready_i(sm_rsp_ready),
     .sm_rsp_o(sm_rsp),
+    .sm_rsp_readonly_o(sm_rsp_readonly),
     .chk_kind_o(chk_kind),
     .chk_addr_o(chk_addr),
     .chk_fault_i(chk_fault),
+    .chk_readonly_i(chk_readonly),
     .ext_req_valid_o(xbar_req_valid),
     .ext_req_ready_i(xbar_req_ready),
     .ext_req_o(xbar_req),
@@ -419,7 +482,7 @@ module kestrel_gpu #(
   logic unused_taken;
   assign unused_taken = mem_req_taken;
   logic [32'(kestrel_pkg::MemCntCount)*64-1:0] mem_counters;
-  kestrel_mem_counters u_mem_counters (
+  kestrel_mem_counters #(.NumSms(NumSms)) u_mem_counters (
     .clk_i,
     .rst_ni,
     .clear_i(start),
@@ -435,6 +498,9 @@ module kestrel_gpu #(
     .l2_evict_i(l2_evict),
     .l2_write_i(l2_write),
     .dram_req_taken_i(mem_req_valid_o && mem_req_ready_i),
+    .const_hit_i(const_hit),
+    .const_miss_i(const_miss),
+    .const_evict_i(const_evict),
     .counters_o(mem_counters)
   );
 
@@ -450,8 +516,14 @@ module kestrel_gpu #(
     .map_busy_o(map_busy),
     .chk_kind_i(chk_kind),
     .chk_addr_i(chk_addr),
-    .chk_fault_o(chk_fault)
+    .chk_fault_o(chk_fault),
+    .chk_readonly_o(chk_readonly)
   );
+
+  // The constant caches forget every line at a launch's start, after a host
+  // write during a launch and while a page-table command changes
+  // permissions (a read taken in any of those cycles fills nothing).
+  assign const_inv = start || mem_changed_i || map_busy;
 
   // ---------------------------------------------------------------------------
   // Host registers and counters.

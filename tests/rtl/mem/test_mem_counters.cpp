@@ -31,6 +31,7 @@ void idle(Bench& b) {
   b->rsp_taken_i = 0;
   b->l2_hit_i = b->l2_miss_i = b->l2_merge_i = b->l2_evict_i = b->l2_write_i = 0;
   b->dram_req_taken_i = 0;
+  b->const_hit_i = b->const_miss_i = b->const_evict_i = 0;
 }
 
 void expect_counts(Bench& b, const Counts& ref) {
@@ -82,7 +83,15 @@ TEST(MemCounters, CountsRequestsByKindAndEvents) {
       b->l2_evict_i = events[3];
       b->l2_write_i = events[4];
       b->dram_req_taken_i = events[5];
+      // The two SMs' constant caches: a pulse per SM, summed.
+      const unsigned const_hits = rng() % 4, const_misses = rng() % 4, const_evicts = rng() % 4;
+      b->const_hit_i = const_hits;
+      b->const_miss_i = const_misses;
+      b->const_evict_i = const_evicts;
       if (enable) {
+        ref[KESTREL_MEM_CNT_CONST_HITS] += __builtin_popcount(const_hits);
+        ref[KESTREL_MEM_CNT_CONST_MISSES] += __builtin_popcount(const_misses);
+        ref[KESTREL_MEM_CNT_CONST_EVICTIONS] += __builtin_popcount(const_evicts);
         if (req) ++ref[kind_counter(kind, write, atomic)];
         ref[KESTREL_MEM_CNT_L2_HITS] += events[0];
         ref[KESTREL_MEM_CNT_L2_MISSES] += events[1];

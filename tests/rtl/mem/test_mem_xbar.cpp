@@ -38,11 +38,16 @@ unsigned check_rule(unsigned kind, uint32_t addr) {
   return kind == kestrel::contract::kMemWrite ? KESTREL_FAULT_WRITE_PROTECT : KESTREL_FAULT_ILLEGAL_ADDRESS;
 }
 
+// The page table's read-only answer (kestrel_page_table chk_readonly_o):
+// whatever the kind, it travels with the response of a request that passed.
+bool readonly_rule(uint32_t addr) { return ((addr >> 6) % 3) == 1; }
+
 struct Expect {
   uint8_t tag;
   unsigned fault;
   std::array<uint8_t, 64> data;  // reads: the line at the time the request passed
   bool read;
+  bool readonly;
 };
 
 TEST(MemXbar, RandomTrafficInOrderPerSm) {
@@ -64,7 +69,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
     uint64_t ready_at;
   };
   std::deque<InFlight> ext_queue;
-  unsigned ext_requests = 0, local_faults = 0, taken_pulses = 0, issued = 0;
+  unsigned ext_requests = 0, local_faults = 0, taken_pulses = 0, issued = 0, readonly_answers = 0;
   uint64_t now = 0;
   constexpr unsigned kPerSm = 400;
 
@@ -109,6 +114,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
     b.eval();
     // The page check answers combinationally from the chosen request.
     b->chk_fault_i = check_rule(b->chk_kind_o, b->chk_addr_o);
+    b->chk_readonly_i = readonly_rule(b->chk_addr_o);
     b.eval();
 
     // Sample handshakes before the edge.
@@ -123,6 +129,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
       e.tag = r.tag;
       e.fault = check_rule(r.kind, r.addr);
       e.read = !r.write;
+      e.readonly = readonly_rule(r.addr) && e.fault == KESTREL_FAULT_NONE;
       auto& line = ref[(r.addr - KESTREL_GLOBAL_BASE) / 64];
       std::memcpy(e.data.data(), line.data(), 64);
       if (e.fault == KESTREL_FAULT_NONE && r.write) {
@@ -160,6 +167,8 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
       const MemRsp r = kestrel::rtlbench::unpack_rsp(b->sm_rsp_o.data(), s * mem_rsp::kBits);
       ASSERT_EQ(r.tag, e.tag) << "SM " << s << " out of order";
       ASSERT_EQ(r.fault, e.fault) << "SM " << s;
+      EXPECT_EQ(b->sm_rsp_readonly_o != 0, e.readonly) << "SM " << s << " read-only flag, tag " << unsigned{e.tag};
+      readonly_answers += e.readonly;
       if (e.read && e.fault == KESTREL_FAULT_NONE) {
         ASSERT_EQ(std::memcmp(r.rdata, e.data.data(), 64), 0) << "SM " << s << " read data";
       }
@@ -170,6 +179,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
   }
   EXPECT_EQ(taken_pulses, issued);
   EXPECT_GT(local_faults, 200u);
+  EXPECT_GT(readonly_answers, 100u);
   EXPECT_EQ(ext_requests + local_faults, issued);
   EXPECT_EQ(dram, ref) << "external memory after all writes";
 }
@@ -191,6 +201,7 @@ TEST(MemXbar, RoundRobinUnderContention) {
   b->sm_rsp_ready_i = 0x7;
   b->ext_req_ready_i = 1;
   b->chk_fault_i = KESTREL_FAULT_NONE;
+  b->chk_readonly_i = 0;
   int last = -1;
   for (int cycle = 0; cycle < 300; ++cycle) {
     b->ext_rsp_valid_i = !ext_queue.empty();

@@ -1,0 +1,422 @@
+// Constant cache bench (kestrel_const_cache) in two configurations: 4 sets x
+// 2 ways, and 2 sets direct mapped.  Around the unit: an SM side that offers
+// requests and takes answers at random, and a memory side that answers in
+// request order after a random latency, saying per line whether its page is
+// read-only, faulting some lines.  Every answer is checked in order (tag,
+// fault, data against a flat memory), and every decision against a
+// reference cache that sees the same events at the same cycles: a plain read
+// of a held line is a hit and never reaches memory; a read-only read answered
+// without a fault fills its line unless it is held by then; the victim is the
+// lowest invalid way, else the set's turn; an invalidation drops every line
+// and the fills of reads taken before it.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <random>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "Vconst_cache_s2w1.h"
+#include "Vconst_cache_s4w2.h"
+#include "kestrel/abi.h"
+#include "rtl_test.hpp"
+#include "wide_bits.hpp"
+
+namespace {
+
+using kestrel::rtlbench::MemReq;
+using kestrel::rtlbench::MemRsp;
+using Line = std::array<uint8_t, 64>;
+
+constexpr uint32_t kBase = KESTREL_GLOBAL_BASE;
+
+Line initial_line(uint32_t addr) {
+  Line line;
+  uint32_t x = addr * 2246822519u + 977u;
+  for (auto& byte : line) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    byte = static_cast<uint8_t>(x);
+  }
+  return line;
+}
+
+bool plain_read(const MemReq& r) { return r.kind == kestrel::contract::kMemRead && !r.amo; }
+
+class RefCache {
+ public:
+  RefCache(unsigned sets, unsigned ways) : sets_(sets), ways_(ways), lines_(sets * ways), turn_(sets, 0) {}
+  bool holds(uint32_t line) const {
+    for (unsigned w = 0; w < ways_; ++w)
+      if (way(line % sets_, w).valid && way(line % sets_, w).line == line) return true;
+    return false;
+  }
+  // Fills `line`; returns whether a valid line was evicted.
+  bool fill(uint32_t line) {
+    const unsigned set = line % sets_;
+    for (unsigned w = 0; w < ways_; ++w) {
+      if (!way(set, w).valid) {
+        way(set, w) = {true, line};
+        return false;
+      }
+    }
+    way(set, turn_[set]) = {true, line};
+    turn_[set] = (turn_[set] + 1) % ways_;
+    return true;
+  }
+  void invalidate() {
+    for (auto& l : lines_) l.valid = false;
+  }
+
+ private:
+  struct Way {
+    bool valid = false;
+    uint32_t line = 0;
+  };
+  Way& way(unsigned set, unsigned w) { return lines_[set * ways_ + w]; }
+  const Way& way(unsigned set, unsigned w) const { return lines_[set * ways_ + w]; }
+  unsigned sets_, ways_;
+  std::vector<Way> lines_;
+  std::vector<unsigned> turn_;
+};
+
+template <typename Model>
+class Harness {
+ public:
+  Harness(unsigned set_count, unsigned way_count, uint32_t seed)
+      : sets(set_count), ways(way_count), rng_(seed), ref_(set_count, way_count) {
+    bench_.reset();
+    auto& d = bench_.dut();
+    d.inv_i = 0;
+    d.up_req_valid_i = 0;
+    d.dn_rsp_valid_i = 0;
+  }
+
+  unsigned offer_pct = 80, rsp_ready_pct = 80, dn_ready_pct = 80;
+  unsigned min_latency = 1, max_latency = 10;
+  std::set<uint32_t> readonly;  // line addresses on read-only pages
+  std::set<uint32_t> faulty;    // line addresses memory answers with ILLEGAL_ADDRESS
+
+  uint32_t line_addr(unsigned set, unsigned n) const { return kBase + (n * sets + set) * 64; }
+  MemReq read(uint32_t addr, unsigned kind = kestrel::contract::kMemRead) {
+    MemReq r;
+    r.kind = kind;
+    r.addr = addr;
+    r.tag = next_tag_++;
+    return r;
+  }
+  MemReq write(uint32_t addr, uint8_t seed) {
+    MemReq r;
+    r.kind = kestrel::contract::kMemWrite;
+    r.write = true;
+    r.addr = addr;
+    r.be = ~0ull;
+    for (unsigned i = 0; i < 64; ++i) r.wdata[i] = static_cast<uint8_t>(seed * 7 + i);
+    r.tag = next_tag_++;
+    return r;
+  }
+  void send(const MemReq& r) { to_send_.push_back(r); }
+  void drain(unsigned limit = 100000) {
+    for (unsigned i = 0; i < limit; ++i) {
+      if (to_send_.empty() && !offering_ && expected_.empty() && memory_queue_.empty()) return;
+      cycle();
+    }
+    ADD_FAILURE() << "no progress: " << expected_.size() << " answers outstanding";
+  }
+  // The host writes memory (a read-only page too) and, like a launch start,
+  // invalidates: later reads must see the new bytes.
+  void host_write_and_invalidate(uint32_t addr, uint8_t value) {
+    line(memory_, addr).fill(value);
+    line(expected_memory_, addr).fill(value);
+    pulse_inv_ = true;
+    cycle();
+  }
+  // Cycles from offering `r` (alone, everything ready) to its answer.
+  unsigned latency_of(const MemReq& r) {
+    const unsigned saved[3] = {offer_pct, rsp_ready_pct, dn_ready_pct};
+    offer_pct = rsp_ready_pct = dn_ready_pct = 100;
+    const uint64_t before = answered;
+    send(r);
+    const uint64_t start = now_;
+    while (answered == before && now_ - start < 1000) cycle();
+    offer_pct = saved[0];
+    rsp_ready_pct = saved[1];
+    dn_ready_pct = saved[2];
+    return static_cast<unsigned>(now_ - start);
+  }
+
+  void cycle() {
+    auto& d = bench_.dut();
+    if (!offering_ && !to_send_.empty() && pct(offer_pct)) {
+      current_ = to_send_.front();
+      to_send_.pop_front();
+      offering_ = true;
+    }
+    d.up_req_valid_i = offering_;
+    kestrel::rtlbench::pack_req(d.up_req_i.data(), 0, current_);
+    const bool rsp_ready = pct(rsp_ready_pct);
+    d.up_rsp_ready_i = rsp_ready;
+    d.dn_req_ready_i = pct(dn_ready_pct);
+    d.inv_i = pulse_inv_;
+    const bool dn_rsp = !memory_queue_.empty() && memory_queue_.front().ready_at <= now_;
+    d.dn_rsp_valid_i = dn_rsp;
+    d.dn_rsp_readonly_i = 0;
+    if (dn_rsp) {
+      const MemReq& q = memory_queue_.front().req;
+      MemRsp rsp;
+      rsp.tag = q.tag;
+      if (faulty.count(q.addr)) {
+        rsp.fault = KESTREL_FAULT_ILLEGAL_ADDRESS;
+      } else {
+        std::memcpy(rsp.rdata, memory_queue_.front().data.data(), 64);
+        d.dn_rsp_readonly_i = readonly.count(q.addr) != 0;
+      }
+      kestrel::rtlbench::pack_rsp(d.dn_rsp_i.data(), 0, rsp);
+    }
+    bench_.eval();
+
+    // Decisions of this cycle, in the unit's order: a request taken looks at
+    // the lines as they were; an answer's fill and an invalidation land at
+    // the edge.
+    if (offering_ && d.up_req_ready_o) {
+      const bool hit = plain_read(current_) && ref_.holds(current_.addr / 64);
+      EXPECT_EQ(d.ev_hit_o != 0, hit) << "hit decision, tag " << unsigned{current_.tag};
+      ref_hits += hit;
+      Expect e;
+      e.tag = current_.tag;
+      e.fault = (!hit && faulty.count(current_.addr)) ? KESTREL_FAULT_ILLEGAL_ADDRESS : KESTREL_FAULT_NONE;
+      e.data = line(expected_memory_, current_.addr);
+      e.check_data = !current_.write;
+      if (current_.write && !faulty.count(current_.addr))
+        std::memcpy(line(expected_memory_, current_.addr).data(), current_.wdata, 64);
+      expected_.push_back(e);
+      order_.push_back({current_, hit, epoch_});
+      offering_ = false;
+    } else {
+      EXPECT_EQ(d.ev_hit_o, 0u);
+    }
+    if (d.dn_req_valid_o && d.dn_req_ready_i) {
+      const MemReq r = kestrel::rtlbench::unpack_req(d.dn_req_o.data(), 0);
+      // Memory performs a request when it takes it (in order): a write
+      // lands, a read's answer is fixed.
+      if (r.write && !faulty.count(r.addr)) std::memcpy(line(memory_, r.addr).data(), r.wdata, 64);
+      memory_queue_.push_back({r, now_ + min_latency + rng_() % (max_latency - min_latency + 1), line(memory_, r.addr)});
+      if (plain_read(r) && readonly.count(r.addr)) {
+        ++readonly_reads_sent;
+        faulty_reads_sent += faulty.count(r.addr) != 0;
+      }
+    }
+    bool evicted = false, filled_ro = false;
+    if (dn_rsp && d.dn_rsp_ready_o) memory_queue_.pop_front();
+    if (d.up_rsp_valid_o && rsp_ready) {
+      const MemRsp r = kestrel::rtlbench::unpack_rsp(d.up_rsp_o.data(), 0);
+      if (expected_.empty() || order_.empty()) {
+        ADD_FAILURE() << "an answer without a request";
+      } else {
+        const Expect e = expected_.front();
+        const Order o = order_.front();
+        expected_.pop_front();
+        order_.pop_front();
+        EXPECT_EQ(r.tag, e.tag) << "out of order";
+        EXPECT_EQ(r.fault, e.fault) << "tag " << unsigned{e.tag};
+        if (e.check_data && e.fault == KESTREL_FAULT_NONE) {
+          EXPECT_EQ(std::memcmp(r.rdata, e.data.data(), 64), 0) << "data, tag " << unsigned{e.tag};
+        }
+        const uint32_t l = o.req.addr / 64;
+        if (!o.hit && plain_read(o.req) && readonly.count(o.req.addr) && !faulty.count(o.req.addr)) {
+          filled_ro = true;
+          if (o.epoch == epoch_ && !pulse_inv_ && !ref_.holds(l)) evicted = ref_.fill(l);
+        }
+      }
+      ++answered;
+    }
+    EXPECT_EQ(d.ev_miss_o != 0, filled_ro) << "miss event at cycle " << now_;
+    EXPECT_EQ(d.ev_evict_o != 0, evicted) << "eviction event at cycle " << now_;
+    ref_misses += filled_ro;
+    ref_evictions += evicted;
+    hits += d.ev_hit_o;
+    misses += d.ev_miss_o;
+    evictions += d.ev_evict_o;
+    if (pulse_inv_) {
+      ref_.invalidate();
+      ++epoch_;
+      pulse_inv_ = false;
+    }
+    bench_.tick();
+    ++now_;
+  }
+
+  const unsigned sets, ways;
+  uint64_t answered = 0;
+  unsigned hits = 0, misses = 0, evictions = 0;
+  unsigned ref_hits = 0, ref_misses = 0, ref_evictions = 0, readonly_reads_sent = 0, faulty_reads_sent = 0;
+  std::mt19937& rng() { return rng_; }
+
+ private:
+  struct Expect {
+    uint8_t tag;
+    unsigned fault;
+    bool check_data;
+    Line data;
+  };
+  struct Order {
+    MemReq req;
+    bool hit;
+    unsigned epoch;
+  };
+  struct InFlight {
+    MemReq req;
+    uint64_t ready_at;
+    Line data;
+  };
+  bool pct(unsigned p) { return rng_() % 100 < p; }
+  // `memory_` is what memory holds; `expected_memory_` what an answer must
+  // carry: updated when a request is taken, in request order.
+  static Line& line(std::unordered_map<uint32_t, Line>& lines, uint32_t addr) {
+    auto it = lines.find(addr);
+    if (it == lines.end()) it = lines.emplace(addr, initial_line(addr)).first;
+    return it->second;
+  }
+
+  kestrel::rtlbench::Bench<Model> bench_;
+  std::mt19937 rng_;
+  RefCache ref_;
+  std::unordered_map<uint32_t, Line> memory_, expected_memory_;
+  std::deque<MemReq> to_send_;
+  std::deque<Expect> expected_;
+  std::deque<Order> order_;
+  std::deque<InFlight> memory_queue_;
+  MemReq current_;
+  bool offering_ = false, pulse_inv_ = false;
+  uint8_t next_tag_ = 0;
+  uint64_t now_ = 0;
+  unsigned epoch_ = 0;
+};
+
+struct Assoc {
+  using Model = Vconst_cache_s4w2;
+  static constexpr unsigned kSets = 4, kWays = 2;
+};
+struct Direct {
+  using Model = Vconst_cache_s2w1;
+  static constexpr unsigned kSets = 2, kWays = 1;
+};
+
+template <typename Config>
+class ConstCache : public ::testing::Test {
+ protected:
+  Harness<typename Config::Model> harness{Config::kSets, Config::kWays, 11};
+};
+using Configs = ::testing::Types<Assoc, Direct>;
+TYPED_TEST_SUITE(ConstCache, Configs);
+
+// A read-only line is read from memory once; later reads hit, answer one
+// cycle after they are taken (two bench cycles from the offer to the
+// answer), and never reach memory.  A line of a
+// writable page is never kept.
+TYPED_TEST(ConstCache, ReadOnlyLinesAreKeptWritableOnesAreNot) {
+  auto& h = this->harness;
+  const uint32_t ro = h.line_addr(1, 0), rw = h.line_addr(1, 1);
+  h.readonly.insert(ro);
+  const unsigned miss_latency = h.latency_of(h.read(ro));
+  EXPECT_GE(miss_latency, 3u);
+  EXPECT_EQ(h.latency_of(h.read(ro)), 2u);
+  EXPECT_EQ(h.latency_of(h.read(ro)), 2u);
+  h.latency_of(h.read(rw));
+  EXPECT_GE(h.latency_of(h.read(rw)), 3u) << "a writable page's line was kept";
+  h.drain();
+  EXPECT_EQ(h.hits, 2u);
+  EXPECT_EQ(h.misses, 1u);
+  EXPECT_EQ(h.readonly_reads_sent, 1u);
+}
+
+// Writes, atomics, local-memory and fetch requests pass through even to a
+// held line, and a fault is answered as memory gave it.
+TYPED_TEST(ConstCache, OtherRequestsPassThrough) {
+  auto& h = this->harness;
+  const uint32_t ro = h.line_addr(0, 0), bad = h.line_addr(0, 2);
+  h.readonly.insert(ro);
+  h.readonly.insert(bad);
+  h.faulty.insert(bad);
+  h.send(h.read(ro));
+  h.drain();
+  h.send(h.read(ro, kestrel::contract::kMemLocal));
+  h.send(h.read(ro, kestrel::contract::kMemFetch));
+  MemReq amo = h.read(ro);
+  amo.amo = true;
+  amo.amo_op = kestrel::contract::kAmoLr;
+  h.send(amo);
+  h.send(h.read(bad));
+  h.send(h.read(bad));
+  h.drain();
+  EXPECT_EQ(h.hits, 0u) << "only plain reads hit";
+  EXPECT_EQ(h.readonly_reads_sent, 3u);  // ro's first read, bad twice (a fault fills nothing)
+}
+
+// After the host writes a read-only line and the cache is invalidated (a
+// launch's start), the next read goes to memory and sees the new bytes; a
+// read in flight across the invalidation does not fill.
+TYPED_TEST(ConstCache, InvalidationDropsLinesAndFillsInFlight) {
+  auto& h = this->harness;
+  const uint32_t a = h.line_addr(1, 0);
+  h.readonly.insert(a);
+  h.latency_of(h.read(a));
+  EXPECT_EQ(h.latency_of(h.read(a)), 2u);
+  h.host_write_and_invalidate(a, 0x5A);
+  EXPECT_GE(h.latency_of(h.read(a)), 3u);
+  EXPECT_EQ(h.latency_of(h.read(a)), 2u);
+  // A read sent, then an invalidation before its answer: no fill.
+  h.min_latency = h.max_latency = 20;
+  h.host_write_and_invalidate(a, 0x11);
+  h.send(h.read(a));
+  for (int i = 0; i < 5; ++i) h.cycle();
+  h.host_write_and_invalidate(a, 0x22);
+  h.drain();
+  EXPECT_GE(h.latency_of(h.read(a)), 20u) << "a fill from before the invalidation was kept";
+  h.drain();
+}
+
+// Random traffic over a few sets: read-only and writable lines, writes,
+// faults, random readiness and latency, an occasional invalidation; every
+// answer and every event against the reference.
+TYPED_TEST(ConstCache, RandomTrafficMatchesTheReference) {
+  auto& h = this->harness;
+  std::vector<uint32_t> lines;
+  for (unsigned n = 0; n < 6; ++n)
+    for (unsigned s = 0; s < h.sets; ++s) lines.push_back(h.line_addr(s, n));
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i % 3 != 2) h.readonly.insert(lines[i]);
+    if (i == 5) h.faulty.insert(lines[i]);
+  }
+  auto& rng = h.rng();
+  for (unsigned round = 0; round < 40; ++round) {
+    for (unsigned i = 0; i < 50; ++i) {
+      const uint32_t a = lines[rng() % lines.size()];
+      const unsigned kind = rng() % 10;
+      if (kind < 7)
+        h.send(h.read(a));
+      else if (kind < 8 && !h.readonly.count(a))
+        h.send(h.write(a, static_cast<uint8_t>(rng())));
+      else
+        h.send(h.read(a, kestrel::contract::kMemLocal));
+    }
+    const unsigned steps = 20 + rng() % 200;
+    for (unsigned i = 0; i < steps; ++i) h.cycle();
+    if (round % 8 == 7) h.host_write_and_invalidate(lines[rng() % lines.size()], static_cast<uint8_t>(round));
+  }
+  h.drain();
+  EXPECT_EQ(h.hits, h.ref_hits);
+  EXPECT_EQ(h.misses, h.ref_misses);
+  EXPECT_EQ(h.evictions, h.ref_evictions);
+  EXPECT_EQ(h.misses, h.readonly_reads_sent - h.faulty_reads_sent)
+      << "a read-only read went to memory without a miss, or a hit did";
+  EXPECT_GT(h.hits, 200u);
+  EXPECT_GT(h.evictions, 10u);
+}
+
+}  // namespace
