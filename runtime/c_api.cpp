@@ -759,6 +759,12 @@ const char* kestrel_mem_counter_name(int counter) {
       return "l2_writes";
     case KESTREL_MEM_CNT_DRAM_REQUESTS:
       return "dram_requests";
+    case KESTREL_MEM_CNT_CONST_HITS:
+      return "const_hits";
+    case KESTREL_MEM_CNT_CONST_MISSES:
+      return "const_misses";
+    case KESTREL_MEM_CNT_CONST_EVICTIONS:
+      return "const_evictions";
     default:
       return nullptr;
   }

@@ -102,7 +102,13 @@ kestrel_memory_stats memory_stats(const LaunchRecord& record) {
   s.l2_hit_rate =
       ratio(m[KESTREL_MEM_CNT_L2_HITS],
             m[KESTREL_MEM_CNT_L2_HITS] + m[KESTREL_MEM_CNT_L2_MISSES] + m[KESTREL_MEM_CNT_L2_MERGES]);
-  s.lines_per_warp_load = ratio(m[KESTREL_MEM_CNT_READS], record.counters[KESTREL_CNT_LOADS]);
+  s.const_hit_rate =
+      ratio(m[KESTREL_MEM_CNT_CONST_HITS], m[KESTREL_MEM_CNT_CONST_HITS] + m[KESTREL_MEM_CNT_CONST_MISSES]);
+  // A constant-cache hit is a line read the LSU asked for all the same, so
+  // the coalescing measure counts it; it never reaches the crossbar, so it
+  // moves no bytes on the memory side and average_latency leaves it out.
+  s.lines_per_warp_load =
+      ratio(m[KESTREL_MEM_CNT_READS] + m[KESTREL_MEM_CNT_CONST_HITS], record.counters[KESTREL_CNT_LOADS]);
   s.bytes_per_cycle = ratio(requests * kestrel::contract::kLineBytes, record.counters[KESTREL_CNT_CYCLES]);
   return s;
 }
@@ -175,6 +181,7 @@ nlohmann::ordered_json memory_json(const LaunchRecord& record) {
   for (int i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) json[kestrel_mem_counter_name(i)] = s.value[i];
   json["average_latency"] = s.average_latency;
   json["l2_hit_rate"] = s.l2_hit_rate;
+  json["const_hit_rate"] = s.const_hit_rate;
   json["lines_per_warp_load"] = s.lines_per_warp_load;
   json["bytes_per_cycle"] = s.bytes_per_cycle;
   return json;

@@ -127,6 +127,11 @@ void print_counters(const kestrel::Device& device, const kestrel_device_props& p
                   "L2 read hit rate", 100.0 * memory.l2_hit_rate, mem(KESTREL_MEM_CNT_L2_HITS),
                   mem(KESTREL_MEM_CNT_L2_MISSES), mem(KESTREL_MEM_CNT_L2_MERGES), props.l2_bytes / 1024,
                   props.l2_ways);
+    // Reads of read-only pages (parameters, __constant__ data, .rodata): the
+    // SMs' constant caches answer the hits before the crossbar.
+    std::printf("  %-34s %7.1f%% (%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " evictions)\n",
+                "constant cache hit rate", 100.0 * memory.const_hit_rate, mem(KESTREL_MEM_CNT_CONST_HITS),
+                mem(KESTREL_MEM_CNT_CONST_MISSES), mem(KESTREL_MEM_CNT_CONST_EVICTIONS));
   }
   // The DRAM model's side of the launch, where the backend has one.
   const kestrel_dram_stats dram = device.launch_dram_stats();

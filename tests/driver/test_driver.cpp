@@ -102,12 +102,15 @@ TEST(DriverDevice, ReadsMemoryCountersWhereTheDeviceHasThem) {
   const uint32_t lo = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_L2_HITS;
   state->regs[lo] = 9;
   state->regs[lo + 4] = 2;
+  // The window's last counter, at its top (0x368): a window of KESTREL_MEM_CNT_COUNT.
+  state->regs[KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_CONST_EVICTIONS] = 7;
   Device device(std::move(transport));
   EXPECT_EQ(device.info().l2_bytes, 128u * 1024);
   EXPECT_EQ(device.info().l2_ways, 8u);
   const std::optional<MemCounterValues> values = device.read_mem_counters();
   ASSERT_TRUE(values.has_value());
   EXPECT_EQ((*values)[KESTREL_MEM_CNT_L2_HITS], (2ull << 32) + 9);
+  EXPECT_EQ((*values)[KESTREL_MEM_CNT_CONST_EVICTIONS], 7u);
   EXPECT_EQ((*values)[KESTREL_MEM_CNT_READS], 0u);
 }
 

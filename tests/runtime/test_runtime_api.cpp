@@ -3,8 +3,14 @@
 // lookup, launch validation, parameter marshalling and fault reporting.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "device_context.hpp"
 #include "fake_transport.hpp"
@@ -256,6 +262,8 @@ TEST_F(RuntimeApi, LoadingBadModulesFailsCleanly) {
   EXPECT_EQ(kestrel_malloc(device_, (16u << 20) - kPage, &all), KESTREL_SUCCESS) << last_error();
 }
 
+using MemCounts = std::vector<std::pair<unsigned, uint64_t>>;
+
 class LaunchTest : public RuntimeApi {
  protected:
   void SetUp() override {
@@ -268,6 +276,34 @@ class LaunchTest : public RuntimeApi {
     void* args[] = {&out_, &base_, &n_};
     return kestrel_launch(fill_, grid, block, shared, args);
   }
+  // A device with the memory counter window and a 64 KiB 4-way L2 (CONFIG3,
+  // read when the device is opened), in place of the fixture's plain one, and
+  // a fake GPU that counts what `counts` puts into the window each launch.
+  void reopen_with_window(const MemCounts& counts) {
+    ASSERT_EQ(kestrel_device_close(device_), KESTREL_SUCCESS);
+    device_ = nullptr;
+    FakeConfig config;
+    config.config3 = (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (4u << 16) | 64u;
+    open(config);
+    module_ = load_fixture(64);
+    ASSERT_EQ(kestrel_module_get_kernel(module_, "fill_index", &fill_), KESTREL_SUCCESS);
+    ASSERT_EQ(kestrel_malloc(device_, 4096, &out_), KESTREL_SUCCESS);
+    state_->run = [counts](FakeDeviceState& s) {
+      for (const auto& [counter, value] : counts) {
+        s.regs[KESTREL_REG_MEM_COUNTERS + 8 * counter] = static_cast<uint32_t>(value);
+        s.regs[KESTREL_REG_MEM_COUNTERS + 8 * counter + 4] = static_cast<uint32_t>(value >> 32);
+      }
+      s.regs[KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_LOADS] = 40;
+      s.regs[KESTREL_REG_STATUS] = KESTREL_STATUS_DONE;
+    };
+  }
+  // 80 line reads, 10 of them constant-cache misses, and 30 line reads the
+  // constant caches answered (not in reads), for 40 warp-level loads.
+  const MemCounts counts_ = {{KESTREL_MEM_CNT_READS, 80},        {KESTREL_MEM_CNT_WRITES, 15},
+                             {KESTREL_MEM_CNT_FETCHES, 5},       {KESTREL_MEM_CNT_INFLIGHT_CYCLES, 4000},
+                             {KESTREL_MEM_CNT_L2_HITS, 60},      {KESTREL_MEM_CNT_L2_MISSES, 20},
+                             {KESTREL_MEM_CNT_L2_MERGES, 5},     {KESTREL_MEM_CNT_CONST_HITS, 30},
+                             {KESTREL_MEM_CNT_CONST_MISSES, 10}, {KESTREL_MEM_CNT_CONST_EVICTIONS, 2}};
   kestrel_module_t* module_ = nullptr;
   kestrel_kernel_t* fill_ = nullptr;
   kestrel_devptr_t out_ = 0;
@@ -391,7 +427,7 @@ TEST_F(LaunchTest, DramFiguresAreTheLaunchsShareOfTheModelsCounters) {
 }
 
 // The memory-side figures: the window's counters as the device counted
-// them, with the derived latency and hit rate; none (counted = 0) from a
+// them, with the derived latency and hit rates; none (counted = 0) from a
 // device whose CONFIG3 has no window.
 TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
   kestrel_memory_stats memory{};
@@ -400,45 +436,68 @@ TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
   ASSERT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_SUCCESS) << last_error();
   EXPECT_EQ(memory.counted, 0u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_READS], 0u);
+  EXPECT_EQ(memory.const_hit_rate, 0.0);
 
-  // A device with the window and a 64 KiB 4-way L2 (read when it is opened).
-  ASSERT_EQ(kestrel_device_close(device_), KESTREL_SUCCESS);
-  FakeConfig config;
-  config.config3 = (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (4u << 16) | 64u;
-  open(config);
+  reopen_with_window(counts_);
   kestrel_device_props props{};
   ASSERT_EQ(kestrel_device_get_props(device_, &props), KESTREL_SUCCESS);
   EXPECT_EQ(props.l2_bytes, 64u * 1024);
   EXPECT_EQ(props.l2_ways, 4u);
-  module_ = load_fixture(64);
-  ASSERT_EQ(kestrel_module_get_kernel(module_, "fill_index", &fill_), KESTREL_SUCCESS);
-  ASSERT_EQ(kestrel_malloc(device_, 4096, &out_), KESTREL_SUCCESS);
-  state_->run = [](kestrel::testing::FakeDeviceState& s) {
-    auto put = [&](unsigned counter, uint64_t value) {
-      s.regs[KESTREL_REG_MEM_COUNTERS + 8 * counter] = static_cast<uint32_t>(value);
-      s.regs[KESTREL_REG_MEM_COUNTERS + 8 * counter + 4] = static_cast<uint32_t>(value >> 32);
-    };
-    put(KESTREL_MEM_CNT_READS, 80);
-    put(KESTREL_MEM_CNT_WRITES, 15);
-    put(KESTREL_MEM_CNT_FETCHES, 5);
-    put(KESTREL_MEM_CNT_INFLIGHT_CYCLES, 4000);
-    put(KESTREL_MEM_CNT_L2_HITS, 60);
-    put(KESTREL_MEM_CNT_L2_MISSES, 20);
-    put(KESTREL_MEM_CNT_L2_MERGES, 5);
-    s.regs[KESTREL_REG_COUNTERS + 8 * KESTREL_CNT_LOADS] = 40;
-    s.regs[KESTREL_REG_STATUS] = KESTREL_STATUS_DONE;
-  };
   ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
   ASSERT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_SUCCESS) << last_error();
   EXPECT_EQ(memory.counted, 1u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_WRITES], 15u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_HITS], 30u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_MISSES], 10u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_EVICTIONS], 2u) << "the window's last counter";
+  // Constant-cache hits never reach the crossbar: not in the latency's or
+  // the bytes' requests, but line reads the loads asked for all the same.
   EXPECT_DOUBLE_EQ(memory.average_latency, 4000.0 / 100);
   EXPECT_DOUBLE_EQ(memory.l2_hit_rate, 60.0 / 85);
-  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, 80.0 / 40);
+  EXPECT_DOUBLE_EQ(memory.const_hit_rate, 30.0 / 40);
+  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, (80.0 + 30) / 40);
   EXPECT_DOUBLE_EQ(memory.bytes_per_cycle, 100.0 * 64 / 1000);  // the fake's launches take 1000 cycles
   EXPECT_EQ(kestrel_get_launch_memory_stats(device_, nullptr), KESTREL_ERROR_INVALID_VALUE);
-  EXPECT_STREQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_L2_HITS), "l2_hits");
-  EXPECT_EQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_COUNT), nullptr);
+}
+
+// Without a read of a read-only page the constant caches' hit rate is 0, not
+// a division by zero, and the line reads are the memory side's alone.
+TEST_F(LaunchTest, ConstantHitRateIsZeroWithoutConstantReads) {
+  reopen_with_window({{KESTREL_MEM_CNT_READS, 80}, {KESTREL_MEM_CNT_L2_HITS, 80}});
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  kestrel_memory_stats memory{};
+  ASSERT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_SUCCESS) << last_error();
+  EXPECT_EQ(memory.counted, 1u);
+  EXPECT_EQ(memory.const_hit_rate, 0.0);
+  EXPECT_DOUBLE_EQ(memory.l2_hit_rate, 1.0);
+  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, 80.0 / 40);
+}
+
+// KESTREL_STATS on a device with the window: the record's "memory" object
+// has every counter by its name and the figures of kestrel_memory_stats.
+TEST_F(LaunchTest, MemoryFiguresReachTheStatisticsFile) {
+  const std::string path = ::testing::TempDir() + "kestrel_memory_window_stats.jsonl";
+  ASSERT_EQ(setenv("KESTREL_STATS", path.c_str(), 1), 0);
+  reopen_with_window(counts_);
+  unsetenv("KESTREL_STATS");  // read when the device opens
+  ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
+  ASSERT_EQ(kestrel_synchronize(device_), KESTREL_SUCCESS) << last_error();
+  std::ifstream file(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(file, line)) << "no record in " << path;
+  const nlohmann::json memory = nlohmann::json::parse(line)["memory"];
+  ASSERT_TRUE(memory.is_object()) << line;
+  for (const auto& [counter, value] : counts_)
+    EXPECT_EQ(memory[kestrel_mem_counter_name(static_cast<int>(counter))], value) << counter;
+  EXPECT_EQ(memory["const_hits"], 30);
+  EXPECT_EQ(memory["const_misses"], 10);
+  EXPECT_EQ(memory["const_evictions"], 2);
+  EXPECT_DOUBLE_EQ(memory["const_hit_rate"].get<double>(), 30.0 / 40);
+  EXPECT_DOUBLE_EQ(memory["l2_hit_rate"].get<double>(), 60.0 / 85);
+  EXPECT_DOUBLE_EQ(memory["lines_per_warp_load"].get<double>(), (80.0 + 30) / 40);
+  EXPECT_DOUBLE_EQ(memory["bytes_per_cycle"].get<double>(), 100.0 * 64 / 1000);
+  file.close();
+  std::remove(path.c_str());
 }
 
 TEST_F(LaunchTest, RejectsConfigurationsBeyondTheDevice) {
@@ -701,6 +760,18 @@ TEST(Names, StatusCountersAndFaultKinds) {
   EXPECT_EQ(kestrel_counter_name(-1), nullptr);
   EXPECT_STREQ(kestrel_fault_kind_name(KESTREL_FAULT_BARRIER_DEADLOCK), "barrier deadlock");
   EXPECT_EQ(kestrel_fault_kind_name(1234), nullptr);
+}
+
+// The window's counters by name, as the statistics file and kestrel-stats
+// know them; none beyond the window.
+TEST(Names, MemoryCounters) {
+  const char* const names[KESTREL_MEM_CNT_COUNT] = {
+      "reads",         "writes",     "fetches",      "atomics",        "inflight_cycles",
+      "l2_hits",       "l2_misses",  "l2_merges",    "l2_evictions",   "l2_writes",
+      "dram_requests", "const_hits", "const_misses", "const_evictions"};
+  for (int i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) EXPECT_STREQ(kestrel_mem_counter_name(i), names[i]) << i;
+  EXPECT_EQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_COUNT), nullptr);
+  EXPECT_EQ(kestrel_mem_counter_name(-1), nullptr);
 }
 
 }  // namespace
