@@ -136,7 +136,10 @@ enum kestrel_mem_counter {
   KESTREL_MEM_CNT_CONST_HITS = 11, /* line reads the SMs' constant caches answered (they never reach the crossbar) */
   KESTREL_MEM_CNT_CONST_MISSES = 12, /* line reads of read-only pages that missed a constant cache (answered by memory; counted in reads too) */
   KESTREL_MEM_CNT_CONST_EVICTIONS = 13, /* constant-cache fills that replaced a valid line */
-  KESTREL_MEM_CNT_COUNT = 14
+  KESTREL_MEM_CNT_L1_HITS = 14, /* line reads of writable global pages the SMs' L1 data caches answered (they never reach the crossbar) */
+  KESTREL_MEM_CNT_L1_MISSES = 15, /* line reads of writable global pages that missed an L1 data cache (answered by memory; counted in reads too) */
+  KESTREL_MEM_CNT_L1_EVICTIONS = 16, /* L1 data-cache fills that replaced a valid line */
+  KESTREL_MEM_CNT_COUNT = 17
 };
 
 /* Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name. */

@@ -23,8 +23,9 @@ module kestrel_board #(
   parameter int unsigned MemOutstanding = 16,
   // no L2 on a board: its memory is on-chip RAM as fast as an L2 would be
   parameter int unsigned L2Sets = 0,
-  // nor constant caches, for the same reason (and their area)
+  // nor constant or L1 data caches, for the same reason (and their area)
   parameter int unsigned ConstCacheSets = 0,
+  parameter int unsigned L1Sets = 0,
   // device memory and the link
   parameter int unsigned MemBytes = 64 * 1024,
   parameter int unsigned MemKind = kestrel_board_pkg::MemSinglePort,
@@ -91,12 +92,13 @@ module kestrel_board #(
     .FpuStages(FpuStages),
     .SfuLanes(SfuLanes),
     .L2Sets(L2Sets),
-    .ConstCacheSets(ConstCacheSets)
+    .ConstCacheSets(ConstCacheSets),
+    .L1Sets(L1Sets)
   ) u_gpu (
     .clk_i,
     .rst_ni,
     .dram_kb_i(32'(MemBytes / 1024)),
-    .mem_changed_i(1'b0),  // no L2 or constant caches on the board
+    .mem_changed_i(1'b0),  // no L2 or SM caches on the board
     .reg_req_valid_i(reg_req_valid),
     .reg_req_ready_o(reg_req_ready),
     .reg_req_i(reg_req),

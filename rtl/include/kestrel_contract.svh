@@ -344,22 +344,25 @@
   // Memory-system counters (KESTREL_REG_MEM_COUNTERS), summed over all SMs, counted where the SMs'
   // line requests leave the crossbar for the memory side (memory-side atomics, L2, DRAM port).
   // Requests that fail the page check never get there.
-  typedef enum logic [3:0] {
-    MemCntReads = 4'd0,  // line reads of global and local memory (loads)
-    MemCntWrites = 4'd1,  // line writes of global and local memory (stores)
-    MemCntFetches = 4'd2,  // instruction-line fetches (I-cache misses)
-    MemCntAtomics = 4'd3,  // atomic requests (one thread each)
-    MemCntInflightCycles = 4'd4,  // per cycle, the requests in the memory side (taken, not yet answered): divided by the requests, their mean latency (Little's law)
-    MemCntL2Hits = 4'd5,  // L2 read hits
-    MemCntL2Misses = 4'd6,  // L2 read misses (line fills sent to DRAM)
-    MemCntL2Merges = 4'd7,  // L2 reads merged into a fill in flight
-    MemCntL2Evictions = 4'd8,  // L2 fills that replaced a valid line
-    MemCntL2Writes = 4'd9,  // L2 write-throughs
-    MemCntDramRequests = 4'd10,  // line requests on the DRAM port
-    MemCntConstHits = 4'd11,  // line reads the SMs' constant caches answered (they never reach the crossbar)
-    MemCntConstMisses = 4'd12,  // line reads of read-only pages that missed a constant cache (answered by memory; counted in reads too)
-    MemCntConstEvictions = 4'd13,  // constant-cache fills that replaced a valid line
-    MemCntCount = 4'd14
+  typedef enum logic [4:0] {
+    MemCntReads = 5'd0,  // line reads of global and local memory (loads)
+    MemCntWrites = 5'd1,  // line writes of global and local memory (stores)
+    MemCntFetches = 5'd2,  // instruction-line fetches (I-cache misses)
+    MemCntAtomics = 5'd3,  // atomic requests (one thread each)
+    MemCntInflightCycles = 5'd4,  // per cycle, the requests in the memory side (taken, not yet answered): divided by the requests, their mean latency (Little's law)
+    MemCntL2Hits = 5'd5,  // L2 read hits
+    MemCntL2Misses = 5'd6,  // L2 read misses (line fills sent to DRAM)
+    MemCntL2Merges = 5'd7,  // L2 reads merged into a fill in flight
+    MemCntL2Evictions = 5'd8,  // L2 fills that replaced a valid line
+    MemCntL2Writes = 5'd9,  // L2 write-throughs
+    MemCntDramRequests = 5'd10,  // line requests on the DRAM port
+    MemCntConstHits = 5'd11,  // line reads the SMs' constant caches answered (they never reach the crossbar)
+    MemCntConstMisses = 5'd12,  // line reads of read-only pages that missed a constant cache (answered by memory; counted in reads too)
+    MemCntConstEvictions = 5'd13,  // constant-cache fills that replaced a valid line
+    MemCntL1Hits = 5'd14,  // line reads of writable global pages the SMs' L1 data caches answered (they never reach the crossbar)
+    MemCntL1Misses = 5'd15,  // line reads of writable global pages that missed an L1 data cache (answered by memory; counted in reads too)
+    MemCntL1Evictions = 5'd16,  // L1 data-cache fills that replaced a valid line
+    MemCntCount = 5'd17
   } mem_counter_e;
 
   // Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name.

@@ -9,9 +9,9 @@
 // their mean latency through the memory side (Little's law) without a
 // per-request timestamp.  The L2's events and the DRAM port's requests are
 // counted beside them; with no L2 those inputs stay low.  So are the SMs'
-// constant-cache events (kestrel_const_cache, one pulse per SM per cycle,
-// summed): hits never reach the crossbar, misses are reads counted above
-// too.
+// constant-cache and L1 data-cache events (kestrel_sm_cache, one pulse per
+// SM per cycle, summed): hits never reach the crossbar, misses are reads
+// counted above too.
 //
 // Timing as kestrel_perf_counters: add while `enable_i` (the launch runs),
 // zero on `clear_i` (START), hold otherwise.
@@ -44,6 +44,10 @@ module kestrel_mem_counters #(
   input  logic [NumSms-1:0]      const_hit_i,
   input  logic [NumSms-1:0]      const_miss_i,
   input  logic [NumSms-1:0]      const_evict_i,
+  // and their L1 data caches'
+  input  logic [NumSms-1:0]      l1_hit_i,
+  input  logic [NumSms-1:0]      l1_miss_i,
+  input  logic [NumSms-1:0]      l1_evict_i,
   output logic [Counters*64-1:0] counters_o        // counter i at [i*64 +: 64]
 );
   // At most 2^16 - 1 requests are ever in the memory side (the crossbar's
@@ -51,6 +55,7 @@ module kestrel_mem_counters #(
   logic [15:0] inflight_q;
   logic [Counters-1:0] event_now;
   logic [7:0] const_hits, const_misses, const_evicts;  // this cycle's, over the SMs
+  logic [7:0] l1_hits, l1_misses, l1_evicts;
   logic is_write;
 
   always_comb begin
@@ -70,7 +75,13 @@ module kestrel_mem_counters #(
     const_hits = '0;
     const_misses = '0;
     const_evicts = '0;
+    l1_hits = '0;
+    l1_misses = '0;
+    l1_evicts = '0;
     for (int unsigned s = 0; s < NumSms; s++) begin
+      l1_hits = l1_hits + 8'(l1_hit_i[s]);
+      l1_misses = l1_misses + 8'(l1_miss_i[s]);
+      l1_evicts = l1_evicts + 8'(l1_evict_i[s]);
       const_hits = const_hits + 8'(const_hit_i[s]);
       const_misses = const_misses + 8'(const_miss_i[s]);
       const_evicts = const_evicts + 8'(const_evict_i[s]);
@@ -93,6 +104,9 @@ module kestrel_mem_counters #(
         32'(kestrel_pkg::MemCntConstHits): add = 64'(const_hits);
         32'(kestrel_pkg::MemCntConstMisses): add = 64'(const_misses);
         32'(kestrel_pkg::MemCntConstEvictions): add = 64'(const_evicts);
+        32'(kestrel_pkg::MemCntL1Hits): add = 64'(l1_hits);
+        32'(kestrel_pkg::MemCntL1Misses): add = 64'(l1_misses);
+        32'(kestrel_pkg::MemCntL1Evictions): add = 64'(l1_evicts);
         default: add = 64'(event_now[c]);
       endcase
     end

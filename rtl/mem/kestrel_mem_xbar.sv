@@ -55,7 +55,11 @@ module kestrel_mem_xbar #(
   output logic                          ext_rsp_ready_o,
   input  kestrel_pkg::mem_rsp_t         ext_rsp_i,
   // requests taken (for the memory-request counter), one cycle each
-  output logic                          req_taken_o
+  output logic                          req_taken_o,
+  // a write or atomic leaves for memory: its line, for the SMs' L1 data
+  // caches to drop (kestrel_sm_cache)
+  output logic                          snoop_valid_o,
+  output logic [kestrel_pkg::AddrW-kestrel_pkg::LineOffW-1:0] snoop_line_o
 );
   typedef struct packed {
     logic [SmW-1:0] sm;
@@ -150,6 +154,8 @@ module kestrel_mem_xbar #(
     ext_rsp_ready_o = order_valid && !head_local && sm_rsp_ready_i[order_head.sm];
     pop = order_valid && sm_rsp_ready_i[order_head.sm] && (head_local || ext_rsp_valid_i);
     req_taken_o = take;
+    snoop_valid_o = ext_req_valid_o && ext_req_ready_i && (chosen.kind == kestrel_pkg::MemWrite || chosen.amo.valid);
+    snoop_line_o = chosen.addr[kestrel_pkg::AddrW-1:kestrel_pkg::LineOffW];
   end
 
 `ifndef SYNTHESIS

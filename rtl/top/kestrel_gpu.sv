@@ -42,12 +42,16 @@ module kestrel_gpu #(
   parameter int unsigned L2Sets = 256,
   parameter int unsigned L2Ways = 8,
   parameter int unsigned L2Mshrs = 16,
-  // Each SM's constant cache (kestrel_const_cache) on its memory port:
-  // ConstCacheSets x ConstCacheWays lines of read-only pages (kernel
-  // parameters, __constant__ data, .rodata); ConstCacheSets = 0 leaves it
-  // out (the board preset).  Timing only: no result depends on it.
+  // Each SM's two caches on its memory port (kestrel_sm_cache): the
+  // constant cache, ConstCacheSets x ConstCacheWays lines of read-only pages
+  // (kernel parameters, __constant__ data, .rodata), and the L1 data cache,
+  // L1Sets x L1Ways lines of writable global pages (write-evict, snooped at
+  // the crossbar); 0 sets leaves one out (the board preset: both).  Timing
+  // only: no result depends on them.
   parameter int unsigned ConstCacheSets = 16,
   parameter int unsigned ConstCacheWays = 4,
+  parameter int unsigned L1Sets = 64,
+  parameter int unsigned L1Ways = 4,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned SmW = (NumSms > 1) ? $clog2(NumSms) : 1,
   // $bits of kestrel_pkg structs, spelled out for Yosys 0.23 (fault_t checked below)
@@ -120,9 +124,11 @@ module kestrel_gpu #(
   end
 `endif
   logic [NumSms*EventsW-1:0] sm_events;
-  // The constant caches: responses' read-only flag, invalidation, events.
-  logic sm_rsp_readonly, const_inv;
-  logic [NumSms-1:0] const_hit, const_miss, const_evict;
+  // The SMs' caches: responses' read-only flag, invalidation, the crossbar's
+  // snoop of writes, events.
+  logic sm_rsp_readonly, cache_inv, snoop_valid;
+  logic [kestrel_pkg::AddrW-kestrel_pkg::LineOffW-1:0] snoop_line;
+  logic [NumSms-1:0] const_hit, const_miss, const_evict, l1_hit, l1_miss, l1_evict;
 
   // ---------------------------------------------------------------------------
   // Streaming multiprocessors.
@@ -136,9 +142,13 @@ module kestrel_gpu #(
     logic [ReqW-1:0] req_bits;
     logic [RspW-1:0] rsp_bits;
     // between the registered stages and the crossbar: the constant cache
+    // (near), then the L1 data cache (mid)
     logic near_req_valid, near_req_ready, near_rsp_valid, near_rsp_ready;
     logic [ReqW-1:0] near_req;
     logic [RspW-1:0] near_rsp;
+    logic mid_req_valid, mid_req_ready, mid_rsp_valid, mid_rsp_ready, mid_rsp_readonly;
+    logic [ReqW-1:0] mid_req;
+    logic [RspW-1:0] mid_rsp;
     kestrel_sm #(
       .Xlen(Xlen),
       .Lanes(Lanes),
@@ -221,9 +231,11 @@ module kestrel_gpu #(
     if (ConstCacheSets > 0) begin : gen_const
       kestrel_pkg::mem_req_t up_req, dn_req;
       kestrel_pkg::mem_rsp_t up_rsp, dn_rsp;
+      logic unused_readonly;
       assign up_req = near_req;
-      assign dn_rsp = sm_rsp[s*RspW +: RspW];
-      kestrel_const_cache #(
+      assign dn_rsp = mid_rsp;
+      kestrel_sm_cache #(
+        .Writable(1'b0),
         .Sets(ConstCacheSets),
         .Ways(ConstCacheWays),
         .HitDepth(2),
@@ -231,12 +243,65 @@ module kestrel_gpu #(
       ) u_const (
         .clk_i,
         .rst_ni,
-        .inv_i(const_inv),
+        .inv_i(cache_inv),
+        .snoop_valid_i(1'b0),  // read-only lines are never written
+        .snoop_line_i(snoop_line),
         .up_req_valid_i(near_req_valid),
         .up_req_ready_o(near_req_ready),
         .up_req_i(up_req),
         .up_rsp_valid_o(near_rsp_valid),
         .up_rsp_ready_i(near_rsp_ready),
+        .up_rsp_o(up_rsp),
+        .dn_req_valid_o(mid_req_valid),
+        .dn_req_ready_i(mid_req_ready),
+        .dn_req_o(dn_req),
+        .dn_rsp_valid_i(mid_rsp_valid),
+        .dn_rsp_ready_o(mid_rsp_ready),
+        .dn_rsp_i(dn_rsp),
+        .dn_rsp_readonly_i(mid_rsp_readonly),
+        .up_rsp_readonly_o(unused_readonly),
+        .ev_hit_o(const_hit[s]),
+        .ev_miss_o(const_miss[s]),
+        .ev_evict_o(const_evict[s])
+      );
+      assign mid_req = dn_req;
+      assign near_rsp = up_rsp;
+    end else begin : gen_no_const
+      logic unused_readonly;
+      assign unused_readonly = mid_rsp_readonly;
+      assign mid_req_valid = near_req_valid;
+      assign near_req_ready = mid_req_ready;
+      assign mid_req = near_req;
+      assign near_rsp_valid = mid_rsp_valid;
+      assign mid_rsp_ready = near_rsp_ready;
+      assign near_rsp = mid_rsp;
+      assign const_hit[s] = 1'b0;
+      assign const_miss[s] = 1'b0;
+      assign const_evict[s] = 1'b0;
+    end
+
+    if (L1Sets > 0) begin : gen_l1
+      kestrel_pkg::mem_req_t up_req, dn_req;
+      kestrel_pkg::mem_rsp_t up_rsp, dn_rsp;
+      assign up_req = mid_req;
+      assign dn_rsp = sm_rsp[s*RspW +: RspW];
+      kestrel_sm_cache #(
+        .Writable(1'b1),
+        .Sets(L1Sets),
+        .Ways(L1Ways),
+        .HitDepth(2),
+        .Outstanding(2 * MemOutstanding)
+      ) u_l1 (
+        .clk_i,
+        .rst_ni,
+        .inv_i(cache_inv),
+        .snoop_valid_i(snoop_valid),
+        .snoop_line_i(snoop_line),
+        .up_req_valid_i(mid_req_valid),
+        .up_req_ready_o(mid_req_ready),
+        .up_req_i(up_req),
+        .up_rsp_valid_o(mid_rsp_valid),
+        .up_rsp_ready_i(mid_rsp_ready),
         .up_rsp_o(up_rsp),
         .dn_req_valid_o(sm_req_valid[s]),
         .dn_req_ready_i(sm_req_ready[s]),
@@ -245,24 +310,28 @@ module kestrel_gpu #(
         .dn_rsp_ready_o(sm_rsp_ready[s]),
         .dn_rsp_i(dn_rsp),
         .dn_rsp_readonly_i(sm_rsp_readonly),
-        .ev_hit_o(const_hit[s]),
-        .ev_miss_o(const_miss[s]),
-        .ev_evict_o(const_evict[s])
+        .up_rsp_readonly_o(mid_rsp_readonly),
+        .ev_hit_o(l1_hit[s]),
+        .ev_miss_o(l1_miss[s]),
+        .ev_evict_o(l1_evict[s])
       );
       assign sm_req[s*ReqW +: ReqW] = dn_req;
-      assign near_rsp = up_rsp;
-    end else begin : gen_no_const
-      assign sm_req_valid[s] = near_req_valid;
-      assign near_req_ready = sm_req_ready[s];
-      assign sm_req[s*ReqW +: ReqW] = near_req;
-      assign near_rsp_valid = sm_rsp_valid[s];
-      assign sm_rsp_ready[s] = near_rsp_ready;
-      assign near_rsp = sm_rsp[s*RspW +: RspW];
-      assign const_hit[s] = 1'b0;
-      assign const_miss[s] = 1'b0;
-      assign const_evict[s] = 1'b0;
-      logic unused_const;
-      assign unused_const = ^{sm_rsp_readonly, const_inv};
+      assign mid_rsp = up_rsp;
+    end else begin : gen_no_l1
+      assign sm_req_valid[s] = mid_req_valid;
+      assign mid_req_ready = sm_req_ready[s];
+      assign sm_req[s*ReqW +: ReqW] = mid_req;
+      assign mid_rsp_valid = sm_rsp_valid[s];
+      assign sm_rsp_ready[s] = mid_rsp_ready;
+      assign mid_rsp = sm_rsp[s*RspW +: RspW];
+      assign mid_rsp_readonly = sm_rsp_readonly;
+      assign l1_hit[s] = 1'b0;
+      assign l1_miss[s] = 1'b0;
+      assign l1_evict[s] = 1'b0;
+    end
+    if (ConstCacheSets == 0 && L1Sets == 0) begin : gen_no_caches
+      logic unused_caches;
+      assign unused_caches = ^{cache_inv, snoop_valid, snoop_line};
     end
     assign sm_fault[s*FaultW +: FaultW] = fault;
     assign sm_events[s*EventsW +: EventsW] = events;
@@ -397,7 +466,9 @@ module kestrel_gpu #(
     .ext_rsp_valid_i(xbar_rsp_valid),
     .ext_rsp_ready_o(xbar_rsp_ready),
     .ext_rsp_i(xbar_rsp),
-    .req_taken_o(mem_req_taken)
+    .req_taken_o(mem_req_taken),
+    .snoop_valid_o(snoop_valid),
+    .snoop_line_o(snoop_line)
   );
 
   // Global and local atomics are performed here, after the page check and
@@ -501,6 +572,9 @@ module kestrel_gpu #(
     .const_hit_i(const_hit),
     .const_miss_i(const_miss),
     .const_evict_i(const_evict),
+    .l1_hit_i(l1_hit),
+    .l1_miss_i(l1_miss),
+    .l1_evict_i(l1_evict),
     .counters_o(mem_counters)
   );
 
@@ -520,10 +594,10 @@ module kestrel_gpu #(
     .chk_readonly_o(chk_readonly)
   );
 
-  // The constant caches forget every line at a launch's start, after a host
+  // The SMs' caches forget every line at a launch's start, after a host
   // write during a launch and while a page-table command changes
   // permissions (a read taken in any of those cycles fills nothing).
-  assign const_inv = start || mem_changed_i || map_busy;
+  assign cache_inv = start || mem_changed_i || map_busy;
 
   // ---------------------------------------------------------------------------
   // Host registers and counters.

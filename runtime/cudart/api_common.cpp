@@ -18,9 +18,19 @@ DeviceState& opened_device(int ordinal) {
   return *device;
 }
 
+void check_sticky(DeviceState& device) {
+  if (device.sticky_error() == cudaSuccess) return;
+  // The worker sets the sticky error while it finishes the faulted launch:
+  // wait for it, so that the launch's printf output (and the assert message)
+  // is printed before the error is reported, as CUDA prints it at the
+  // synchronization that reports the error (guide B.17.2).
+  static_cast<void>(device.synchronize());
+  check(device.sticky_error());
+}
+
 DeviceState& current_device() {
   DeviceState& device = opened_device(current_ordinal());
-  check(device.sticky_error());
+  check_sticky(device);
   return device;
 }
 
@@ -40,7 +50,7 @@ Target resolve(cudaStream_t stream) {
   target.device = stream->device;
   target.stream = stream;
   check(target.device->ensure_open());
-  check(target.device->sticky_error());
+  check_sticky(*target.device);
   return target;
 }
 

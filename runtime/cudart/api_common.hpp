@@ -32,6 +32,9 @@ struct Target {
 
 // The calling thread's current device, opened; throws its sticky error.
 DeviceState& current_device();
+// Throws the device's sticky error, once the launch that caused it has
+// finished and its output is printed.
+void check_sticky(DeviceState& device);
 // The device `ordinal`, opened (no sticky check: properties stay readable).
 DeviceState& opened_device(int ordinal);
 

@@ -379,6 +379,8 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L2_WRITES), 16u) << "write-through";
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L2_EVICTIONS), 0u);
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_DRAM_REQUESTS), misses + 16u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_CONST_HITS) + mem_counter(*rtl, KESTREL_MEM_CNT_CONST_MISSES), 0u)
+        << "no read-only data: the code page is fetched, not read";
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS) + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) + fetches,
               counter(*rtl, KESTREL_CNT_MEM_REQUESTS))
         << "no page faults: every SM request reaches the memory side";
@@ -387,6 +389,67 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
     const uint64_t inflight = mem_counter(*rtl, KESTREL_MEM_CNT_INFLIGHT_CYCLES);
     EXPECT_GE(inflight, 4u * counter(*rtl, KESTREL_CNT_MEM_REQUESTS));
     EXPECT_LT(inflight, counter(*rtl, KESTREL_CNT_CYCLES) * counter(*rtl, KESTREL_CNT_MEM_REQUESTS));
+  }
+}
+
+// The SMs' constant caches (docs/memory-system.md, "The constant cache"): a
+// table on a read-only page, read by every warp, comes from memory once per
+// launch and from the cache after that; a writable page's line is never
+// kept; and the host's write to the table between launches is seen, because
+// START empties the caches.  The results match the model's.
+TEST(Rtlsim, ConstantCacheKeepsReadOnlyLinesUntilTheHostWrites) {
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(small_config());
+  auto model = kestrel::model::make_model_transport(small_config());
+  constexpr uint32_t kTable = kOut + 0x2000;  // its own page, after launch()'s two
+  // out[i] = table[i % 4] + in[i], in at out + 1 KiB on a writable page.
+  Assembler a(32);
+  a.global_index_x(t0, t1);
+  a.andi(t1, t0, 3);
+  a.slli(t1, t1, 2);
+  a.li(t2, kTable);
+  a.add(t2, t2, t1);
+  a.lw(t3, t2, 0);
+  a.slli(t4, t0, 2);
+  a.add(t4, a0, t4);
+  a.lw(t5, t4, 1024);
+  a.add(t3, t3, t5);
+  a.sw(t3, t4, 0);
+  a.kx_exit();
+  const std::vector<uint32_t> code = a.finish();
+  constexpr uint32_t kGrid = 4, kBlock = 16, kThreads = kGrid * kBlock;
+  for (kestrel::Transport* t : {rtl.get(), model.get()}) {
+    t->write_reg(KESTREL_REG_MAP_ADDR, kTable);
+    t->write_reg(KESTREL_REG_MAP_PAGES, 1);
+    t->write_reg(KESTREL_REG_MAP_PERMS, KESTREL_PAGE_READ);
+  }
+  for (uint32_t round = 0; round < 2; ++round) {
+    const uint32_t table[4] = {10 + round * 100, 20 + round * 100, 30 + round * 100, 40 + round * 100};
+    std::vector<uint32_t> in(kThreads);
+    for (uint32_t i = 0; i < kThreads; ++i) in[i] = i * 7;
+    for (kestrel::Transport* t : {rtl.get(), model.get()}) {
+      t->write_mem(kTable, table, sizeof table);
+      t->write_mem(kOut + 1024, in.data(), in.size() * 4);
+      launch(*t, code, kOut, kGrid, kBlock);
+      ASSERT_EQ(t->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE) << t->name();
+      std::vector<uint32_t> out(kThreads);
+      t->read_mem(kOut, out.data(), out.size() * 4);
+      for (uint32_t i = 0; i < kThreads; ++i)
+        ASSERT_EQ(out[i], table[i % 4] + in[i]) << t->name() << " round " << round << " thread " << i;
+    }
+    // 16 warps read the table's one line: the first read (and any sent
+    // while it was on its way) misses, the rest hit and never reach the
+    // crossbar; the writable input's 16 line reads are not kept.
+    const uint64_t hits = mem_counter(*rtl, KESTREL_MEM_CNT_CONST_HITS);
+    const uint64_t misses = mem_counter(*rtl, KESTREL_MEM_CNT_CONST_MISSES);
+    EXPECT_EQ(hits + misses, 16u) << "round " << round;
+    EXPECT_GE(misses, 1u) << "START emptied the cache";
+    EXPECT_GE(hits, 8u) << "round " << round;
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_CONST_EVICTIONS), 0u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS), 16u + misses) << "input lines and the table's misses";
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS) + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) +
+                  mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES) + hits,
+              counter(*rtl, KESTREL_CNT_MEM_REQUESTS))
+        << "every SM request reaches the memory side or hits";
   }
 }
 

@@ -32,6 +32,7 @@ void idle(Bench& b) {
   b->l2_hit_i = b->l2_miss_i = b->l2_merge_i = b->l2_evict_i = b->l2_write_i = 0;
   b->dram_req_taken_i = 0;
   b->const_hit_i = b->const_miss_i = b->const_evict_i = 0;
+  b->l1_hit_i = b->l1_miss_i = b->l1_evict_i = 0;
 }
 
 void expect_counts(Bench& b, const Counts& ref) {
@@ -83,12 +84,19 @@ TEST(MemCounters, CountsRequestsByKindAndEvents) {
       b->l2_evict_i = events[3];
       b->l2_write_i = events[4];
       b->dram_req_taken_i = events[5];
-      // The two SMs' constant caches: a pulse per SM, summed.
+      // The two SMs' constant and L1 caches: a pulse per SM, summed.
       const unsigned const_hits = rng() % 4, const_misses = rng() % 4, const_evicts = rng() % 4;
+      const unsigned l1_hits = rng() % 4, l1_misses = rng() % 4, l1_evicts = rng() % 4;
       b->const_hit_i = const_hits;
       b->const_miss_i = const_misses;
       b->const_evict_i = const_evicts;
+      b->l1_hit_i = l1_hits;
+      b->l1_miss_i = l1_misses;
+      b->l1_evict_i = l1_evicts;
       if (enable) {
+        ref[KESTREL_MEM_CNT_L1_HITS] += __builtin_popcount(l1_hits);
+        ref[KESTREL_MEM_CNT_L1_MISSES] += __builtin_popcount(l1_misses);
+        ref[KESTREL_MEM_CNT_L1_EVICTIONS] += __builtin_popcount(l1_evicts);
         ref[KESTREL_MEM_CNT_CONST_HITS] += __builtin_popcount(const_hits);
         ref[KESTREL_MEM_CNT_CONST_MISSES] += __builtin_popcount(const_misses);
         ref[KESTREL_MEM_CNT_CONST_EVICTIONS] += __builtin_popcount(const_evicts);

@@ -69,7 +69,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
     uint64_t ready_at;
   };
   std::deque<InFlight> ext_queue;
-  unsigned ext_requests = 0, local_faults = 0, taken_pulses = 0, issued = 0, readonly_answers = 0;
+  unsigned ext_requests = 0, local_faults = 0, taken_pulses = 0, issued = 0, readonly_answers = 0, snoops = 0;
   uint64_t now = 0;
   constexpr unsigned kPerSm = 400;
 
@@ -142,6 +142,15 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
       ++served[s];
       ++issued;
     }
+    // A write leaving for memory is announced to the SMs' L1 caches, in the
+    // cycle it leaves; nothing else is.
+    const bool leaves = b->ext_req_valid_o && b->ext_req_ready_i;
+    const bool leaves_write = leaves && kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0).write;
+    EXPECT_EQ(b->snoop_valid_o != 0, leaves_write);
+    if (leaves_write) {
+      EXPECT_EQ(b->snoop_line_o, kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0).addr >> 6);
+      ++snoops;
+    }
     if (b->ext_req_valid_o && b->ext_req_ready_i) {
       const MemReq r = kestrel::rtlbench::unpack_req(b->ext_req_o.data(), 0);
       EXPECT_EQ(check_rule(r.kind, r.addr), unsigned{KESTREL_FAULT_NONE}) << "a failed check left the GPU";
@@ -180,6 +189,7 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
   EXPECT_EQ(taken_pulses, issued);
   EXPECT_GT(local_faults, 200u);
   EXPECT_GT(readonly_answers, 100u);
+  EXPECT_GT(snoops, 100u);
   EXPECT_EQ(ext_requests + local_faults, issued);
   EXPECT_EQ(dram, ref) << "external memory after all writes";
 }
