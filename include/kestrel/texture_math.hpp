@@ -245,19 +245,6 @@ KESTREL_TEXTURE_MATH_FN float srgb_float(int byte) {
   return static_cast<float>(srgb_linear(byte)) * 1.52587890625e-5f;  // 2^-16
 }
 
-// The byte whose linear value (units of 2^-16) is `value`, by bisection.
-KESTREL_TEXTURE_MATH_FN int srgb_byte_of(uint32_t value) {
-  int low = 0, high = 255;
-  while (low < high) {
-    const int mid = (low + high + 1) / 2;
-    if (srgb_linear(mid) <= value)
-      low = mid;
-    else
-      high = mid - 1;
-  }
-  return low;
-}
-
 // Whether channel c of the texture is converted from sRGB.
 KESTREL_TEXTURE_MATH_FN bool srgb_converts(const Descriptor& t, int c) {
   if (!t.srgb || t.kind != ChannelKind::kUnsigned || t.bits_per_channel != 8 ||
@@ -626,8 +613,11 @@ KESTREL_TEXTURE_MATH_FN Texels linear(const Descriptor& t, Reader& read, const A
                         : static_cast<uint32_t>(normalized_fixed16(t, channel_integer(t, texel, c)));
     }
     if (srgb) {
-      // One level's part of a mipmap blend stays an unrounded sum (in 2^-24).
-      const uint32_t sum = srgb_weighted_sum(value, weights, count);
+      // Each z slice's four taps take the step of their own largest byte
+      // (texture_srgb: a 3D fetch); one level's part of a mipmap blend
+      // stays an unrounded sum (in 2^-24).
+      uint32_t sum = 0;
+      for (int k = 0; k < count; k += 4) sum += srgb_weighted_sum(value + k, weights + k, 4);
       r.v[c] = level_weight != kWeightOne ? sum : float_bits(srgb_round(sum));
       continue;
     }
@@ -999,14 +989,12 @@ KESTREL_TEXTURE_MATH_FN Texels blend_levels(const Descriptor& texture, const Tex
         r.v[c] = float_bits(srgb_round(lower.v[c] + upper.v[c]));  // each level's sum truncated on its own
         continue;
       }
-      // Two point samples: the values are exact multiples of 2^-16, and the
-      // larger one's byte sets the step, as between two taps of a level.
-      const uint32_t values[2] = {static_cast<uint32_t>(bits_float(lower.v[c]) * 65536.0f),
-                                  static_cast<uint32_t>(bits_float(upper.v[c]) * 65536.0f)};
-      const int level_weights[2] = {kLodOne - weight, weight};
-      uint32_t bytes[2];
-      for (int n = 0; n < 2; ++n) bytes[n] = static_cast<uint32_t>(srgb_byte_of(values[n]));
-      r.v[c] = float_bits(srgb_round(srgb_weighted_sum(bytes, level_weights, 2)));
+      // Two point samples, exact multiples of 2^-16: each level is a block
+      // of one tap, so neither is truncated (texture_srgb: the point filter
+      // with the linear mipmap filter).
+      const uint32_t lower_value = static_cast<uint32_t>(bits_float(lower.v[c]) * 65536.0f),
+                     upper_value = static_cast<uint32_t>(bits_float(upper.v[c]) * 65536.0f);
+      r.v[c] = float_bits(srgb_round((kLodOne - weight) * lower_value + weight * upper_value));
       continue;
     }
     if (parts && texture.kind != ChannelKind::kFloat) {
