@@ -45,6 +45,7 @@ kestrel::texture::Descriptor core_descriptor(const TextureDescriptor& t) {
   d.read_mode = t.read_mode;
   d.normalized_coordinates = t.normalized_coordinates;
   d.filter = t.filter;
+  d.srgb = t.srgb;
   for (int a = 0; a < 3; ++a) d.address[a] = t.address[a];
   for (int c = 0; c < 4; ++c) {
     std::uint32_t bits;

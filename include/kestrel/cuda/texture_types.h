@@ -59,7 +59,8 @@ struct cudaTextureDesc {
  * change takes effect at the next bind; so are the mipmap fields, which act
  * when it is bound to a mipmapped array (cudaBindTextureToMipmappedArray).
  * channelDesc is the declared texel type's (texture<T>'s constructor sets
- * it).  sRGB and maxAnisotropy are kept and ignored (docs/texture.md).  A texture
+ * it).  sRGB is read at the bind too (docs/texture.md, "sRGB");
+ * maxAnisotropy is kept and ignored (docs/texture.md).  A texture
  * reference's device copy has the same 64 bytes and holds the bound
  * texture's descriptor instead (docs/texture.md, "Texture references"). */
 struct textureReference {

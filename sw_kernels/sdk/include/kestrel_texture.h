@@ -24,8 +24,8 @@
  * descriptor, cuda_texture_types.h; mipmapped when bound with
  * cudaBindTextureToMipmappedArray); the surface functions over a surface
  * reference (B.9.2: surface<void, Type>, whose device copy is its bound
- * array's surface descriptor, cuda_surface_types.h).  Absent (documented in
- * docs/texture.md): sRGB conversion. */
+ * array's surface descriptor, cuda_surface_types.h); sRGB conversion
+ * (cudaTextureDesc::sRGB, the H100's rule in texture_math.hpp). */
 #ifndef KESTREL_TEXTURE_H
 #define KESTREL_TEXTURE_H
 
@@ -106,6 +106,7 @@ static __device__ __forceinline__ View read_view(unsigned long long handle) {
   t.address[1] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Y);
   t.address[2] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Z);
   t.filter = KESTREL_TEX_FIELD(handle, FILTER) ? FilterMode::kLinear : FilterMode::kPoint;
+  t.srgb = KESTREL_TEX_FIELD(handle, SRGB) != 0;
   t.border_color[0] = KESTREL_TEX_FIELD(handle, BORDER_R);
   t.border_color[1] = KESTREL_TEX_FIELD(handle, BORDER_G);
   t.border_color[2] = KESTREL_TEX_FIELD(handle, BORDER_B);

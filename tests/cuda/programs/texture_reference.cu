@@ -6,7 +6,8 @@
 // at a misaligned pointer (cudaBindTexture's offset); a 1D array with
 // normalized coordinates and wrap, where a field changed after the bind
 // takes effect at the next bind only; pitched memory (cudaBindTexture2D);
-// layered arrays and a cubemap (tex1DLayered, tex2DLayered, texCubemap).
+// layered arrays and a cubemap (tex1DLayered, tex2DLayered, texCubemap);
+// sRGB through a reference.
 // Lines beginning "h100: " repeat fetches of texture_smoke.cu through
 // references; tests/cuda/CMakeLists.txt checks them against the H100's
 // texture_smoke.expected.  Then the API's errors, and last a fetch from an
@@ -117,6 +118,16 @@ __global__ void sample_layers_and_cube(cudaTextureObject_t layers1d, cudaTexture
   out[3 * (n + i)] = b.x - b.y;
   out[3 * (n + i) + 1] = tex2DLayered<float>(layers2d, x, y, layer);
   out[3 * (n + i) + 2] = texCubemap<float>(cube, dx, dy, dz);
+}
+
+// Bilinear samples of texImage and of an object at the same points: the
+// reference's at out[i], the object's at out[n + i].
+__global__ void sample_image(cudaTextureObject_t tex, float4* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float u = 0.03f + 0.031f * i, v = 0.97f - 0.029f * i;
+  out[i] = tex2D(texImage, u, v);
+  out[n + i] = tex2D<float4>(tex, u, v);
 }
 
 __global__ void fetch_unbound(int* out) { *out = tex1Dfetch(texNeverBound, 0); }
@@ -425,6 +436,56 @@ static void layers_and_cube() {
 }
 
 // texture_smoke.cu's resize and volume ray, through references.
+// sRGB through a reference (the field is read at the bind, as through an
+// object's cudaTextureDesc::sRGB; guide 3.2.11.1): a uchar4 image filtered
+// with sRGB on must give the object's bits, and not those of sRGB off.
+static void srgb() {
+  const int w = 7, h = 5, n = 32;
+  std::vector<uchar4> image(w * h);
+  for (int i = 0; i < w * h; ++i)
+    image[i] = make_uchar4((i * 37) & 255, (i * 91 + 3) & 255, (255 - i * 13) & 255, (i * 7) & 255);
+  const cudaChannelFormatDesc desc = cudaCreateChannelDesc<uchar4>();
+  cudaArray_t array;
+  CHECK(cudaMallocArray(&array, &desc, w, h));
+  CHECK(cudaMemcpy2DToArray(array, 0, 0, image.data(), w * 4, w * 4, h, cudaMemcpyHostToDevice));
+  cudaTextureDesc td;
+  memset(&td, 0, sizeof td);
+  td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+  td.filterMode = cudaFilterModeLinear;
+  td.readMode = cudaReadModeNormalizedFloat;
+  td.normalizedCoords = 1;
+  td.sRGB = 1;
+  const cudaResourceDesc rd = array_resource(array);
+  cudaTextureObject_t object = 0;
+  CHECK(cudaCreateTextureObject(&object, &rd, &td, nullptr));
+  float4* dout = nullptr;
+  CHECK(cudaMalloc(&dout, 2 * n * sizeof(float4)));
+  std::vector<float4> with(2 * n), without(2 * n);
+  texImage.addressMode[0] = texImage.addressMode[1] = cudaAddressModeClamp;
+  texImage.filterMode = cudaFilterModeLinear;
+  texImage.normalized = true;
+  texImage.sRGB = 1;
+  CHECK(cudaBindTextureToArray(texImage, array));
+  sample_image<<<1, 32>>>(object, dout, n);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(with.data(), dout, with.size() * sizeof(float4), cudaMemcpyDeviceToHost));
+  texImage.sRGB = 0;
+  CHECK(cudaBindTextureToArray(texImage, array));
+  sample_image<<<1, 32>>>(object, dout, n);
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(without.data(), dout, without.size() * sizeof(float4), cudaMemcpyDeviceToHost));
+  const int same = same_bits(with.data(), with.data() + n, 4 * n);
+  const int differ = 4 * n - same_bits(without.data(), with.data() + n, 4 * n);
+  printf("tex2D sRGB: %d of %d components identical to the object's, %d differ with sRGB off\n", same, 4 * n,
+         differ);
+  expect(same == 4 * n, "sRGB: reference and object differ");
+  expect(differ > 0, "sRGB: the bind ignored the reference's sRGB field");
+  CHECK(cudaUnbindTexture(texImage));
+  CHECK(cudaDestroyTextureObject(object));
+  CHECK(cudaFree(dout));
+  CHECK(cudaFreeArray(array));
+}
+
 static void h100_cases() {
   {
     const int w = 7, h = 5, ow = 3, oh = 2;
@@ -539,6 +600,7 @@ int main() {
   pitched();
   layers_and_cube();
   h100_cases();
+  srgb();
   errors();
   // Last: the faults are sticky (guide 3.2.9), so nothing runs after them on
   // their device.

@@ -41,6 +41,9 @@ struct TextureDescriptor {
   std::array<AddressMode, 3> address{AddressMode::kClamp, AddressMode::kClamp, AddressMode::kClamp};
   std::array<float, 4> border_color{0.0f, 0.0f, 0.0f, 0.0f};
   FilterMode filter = FilterMode::kPoint;
+  // cudaTextureDesc::sRGB: 8-bit unsigned texels read as normalized floats
+  // convert from sRGB (but alpha); other formats ignore it, as on an H100.
+  bool srgb = false;
 
   int texel_bytes() const { return bits_per_channel / 8 * channels; }
   // Normalized-float reads and every read of a float format return floats;
