@@ -40,7 +40,7 @@ module kestrel_mem_counters #(
   input  logic                   l2_write_i,
   // a request is taken by the DRAM port
   input  logic                   dram_req_taken_i,
-  // the SMs' constant caches' event pulses (kestrel_const_cache ev_*_o)
+  // the SMs' constant caches' event pulses (kestrel_sm_cache ev_*_o)
   input  logic [NumSms-1:0]      const_hit_i,
   input  logic [NumSms-1:0]      const_miss_i,
   input  logic [NumSms-1:0]      const_evict_i,

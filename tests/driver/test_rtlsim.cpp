@@ -363,8 +363,13 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
       for (uint32_t i = 0; i < kThreads; ++i) ASSERT_EQ(out[i], in[i] + 1) << t->name() << " round " << round;
     }
     // 16 warps of 4 lanes each load 16 bytes: one line each, four lines in
-    // all, so at most four L2 fills and the rest hits or merges.
-    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS), 16u);
+    // all; the SM's L1 answers some (a line's first read fills it), the
+    // rest reach the L2: at most four L2 fills and the rest hits or merges.
+    const uint64_t reads = mem_counter(*rtl, KESTREL_MEM_CNT_READS);
+    const uint64_t l1_hits = mem_counter(*rtl, KESTREL_MEM_CNT_L1_HITS);
+    EXPECT_EQ(reads + l1_hits, 16u);
+    EXPECT_EQ(reads, mem_counter(*rtl, KESTREL_MEM_CNT_L1_MISSES)) << "every read is of a writable page";
+    EXPECT_GE(reads, 4u) << "a launch starts with empty L1s";
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_WRITES), 16u);
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_ATOMICS), 0u);
     EXPECT_GE(mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES), 1u);
@@ -372,7 +377,7 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
     const uint64_t misses = mem_counter(*rtl, KESTREL_MEM_CNT_L2_MISSES);
     const uint64_t merges = mem_counter(*rtl, KESTREL_MEM_CNT_L2_MERGES);
     const uint64_t fetches = mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES);
-    EXPECT_EQ(hits + misses + merges, 16u + fetches) << "every read and fetch looks up the L2";
+    EXPECT_EQ(hits + misses + merges, reads + fetches) << "every read and fetch that leaves the SM looks up the L2";
     EXPECT_GE(misses, 4u + 1u) << "a launch starts with an empty L2: the data and the code miss";
     EXPECT_LE(misses, 4u + fetches);
     EXPECT_GT(hits + merges, 0u);
@@ -381,14 +386,16 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_DRAM_REQUESTS), misses + 16u);
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_CONST_HITS) + mem_counter(*rtl, KESTREL_MEM_CNT_CONST_MISSES), 0u)
         << "no read-only data: the code page is fetched, not read";
-    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS) + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) + fetches,
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L1_EVICTIONS), 0u);
+    EXPECT_EQ(reads + l1_hits + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) + fetches,
               counter(*rtl, KESTREL_CNT_MEM_REQUESTS))
-        << "no page faults: every SM request reaches the memory side";
+        << "no page faults: every SM request reaches the memory side or hits the L1";
     // Each request spends at least the DRAM model's latency or an L2 hit's
     // few cycles in the memory side.
     const uint64_t inflight = mem_counter(*rtl, KESTREL_MEM_CNT_INFLIGHT_CYCLES);
-    EXPECT_GE(inflight, 4u * counter(*rtl, KESTREL_CNT_MEM_REQUESTS));
-    EXPECT_LT(inflight, counter(*rtl, KESTREL_CNT_CYCLES) * counter(*rtl, KESTREL_CNT_MEM_REQUESTS));
+    const uint64_t memory_side = reads + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) + fetches;
+    EXPECT_GE(inflight, 4u * memory_side);
+    EXPECT_LT(inflight, counter(*rtl, KESTREL_CNT_CYCLES) * memory_side);
   }
 }
 
@@ -437,17 +444,22 @@ TEST(Rtlsim, ConstantCacheKeepsReadOnlyLinesUntilTheHostWrites) {
         ASSERT_EQ(out[i], table[i % 4] + in[i]) << t->name() << " round " << round << " thread " << i;
     }
     // 16 warps read the table's one line: the first read (and any sent
-    // while it was on its way) misses, the rest hit and never reach the
-    // crossbar; the writable input's 16 line reads are not kept.
+    // while it was on its way) misses the constant cache, the rest hit and
+    // never reach the crossbar.  The writable input's 16 line reads (four
+    // lines) go to the L1 data cache instead: never to the constant cache.
     const uint64_t hits = mem_counter(*rtl, KESTREL_MEM_CNT_CONST_HITS);
     const uint64_t misses = mem_counter(*rtl, KESTREL_MEM_CNT_CONST_MISSES);
+    const uint64_t l1_hits = mem_counter(*rtl, KESTREL_MEM_CNT_L1_HITS);
+    const uint64_t l1_misses = mem_counter(*rtl, KESTREL_MEM_CNT_L1_MISSES);
     EXPECT_EQ(hits + misses, 16u) << "round " << round;
     EXPECT_GE(misses, 1u) << "START emptied the cache";
     EXPECT_GE(hits, 8u) << "round " << round;
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_CONST_EVICTIONS), 0u);
-    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS), 16u + misses) << "input lines and the table's misses";
+    EXPECT_EQ(l1_hits + l1_misses, 16u) << "the input's reads";
+    EXPECT_GE(l1_misses, 4u);
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS), l1_misses + misses) << "what the two caches missed";
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_READS) + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) +
-                  mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES) + hits,
+                  mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES) + hits + l1_hits,
               counter(*rtl, KESTREL_CNT_MEM_REQUESTS))
         << "every SM request reaches the memory side or hits";
   }
@@ -614,6 +626,56 @@ TEST(Rtlsim, LockstepFollowsGlobalAtomicsOfTwoSms) {
     EXPECT_FALSE(seen[t]) << "ticket " << t << " twice";
     seen[t] = true;
   }
+}
+
+// The L1 data caches stay coherent across SMs (docs/memory-system.md, "The
+// L1 data cache"): a block on one SM polls a flag with plain loads, which
+// hit its L1 while the flag is 0, until a block on the other SM stores 1;
+// the crossbar's snoop of that store drops the line from the poller's L1,
+// so every poller sees it within a few polls.  Blocks of 256 threads fill an
+// SM's 8 warp slots, so the two blocks run on the two SMs.  No lock-step:
+// the kernel races on purpose (which poll sees the flag is timing).
+TEST(Rtlsim, L1SeesAStoreOfTheOtherSm) {
+  kestrel::BackendConfig config = two_sm_config();
+  config.options["lockstep"] = "0";
+  auto rtl = kestrel::rtlsim::make_rtlsim_transport(config);
+  constexpr uint32_t kBlock = 256, kMaxPolls = 200;
+  Assembler a(64);
+  a.csrr(t0, KESTREL_CSR_CTAID_X);
+  a.bne(t0, zero, "poll");
+  a.csrr(t1, KESTREL_CSR_TID_X);
+  a.bne(t1, zero, "exit");
+  a.li(t3, 400);  // let the pollers fill their L1 first
+  a.bind("delay");
+  a.addi(t3, t3, -1);
+  a.bne(t3, zero, "delay");
+  a.addi(t4, zero, 1);
+  a.sw(t4, a0, 0);
+  a.j("exit");
+  a.bind("poll");
+  a.li(t5, 0);
+  a.li(t6, kMaxPolls);
+  a.bind("loop");
+  a.lw(t4, a0, 0);
+  a.bne(t4, zero, "seen");
+  a.addi(t5, t5, 1);
+  a.blt(t5, t6, "loop");
+  a.bind("seen");
+  a.csrr(t1, KESTREL_CSR_TID_X);
+  a.slli(t1, t1, 2);
+  a.add(t1, a0, t1);
+  a.sw(t5, t1, 64);
+  a.bind("exit");
+  a.kx_exit();
+  const uint32_t zero_word = 0;
+  rtl->write_mem(kOut, &zero_word, 4);
+  launch(*rtl, a.finish(), kOut, 2, kBlock);
+  ASSERT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
+  std::vector<uint32_t> polls(kBlock);
+  rtl->read_mem(kOut + 64, polls.data(), polls.size() * 4);
+  for (uint32_t i = 0; i < kBlock; ++i) EXPECT_LT(polls[i], kMaxPolls) << "poller " << i << " never saw the flag";
+  EXPECT_GT(*std::max_element(polls.begin(), polls.end()), 0u) << "the pollers started after the store";
+  EXPECT_GT(mem_counter(*rtl, KESTREL_MEM_CNT_L1_HITS), 0u) << "polls of a held line hit the L1";
 }
 
 // A wrong old value of one lane of a global atomic (injected into the
