@@ -765,6 +765,12 @@ const char* kestrel_mem_counter_name(int counter) {
       return "const_misses";
     case KESTREL_MEM_CNT_CONST_EVICTIONS:
       return "const_evictions";
+    case KESTREL_MEM_CNT_L1_HITS:
+      return "l1_hits";
+    case KESTREL_MEM_CNT_L1_MISSES:
+      return "l1_misses";
+    case KESTREL_MEM_CNT_L1_EVICTIONS:
+      return "l1_evictions";
     default:
       return nullptr;
   }

@@ -104,11 +104,15 @@ kestrel_memory_stats memory_stats(const LaunchRecord& record) {
             m[KESTREL_MEM_CNT_L2_HITS] + m[KESTREL_MEM_CNT_L2_MISSES] + m[KESTREL_MEM_CNT_L2_MERGES]);
   s.const_hit_rate =
       ratio(m[KESTREL_MEM_CNT_CONST_HITS], m[KESTREL_MEM_CNT_CONST_HITS] + m[KESTREL_MEM_CNT_CONST_MISSES]);
-  // A constant-cache hit is a line read the LSU asked for all the same, so
-  // the coalescing measure counts it; it never reaches the crossbar, so it
-  // moves no bytes on the memory side and average_latency leaves it out.
+  s.l1_hit_rate =
+      ratio(m[KESTREL_MEM_CNT_L1_HITS], m[KESTREL_MEM_CNT_L1_HITS] + m[KESTREL_MEM_CNT_L1_MISSES]);
+  // A constant-cache or L1 hit is a line read the LSU asked for all the
+  // same, so the coalescing measure counts it; it never reaches the
+  // crossbar, so it moves no bytes on the memory side and average_latency
+  // leaves it out.
   s.lines_per_warp_load =
-      ratio(m[KESTREL_MEM_CNT_READS] + m[KESTREL_MEM_CNT_CONST_HITS], record.counters[KESTREL_CNT_LOADS]);
+      ratio(m[KESTREL_MEM_CNT_READS] + m[KESTREL_MEM_CNT_CONST_HITS] + m[KESTREL_MEM_CNT_L1_HITS],
+            record.counters[KESTREL_CNT_LOADS]);
   s.bytes_per_cycle = ratio(requests * kestrel::contract::kLineBytes, record.counters[KESTREL_CNT_CYCLES]);
   return s;
 }
@@ -182,6 +186,7 @@ nlohmann::ordered_json memory_json(const LaunchRecord& record) {
   json["average_latency"] = s.average_latency;
   json["l2_hit_rate"] = s.l2_hit_rate;
   json["const_hit_rate"] = s.const_hit_rate;
+  json["l1_hit_rate"] = s.l1_hit_rate;
   json["lines_per_warp_load"] = s.lines_per_warp_load;
   json["bytes_per_cycle"] = s.bytes_per_cycle;
   return json;

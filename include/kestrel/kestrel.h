@@ -253,18 +253,20 @@ kestrel_status kestrel_get_launch_dram_stats(kestrel_device_t* device, kestrel_d
 /* What the GPU's memory side saw during the latest launch (the memory
  * counter window, docs/memory-system.md "Memory-system counters"): the line
  * requests that passed the page check by kind, their mean latency through
- * the memory side (atomics, L2, DRAM), the L2's hits and misses, and the
- * SMs' constant caches' hits and misses (read-only pages).  A device
- * without the window (the functional model, which has no timing) gives
- * counted = 0 and zeros. */
+ * the memory side (atomics, L2, DRAM), the L2's hits and misses, the SMs'
+ * constant caches' hits and misses (read-only pages) and the SMs' L1 data
+ * caches' hits and misses (writable global pages).  A device without the
+ * window (the functional model, which has no timing) gives counted = 0 and
+ * zeros. */
 typedef struct kestrel_memory_stats {
   uint32_t counted;                      /* 1 when the figures below were counted */
   uint64_t value[KESTREL_MEM_CNT_COUNT]; /* indexed by enum kestrel_mem_counter */
   double average_latency;                /* cycles from the crossbar to the answer, per request */
   double l2_hit_rate;                    /* read hits / (hits + misses + merges); 0 without an L2 */
   double const_hit_rate;                 /* constant-cache hits / (hits + misses); 0 when neither */
-  double lines_per_warp_load;            /* line reads (reads + const_hits) / warp-level loads */
-  double bytes_per_cycle;                /* lines to and from the memory side x 64 / cycles (no const_hits) */
+  double l1_hit_rate;                    /* L1 data-cache hits / (hits + misses); 0 when neither */
+  double lines_per_warp_load;            /* line reads (reads + const_hits + l1_hits) / warp-level loads */
+  double bytes_per_cycle;                /* lines to and from the memory side x 64 / cycles (no cache hits) */
 } kestrel_memory_stats;
 kestrel_status kestrel_get_launch_memory_stats(kestrel_device_t* device, kestrel_memory_stats* stats);
 /* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */

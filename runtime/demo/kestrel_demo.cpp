@@ -132,6 +132,11 @@ void print_counters(const kestrel::Device& device, const kestrel_device_props& p
     std::printf("  %-34s %7.1f%% (%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " evictions)\n",
                 "constant cache hit rate", 100.0 * memory.const_hit_rate, mem(KESTREL_MEM_CNT_CONST_HITS),
                 mem(KESTREL_MEM_CNT_CONST_MISSES), mem(KESTREL_MEM_CNT_CONST_EVICTIONS));
+    // Plain reads of writable global pages: the SMs' L1 data caches answer
+    // the hits before the crossbar; a write anywhere drops the line in all.
+    std::printf("  %-34s %7.1f%% (%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " evictions)\n",
+                "L1 data cache hit rate", 100.0 * memory.l1_hit_rate, mem(KESTREL_MEM_CNT_L1_HITS),
+                mem(KESTREL_MEM_CNT_L1_MISSES), mem(KESTREL_MEM_CNT_L1_EVICTIONS));
   }
   // The DRAM model's side of the launch, where the backend has one.
   const kestrel_dram_stats dram = device.launch_dram_stats();

@@ -102,15 +102,20 @@ TEST(DriverDevice, ReadsMemoryCountersWhereTheDeviceHasThem) {
   const uint32_t lo = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_L2_HITS;
   state->regs[lo] = 9;
   state->regs[lo + 4] = 2;
-  // The window's last counter, at its top (0x368): a window of KESTREL_MEM_CNT_COUNT.
-  state->regs[KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_CONST_EVICTIONS] = 7;
+  // The window's last counter, at its top (0x380, docs/host-interface.md): a
+  // window of KESTREL_MEM_CNT_COUNT.
+  const uint32_t last = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_L1_EVICTIONS;
+  EXPECT_EQ(last, 0x380u);
+  EXPECT_EQ(KESTREL_MEM_CNT_L1_EVICTIONS + 1, KESTREL_MEM_CNT_COUNT);
+  state->regs[last] = 7;
+  state->regs[last + 4] = 1;
   Device device(std::move(transport));
   EXPECT_EQ(device.info().l2_bytes, 128u * 1024);
   EXPECT_EQ(device.info().l2_ways, 8u);
   const std::optional<MemCounterValues> values = device.read_mem_counters();
   ASSERT_TRUE(values.has_value());
   EXPECT_EQ((*values)[KESTREL_MEM_CNT_L2_HITS], (2ull << 32) + 9);
-  EXPECT_EQ((*values)[KESTREL_MEM_CNT_CONST_EVICTIONS], 7u);
+  EXPECT_EQ((*values)[KESTREL_MEM_CNT_L1_EVICTIONS], (1ull << 32) + 7);
   EXPECT_EQ((*values)[KESTREL_MEM_CNT_READS], 0u);
 }
 

@@ -72,31 +72,39 @@ refused = subprocess.run([sys.executable, tool, bad], capture_output=True, text=
 assert refused.returncode != 0 and "not a Kestrel launch record" in refused.stderr, refused
 
 # --memory on records with a memory window (made from the model's record, which
-# has none): the constant caches' hits count as line reads per load (30 + 90
-# per 40 loads) but not in the latency's requests; their hit rate is 30 of 40.
+# has none): the constant caches' and the L1s' hits count as line reads per
+# load (90 + 30 + 40 per 40 loads) but not in the latency's requests; their
+# hit rates are 30 of 40 and 40 of 80.
 windowed = os.path.join(scratch, "memory_window.jsonl")
 memory_object = {"reads": 90, "writes": 8, "fetches": 2, "atomics": 0, "inflight_cycles": 2500, "l2_hits": 60,
                  "l2_misses": 30, "l2_merges": 2, "l2_evictions": 0, "l2_writes": 8, "dram_requests": 38,
-                 "const_hits": 30, "const_misses": 10, "const_evictions": 1}
-second = dict(record, launch=2, memory=dict(memory_object, const_hits=10))
+                 "const_hits": 30, "const_misses": 10, "const_evictions": 1, "l1_hits": 40, "l1_misses": 40,
+                 "l1_evictions": 2}
+second = dict(record, launch=2, memory=dict(memory_object, const_hits=10, l1_hits=20))
 with open(windowed, "w", encoding="utf-8") as f:
     for r in (dict(record, memory=memory_object), second):
         f.write(json.dumps(dict(r, counters=dict(r["counters"], loads=40))) + "\n")
 table = subprocess.run([sys.executable, tool, "--memory", windowed], check=True, capture_output=True,
                        text=True).stdout
-assert "const hits" in table, table
-assert f"{'3.00':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'75.0%':>10}" in table, table
-assert f"{'2.50':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'50.0%':>10}" in table, table
+assert "const hits" in table and "L1 hits" in table, table
+assert f"{'4.00':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'75.0%':>10} {'50.0%':>8}" in table, table
+assert f"{'3.00':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'50.0%':>10} {'33.3%':>8}" in table, table
 summed = subprocess.run([sys.executable, tool, "--by-kernel", "--memory", windowed], check=True,
                         capture_output=True, text=True).stdout
-assert f"{'2.75':>8} {'25.0':>8} {'65.2%':>8} {76:>8} {'66.7%':>10}" in summed, summed  # 40 of 60
-# A record from before the constant caches' counters: none counted.
-older = os.path.join(scratch, "memory_without_const.jsonl")
-with open(older, "w", encoding="utf-8") as f:
-    old_memory = {name: value for name, value in memory_object.items() if not name.startswith("const_")}
-    f.write(json.dumps(dict(record, memory=old_memory, counters=dict(record["counters"], loads=40))) + "\n")
-table = subprocess.run([sys.executable, tool, "--memory", older], check=True, capture_output=True, text=True).stdout
-assert f"{'2.25':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'0.0%':>10}" in table, table
+# 280 line reads per 80 loads; 40 of 60 constant lookups and 60 of 140 L1 lookups hit.
+assert f"{'3.50':>8} {'25.0':>8} {'65.2%':>8} {76:>8} {'66.7%':>10} {'42.9%':>8}" in summed, summed
+# Records from before the SMs' caches' counters: from before both, none
+# counted; from between the constant caches and the L1s, no L1 hits.
+for kept, expected in (((), f"{'2.25':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'0.0%':>10} {'0.0%':>8}"),
+                       (("const_",), f"{'3.00':>8} {'25.0':>8} {'65.2%':>8} {38:>8} {'75.0%':>10} {'0.0%':>8}")):
+    older = os.path.join(scratch, "memory_without_sm_caches.jsonl")
+    with open(older, "w", encoding="utf-8") as f:
+        old_memory = {name: value for name, value in memory_object.items()
+                      if not name.startswith(("const_", "l1_")) or name.startswith(kept)}
+        f.write(json.dumps(dict(record, memory=old_memory, counters=dict(record["counters"], loads=40))) + "\n")
+    table = subprocess.run([sys.executable, tool, "--memory", older], check=True, capture_output=True,
+                           text=True).stdout
+    assert expected in table, (kept, table)
 if sys.argv[4:] == ["rtlsim"]:
     rtl_stats = os.path.join(scratch, "demo_rtlsim_stats.jsonl")
     env = dict(os.environ, KESTREL_BACKEND="rtlsim", KESTREL_STATS=rtl_stats, KESTREL_CONFIG="rtlsim.dram=ddr3")
@@ -123,6 +131,14 @@ if sys.argv[4:] == ["rtlsim"]:
     assert memory["const_hit_rate"] == memory["const_hits"] / const_lookups, memory
     assert "constant cache hit rate" in shown, shown
     assert f"({memory['const_hits']} hits, {memory['const_misses']} misses" in shown, shown
+    # The L1 data caches likewise, for reads of writable global pages (the
+    # vector add's input arrays); the two caches keep disjoint kinds of page.
+    assert memory["const_misses"] + memory["l1_misses"] <= memory["reads"], memory
+    assert memory["l1_hits"] + memory["l1_misses"] > 0, memory
+    l1_lookups = memory["l1_hits"] + memory["l1_misses"]
+    assert memory["l1_hit_rate"] == memory["l1_hits"] / l1_lookups, memory
+    assert "L1 data cache hit rate" in shown, shown
+    assert f"({memory['l1_hits']} hits, {memory['l1_misses']} misses" in shown, shown
     assert dram["peak_bytes_per_cycle"] == 16.0, dram
     assert dram["bytes_read"] == 64 * dram["reads"] and dram["writes"] > 0, dram
     assert 0 < dram["bandwidth_utilization"] <= 1, dram
@@ -140,7 +156,7 @@ if sys.argv[4:] == ["rtlsim"]:
     assert f"{memory['reads']:>8} {memory['writes']:>8} {memory['fetches']:>7}" in table, (memory, table)
     assert f"{memory['average_latency']:>8.1f}" in table, (memory, table)
     assert f"{100 * memory['l2_hit_rate']:>7.1f}%" in table, (memory, table)
-    assert f"{100 * memory['const_hit_rate']:>9.1f}%" in table, (memory, table)
+    assert f"{100 * memory['const_hit_rate']:>9.1f}% {100 * memory['l1_hit_rate']:>7.1f}%" in table, (memory, table)
     absent = subprocess.run([sys.executable, tool, "--memory", stats], check=True, capture_output=True,
                             text=True).stdout
     assert "no memory-side counters" in absent, absent

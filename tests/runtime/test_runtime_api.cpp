@@ -297,13 +297,16 @@ class LaunchTest : public RuntimeApi {
       s.regs[KESTREL_REG_STATUS] = KESTREL_STATUS_DONE;
     };
   }
-  // 80 line reads, 10 of them constant-cache misses, and 30 line reads the
-  // constant caches answered (not in reads), for 40 warp-level loads.
+  // 80 line reads, 10 of them constant-cache misses and 20 L1 misses; 30
+  // line reads the constant caches answered and 50 the L1s answered (neither
+  // in reads), for 40 warp-level loads.
   const MemCounts counts_ = {{KESTREL_MEM_CNT_READS, 80},        {KESTREL_MEM_CNT_WRITES, 15},
                              {KESTREL_MEM_CNT_FETCHES, 5},       {KESTREL_MEM_CNT_INFLIGHT_CYCLES, 4000},
                              {KESTREL_MEM_CNT_L2_HITS, 60},      {KESTREL_MEM_CNT_L2_MISSES, 20},
                              {KESTREL_MEM_CNT_L2_MERGES, 5},     {KESTREL_MEM_CNT_CONST_HITS, 30},
-                             {KESTREL_MEM_CNT_CONST_MISSES, 10}, {KESTREL_MEM_CNT_CONST_EVICTIONS, 2}};
+                             {KESTREL_MEM_CNT_CONST_MISSES, 10}, {KESTREL_MEM_CNT_CONST_EVICTIONS, 2},
+                             {KESTREL_MEM_CNT_L1_HITS, 50},      {KESTREL_MEM_CNT_L1_MISSES, 20},
+                             {KESTREL_MEM_CNT_L1_EVICTIONS, 3}};
   kestrel_module_t* module_ = nullptr;
   kestrel_kernel_t* fill_ = nullptr;
   kestrel_devptr_t out_ = 0;
@@ -437,6 +440,7 @@ TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
   EXPECT_EQ(memory.counted, 0u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_READS], 0u);
   EXPECT_EQ(memory.const_hit_rate, 0.0);
+  EXPECT_EQ(memory.l1_hit_rate, 0.0);
 
   reopen_with_window(counts_);
   kestrel_device_props props{};
@@ -449,26 +453,33 @@ TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_WRITES], 15u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_HITS], 30u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_MISSES], 10u);
-  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_EVICTIONS], 2u) << "the window's last counter";
-  // Constant-cache hits never reach the crossbar: not in the latency's or
-  // the bytes' requests, but line reads the loads asked for all the same.
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_EVICTIONS], 2u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_HITS], 50u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_MISSES], 20u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_EVICTIONS], 3u) << "the window's last counter";
+  // Constant-cache and L1 hits never reach the crossbar: not in the
+  // latency's or the bytes' requests, but line reads the loads asked for all
+  // the same.
   EXPECT_DOUBLE_EQ(memory.average_latency, 4000.0 / 100);
   EXPECT_DOUBLE_EQ(memory.l2_hit_rate, 60.0 / 85);
   EXPECT_DOUBLE_EQ(memory.const_hit_rate, 30.0 / 40);
-  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, (80.0 + 30) / 40);
+  EXPECT_DOUBLE_EQ(memory.l1_hit_rate, 50.0 / 70);
+  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, (80.0 + 30 + 50) / 40);
   EXPECT_DOUBLE_EQ(memory.bytes_per_cycle, 100.0 * 64 / 1000);  // the fake's launches take 1000 cycles
   EXPECT_EQ(kestrel_get_launch_memory_stats(device_, nullptr), KESTREL_ERROR_INVALID_VALUE);
 }
 
-// Without a read of a read-only page the constant caches' hit rate is 0, not
-// a division by zero, and the line reads are the memory side's alone.
-TEST_F(LaunchTest, ConstantHitRateIsZeroWithoutConstantReads) {
+// Without a read of a read-only page or of a cached writable one (a device
+// without L1s) the constant caches' and the L1s' hit rates are 0, not a
+// division by zero, and the line reads are the memory side's alone.
+TEST_F(LaunchTest, CacheHitRatesAreZeroWithoutTheirReads) {
   reopen_with_window({{KESTREL_MEM_CNT_READS, 80}, {KESTREL_MEM_CNT_L2_HITS, 80}});
   ASSERT_EQ(launch({4, 1, 1}, {256, 1, 1}), KESTREL_SUCCESS) << last_error();
   kestrel_memory_stats memory{};
   ASSERT_EQ(kestrel_get_launch_memory_stats(device_, &memory), KESTREL_SUCCESS) << last_error();
   EXPECT_EQ(memory.counted, 1u);
   EXPECT_EQ(memory.const_hit_rate, 0.0);
+  EXPECT_EQ(memory.l1_hit_rate, 0.0);
   EXPECT_DOUBLE_EQ(memory.l2_hit_rate, 1.0);
   EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, 80.0 / 40);
 }
@@ -492,9 +503,13 @@ TEST_F(LaunchTest, MemoryFiguresReachTheStatisticsFile) {
   EXPECT_EQ(memory["const_hits"], 30);
   EXPECT_EQ(memory["const_misses"], 10);
   EXPECT_EQ(memory["const_evictions"], 2);
+  EXPECT_EQ(memory["l1_hits"], 50);
+  EXPECT_EQ(memory["l1_misses"], 20);
+  EXPECT_EQ(memory["l1_evictions"], 3);
   EXPECT_DOUBLE_EQ(memory["const_hit_rate"].get<double>(), 30.0 / 40);
+  EXPECT_DOUBLE_EQ(memory["l1_hit_rate"].get<double>(), 50.0 / 70);
   EXPECT_DOUBLE_EQ(memory["l2_hit_rate"].get<double>(), 60.0 / 85);
-  EXPECT_DOUBLE_EQ(memory["lines_per_warp_load"].get<double>(), (80.0 + 30) / 40);
+  EXPECT_DOUBLE_EQ(memory["lines_per_warp_load"].get<double>(), (80.0 + 30 + 50) / 40);
   EXPECT_DOUBLE_EQ(memory["bytes_per_cycle"].get<double>(), 100.0 * 64 / 1000);
   file.close();
   std::remove(path.c_str());
@@ -766,9 +781,9 @@ TEST(Names, StatusCountersAndFaultKinds) {
 // know them; none beyond the window.
 TEST(Names, MemoryCounters) {
   const char* const names[KESTREL_MEM_CNT_COUNT] = {
-      "reads",         "writes",     "fetches",      "atomics",        "inflight_cycles",
-      "l2_hits",       "l2_misses",  "l2_merges",    "l2_evictions",   "l2_writes",
-      "dram_requests", "const_hits", "const_misses", "const_evictions"};
+      "reads",        "writes",          "fetches",      "atomics",   "inflight_cycles", "l2_hits",
+      "l2_misses",    "l2_merges",       "l2_evictions", "l2_writes", "dram_requests",   "const_hits",
+      "const_misses", "const_evictions", "l1_hits",      "l1_misses", "l1_evictions"};
   for (int i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) EXPECT_STREQ(kestrel_mem_counter_name(i), names[i]) << i;
   EXPECT_EQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_COUNT), nullptr);
   EXPECT_EQ(kestrel_mem_counter_name(-1), nullptr);
