@@ -231,7 +231,10 @@ module kestrel_sm_cache #(
         victim_way = WayW'(w - 1);
       end
     end
-    fill = head_kind && head_fill && !head_present && !snoop_head && !inv_i;
+    // Nor while a request for the line waits to go on: it was a miss when
+    // offered, and its valid toward the crossbar must hold until taken.
+    fill = head_kind && head_fill && !head_present && !snoop_head && !inv_i
+           && !(up_req_valid_i && !req_hit && req_line == head_line);
     fill_entry = entry_of(head_line, victim_way);
 
     valid_d = valid_q;
@@ -258,7 +261,9 @@ module kestrel_sm_cache #(
         q_fill_d[i] = 1'b0;
     end
     if (inv_i) q_fill_d = '0;
-    if (take) q_fill_d[q_tail_q] = plain_read && !req_hit && !inv_i;
+    // A read taken as a write of its line is snooped may have been performed
+    // before it: it fills nothing either.
+    if (take) q_fill_d[q_tail_q] = plain_read && !req_hit && !inv_i && !(Writable && snoop_valid_i && snoop_line_i == req_line);
 
     ev_hit_o = take_hit;
     ev_miss_o = head_kind;
@@ -318,4 +323,5 @@ module kestrel_sm_cache #(
   `KESTREL_ASSERT_KNOWN(snoop_valid_known, snoop_valid_i)
   `KESTREL_ASSERT_HANDSHAKE(up_req_handshake, up_req_valid_i, up_req_ready_o, up_req_i)
   `KESTREL_ASSERT_HANDSHAKE(up_rsp_handshake, up_rsp_valid_o, up_rsp_ready_i, up_rsp_o)
+  `KESTREL_ASSERT_HANDSHAKE(dn_req_handshake, dn_req_valid_o, dn_req_ready_i, dn_req_o)
 endmodule

@@ -85,6 +85,8 @@ module kestrel_host_regs #(
   localparam logic [11:0] SmEnd = SmFirst + 12'(64 * CntSms);
   localparam logic [11:0] MemFirst = kestrel_pkg::RegMemCounters;
   localparam logic [11:0] MemEnd = MemFirst + 12'(8 * MemCounters);
+  // The window is 0x300-0x3FF (mem_sel below): at most 32 counters.
+  `KESTREL_STATIC_ASSERT(mem_window_fits, MemCounters <= 32)
 
   localparam logic [1:0] StatusIdle = kestrel_pkg::StatusIdle;
   localparam logic [1:0] StatusRunning = kestrel_pkg::StatusRunning;
@@ -220,7 +222,7 @@ module kestrel_host_regs #(
   // Reads.
   // ---------------------------------------------------------------------------
   logic [63:0] counter_word, sm_counter_word, mem_counter_word;
-  logic [3:0] mem_sel;
+  logic [4:0] mem_sel;  // the window holds up to 32 counters (0x300-0x3FF)
   logic [5:0] sm_sel;
   logic fault_visible;
 
@@ -231,7 +233,7 @@ module kestrel_host_regs #(
     for (int unsigned s = 0; s < CntSms; s++) begin
       if (32'(sm_sel) == s) sm_counter_word = sm_counters_i[(s*8 + 32'(req_i.addr[5:3]))*64 +: 64];
     end
-    mem_sel = 4'((req_i.addr - MemFirst) >> 3);
+    mem_sel = 5'((req_i.addr - MemFirst) >> 3);
     mem_counter_word = '0;
     for (int unsigned c = 0; c < MemCounters; c++) begin
       if (32'(mem_sel) == c) mem_counter_word = mem_counters_i[c*64 +: 64];

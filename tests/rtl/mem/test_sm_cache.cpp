@@ -209,6 +209,9 @@ class Harness {
     // Decisions of this cycle, in the unit's order: a request taken looks at
     // the lines as they were; an answer's fill and an invalidation land at
     // the edge.
+    const bool offered = offering_;
+    const bool offered_hit = offered && plain_read(current_) && ref_.holds(current_.addr / 64);
+    const uint32_t offered_addr = current_.addr;
     if (offering_ && d.up_req_ready_o) {
       const bool hit = plain_read(current_) && ref_.holds(current_.addr / 64);
       EXPECT_EQ(d.ev_hit_o != 0, hit) << "hit decision, tag " << unsigned{current_.tag};
@@ -261,7 +264,10 @@ class Harness {
         const bool written_now = (snoop && snooped.addr == o.req.addr) || (own_write && *own_write == o.req.addr);
         if (!o.hit && plain_read(o.req) && kept_kind(o.req.addr) && !faulty.count(o.req.addr)) {
           filled_ro = true;
-          if (o.may_fill && !written_now && !pulse_inv_ && !ref_.holds(l)) {
+          // A request offered this cycle for the line that is not a hit
+          // (it may still wait to go on) keeps the line out this cycle.
+          const bool waiting = offered && !offered_hit && offered_addr == o.req.addr;
+          if (o.may_fill && !written_now && !pulse_inv_ && !ref_.holds(l) && !waiting) {
             fill_now = true;
             fill_line = l;
             fill_way = ref_.victim(l);
