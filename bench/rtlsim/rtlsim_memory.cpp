@@ -4,17 +4,22 @@
 //
 // 1. Pointer chase: one thread follows a chain of pointers, one per 64-byte
 //    line, in a random order; cycles per hop at DRAM latency 20, 100 and 300
-//    (the ddr3 preset's bus and rows, its latency overridden), over a chain
-//    spread across 256 KiB (most hops open another DRAM row) and over one of
-//    32 lines inside a single 2 KiB DRAM row.  The 128 KiB L2 (empty at the
-//    launch's start) misses on every hop of the first chain, which visits
-//    512 of its 4096 lines once each, and hits on every hop of the second
-//    after its first 32: those rows time an L2 hit.
+//    (the ddr3 preset's bus and rows, its latency overridden), one chain per
+//    level of the hierarchy: 4096 lines (256 KiB) visited once each, which
+//    every cache misses (DRAM); 1024 lines (64 KiB) of a writable page
+//    followed round and round, which the 16 KiB L1 misses every time (each
+//    of its 4-way sets cycles through some 16 lines, replaced in turn) and
+//    the 128 KiB L2 holds after the first round (an L2 hit); 32 lines (2 KiB)
+//    of a writable page (an L1 hit after the first round) and of a read-only
+//    page (a constant-cache hit).  The cached rows run the chain twice, with
+//    one round and with four more, and report the difference per extra
+//    hop, so the first round's misses cancel out.
 // 2. Coalescing: one warp loads word lane * stride for strides 1..32; the
 //    line requests per warp access (KESTREL_CNT_MEM_REQUESTS) and the reads
-//    reaching the memory side (KESTREL_MEM_CNT_READS) must equal the number
+//    answered by the SM's caches or the memory side must equal the number
 //    of distinct 64-byte lines the 32 addresses touch (guide 5.3.2); after
-//    the first repetition they all hit in the L2.
+//    the first repetition each is answered by the SM's constant cache (the
+//    array is on a read-only page) or the L2, and none by DRAM.
 // 3. Shared-memory banks: one warp loads shared word lane * stride; the
 //    passes per access (KESTREL_CNT_SHARED_PASSES over
 //    KESTREL_CNT_SHARED_ACCESSES) must equal the largest number of distinct
@@ -127,10 +132,13 @@ std::vector<uint32_t> write_chain(kestrel::Transport& gpu, uint64_t base, uint32
 struct Chain {
   const char* label;
   uint32_t lines;
+  bool writable;    // the chain's pages: writable (L1) or read-only (constant cache)
+  bool difference;  // time the extra rounds only (a level that holds the chain)
 };
 
 struct ChaseFigures {
-  double cycles_per_hop = 0, dram_read_latency = 0, row_hit_rate = 0, l2_hit_rate = 0;
+  double cycles_per_hop = 0, dram_read_latency = 0, row_hit_rate = 0;
+  uint64_t l1_hits = 0, const_hits = 0, l2_hits = 0, l2_lookups = 0, cycles = 0;
   bool correct = false;
 };
 
@@ -140,7 +148,7 @@ ChaseFigures chase(const Options& dram, const Chain& chain, uint32_t hops) {
   const uint64_t chain_bytes = uint64_t{chain.lines} * kLineBytes;
   kestrel::bench::map(gpu, kArrays,
                       static_cast<uint32_t>((chain_bytes + KESTREL_PAGE_SIZE - 1) / KESTREL_PAGE_SIZE),
-                      KESTREL_PAGE_READ);
+                      chain.writable ? KESTREL_PAGE_READ | KESTREL_PAGE_WRITE : KESTREL_PAGE_READ);
   kestrel::bench::map(gpu, kResults, 1, KESTREL_PAGE_READ | KESTREL_PAGE_WRITE);
   const std::vector<uint32_t> order = write_chain(gpu, kArrays, chain.lines, 15);
   DramDelta d;
@@ -151,44 +159,57 @@ ChaseFigures chase(const Options& dram, const Chain& chain, uint32_t hops) {
   ChaseFigures r;
   const uint64_t expected = kArrays + uint64_t{order[hops % chain.lines]} * kLineBytes;
   r.correct = read_result(gpu, kResults) == expected;
-  r.cycles_per_hop = static_cast<double>(read_result(gpu, kResults + 8)) / hops;
+  r.cycles = read_result(gpu, kResults + 8);
+  r.cycles_per_hop = static_cast<double>(r.cycles) / hops;
   r.dram_read_latency = d.read_latency();
   r.row_hit_rate = d.row_hit_rate();
-  const uint64_t hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_HITS);
-  const uint64_t lookups = hits + kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_MISSES) +
-                           kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_MERGES);
-  r.l2_hit_rate = lookups == 0 ? 0 : static_cast<double>(hits) / static_cast<double>(lookups);
+  r.l1_hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L1_HITS);
+  r.const_hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_CONST_HITS);
+  r.l2_hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_HITS);
+  r.l2_lookups = r.l2_hits + kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_MISSES) +
+                 kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_MERGES);
   return r;
 }
 
 bool run_chase() {
-  constexpr uint32_t kHops = 512;
-  const Chain chains[] = {{"256 KiB (4096 lines)", 4096}, {"one 2 KiB DRAM row (32 lines)", 32}};
+  const Chain chains[] = {{"256 KiB (4096 lines): DRAM", 4096, true, false},
+                          {"64 KiB (1024 lines): L2 hit", 1024, true, true},
+                          {"2 KiB writable: L1 hit", 32, true, true},
+                          {"2 KiB read-only: constant hit", 32, false, true}};
   const unsigned latencies[] = {20, 100, 300};
   std::printf(
-      "\n1. Pointer chase: one thread, %u dependent 8-byte loads, one pointer per 64-byte line in a random "
+      "\n1. Pointer chase: one thread, dependent 8-byte loads, one pointer per 64-byte line in a random "
       "order.\n   DRAM: the ddr3 preset (16 B/cycle, 8 banks of 2 KiB rows, activate = precharge = 2) "
-      "with its latency set.\n   The L2 (128 KiB, empty at the start) misses every hop of the 256 KiB "
-      "chain and hits the one-row chain after its first 32 hops;\n   L2 hits counts every line the launch "
-      "reads (its code and parameters too).\n",
-      kHops);
-  std::printf("%-8s %-30s %12s %15s %12s %9s %9s\n", "latency", "chain", "cycles/hop", "DRAM read lat",
-              "beyond DRAM", "row hits", "L2 hits");
+      "with its latency set.\n   The DRAM row visits 4096 lines once; the cached rows follow their chain "
+      "one round and then five, and give the\n   extra rounds' cycles per hop; the hit counts are the "
+      "long run's (its code and parameters too).\n");
+  std::printf("%-8s %-32s %11s %14s %12s %9s %9s %9s %9s\n", "latency", "chain", "cycles/hop", "DRAM read lat",
+              "beyond DRAM", "row hits", "L2 hits", "L1 hits", "const hits");
   bool ok = true;
   for (const unsigned latency : latencies) {
     for (const Chain& chain : chains) {
-      const ChaseFigures r =
-          chase({{"dram", "ddr3"}, {"mem_latency", std::to_string(latency)}}, chain, kHops);
-      // What the hop costs beyond the DRAM model's own read latency: the
-      // load/store unit, the crossbar, the atomic unit and the loop's issue.
-      // A chain the L2 holds mostly skips DRAM: its hop has no DRAM part.
-      char beyond[32] = "(L2 hits)";
-      if (r.l2_hit_rate < 0.5)
-        std::snprintf(beyond, sizeof beyond, "%.1f", r.cycles_per_hop - r.dram_read_latency);
-      std::printf("%-8u %-30s %12.1f %15.1f %12s %8.1f%% %8.1f%%%s\n", latency, chain.label, r.cycles_per_hop,
-                  r.dram_read_latency, beyond, 100.0 * r.row_hit_rate, 100.0 * r.l2_hit_rate,
-                  r.correct ? "" : "  WRONG POINTER");
-      ok = ok && r.correct;
+      const Options dram{{"dram", "ddr3"}, {"mem_latency", std::to_string(latency)}};
+      const uint32_t first = chain.difference ? chain.lines : 512;
+      const ChaseFigures r = chase(dram, chain, first);
+      ChaseFigures shown = r;
+      bool correct = r.correct;
+      if (chain.difference) {
+        const ChaseFigures longer = chase(dram, chain, first + 4 * chain.lines);
+        correct = correct && longer.correct;
+        shown = longer;
+        shown.cycles_per_hop = static_cast<double>(longer.cycles - r.cycles) / (4.0 * chain.lines);
+      }
+      // What a DRAM hop costs beyond the DRAM model's own read latency: the
+      // load/store unit, the caches' lookups, the crossbar, the atomic unit
+      // and the loop's issue.
+      char beyond[32] = "-";
+      if (!chain.difference)
+        std::snprintf(beyond, sizeof beyond, "%.1f", shown.cycles_per_hop - shown.dram_read_latency);
+      std::printf("%-8u %-32s %11.1f %14.1f %12s %8.1f%% %9llu %9llu %9llu%s\n", latency, chain.label,
+                  shown.cycles_per_hop, shown.dram_read_latency, beyond, 100.0 * shown.row_hit_rate,
+                  static_cast<unsigned long long>(shown.l2_hits), static_cast<unsigned long long>(shown.l1_hits),
+                  static_cast<unsigned long long>(shown.const_hits), correct ? "" : "  WRONG POINTER");
+      ok = ok && correct;
     }
   }
   return ok;
@@ -254,7 +275,7 @@ uint32_t bank_passes(uint64_t base, uint32_t stride_words) {
 }
 
 struct LaunchCounts {
-  uint64_t cycles, mem_requests, shared_accesses, shared_passes, dram_reads, side_reads, l2_hits;
+  uint64_t cycles, mem_requests, shared_accesses, shared_passes, dram_reads, side_reads, l2_hits, sm_cache_hits;
   bool correct;
 };
 
@@ -273,6 +294,8 @@ LaunchCounts strided_launch(kestrel::Transport& gpu, bool shared, uint32_t strid
   c.dram_reads = d.reads();
   c.side_reads = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_READS);
   c.l2_hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L2_HITS);
+  c.sm_cache_hits = kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_CONST_HITS) +
+                    kestrel::bench::mem_counter(gpu, KESTREL_MEM_CNT_L1_HITS);
   std::vector<uint64_t> sums(kLanes);
   gpu.read_mem(kResults, sums.data(), sums.size() * 8);
   c.correct = true;
@@ -299,8 +322,8 @@ bool run_coalescing() {
       "line-aligned array;\n   per warp access (the difference of %llu and %llu repetitions), DRAM: the "
       "ddr3 preset (latency 24).\n",
       static_cast<unsigned long long>(kFewRepetitions), static_cast<unsigned long long>(kManyRepetitions));
-  std::printf("%-7s %14s %15s %12s %10s %12s %16s\n", "stride", "line requests", "distinct lines",
-              "memory side", "L2 hits", "DRAM reads", "cycles/access");
+  std::printf("%-7s %14s %15s %12s %12s %10s %12s %16s\n", "stride", "line requests", "distinct lines",
+              "SM caches", "memory side", "L2 hits", "DRAM reads", "cycles/access");
   bool ok = true;
   const double extra = static_cast<double>(kManyRepetitions - kFewRepetitions);
   for (uint32_t stride = 1; stride <= kMaxStride; ++stride) {
@@ -309,14 +332,17 @@ bool run_coalescing() {
     const double requests = static_cast<double>(many.mem_requests - few.mem_requests) / extra;
     const double side_reads = static_cast<double>(many.side_reads - few.side_reads) / extra;
     const double l2_hits = static_cast<double>(many.l2_hits - few.l2_hits) / extra;
+    const double sm_cache_hits = static_cast<double>(many.sm_cache_hits - few.sm_cache_hits) / extra;
     const double dram_reads = static_cast<double>(many.dram_reads - few.dram_reads) / extra;
     const uint32_t expected = distinct_lines(kArrays, stride);
-    // Every repeated line is in the L2 by then: no more DRAM reads.
-    const bool match =
-        requests == expected && side_reads == expected && l2_hits == expected && dram_reads == 0;
+    // Every repeated line is in the SM's constant cache (the array is
+    // read-only; 4 KiB, as large as the array) or the L2 by then: each line
+    // request is answered by one of them, and no more DRAM reads.
+    const bool match = requests == expected && sm_cache_hits + side_reads == expected &&
+                       l2_hits == side_reads && dram_reads == 0;
     const bool correct = few.correct && many.correct;
-    std::printf("%-7u %14.2f %15u %12.2f %10.2f %12.2f %16.1f%s%s\n", stride, requests, expected, side_reads,
-                l2_hits, dram_reads, static_cast<double>(many.cycles - few.cycles) / extra,
+    std::printf("%-7u %14.2f %15u %12.2f %12.2f %10.2f %12.2f %16.1f%s%s\n", stride, requests, expected,
+                sm_cache_hits, side_reads, l2_hits, dram_reads, static_cast<double>(many.cycles - few.cycles) / extra,
                 match ? "" : "  MISMATCH", correct ? "" : "  WRONG SUM");
     ok = ok && match && correct;
   }
