@@ -4,10 +4,12 @@
 // border colour, log2 of the texel's bytes, and whether the unit can fetch
 // it with the instruction's form (tex_status_e: TexStatusOk, Unsupported,
 // Mismatch).  Shapes map to dimensions as kestrel_texture.h's read_view
-// does.  Of the descriptor, the mipmap fields (a mipmapped texture is
-// refused by its mip_levels), sRGB (ignored, as kestrel_texture.h does), the
-// seamless cubemap flag and the padding are not read; base_addr, pitch and
-// slice_pitch are the unit's to take.  Combinational.
+// does.  sRGB reads of 8-bit unsigned channels as normalized floats are
+// refused (the datapath has no sRGB conversion; docs/texture.md, "sRGB");
+// for every other format the flag changes nothing, as on the H100.  Of the
+// descriptor, the mipmap fields (a mipmapped texture is refused by its
+// mip_levels), the seamless cubemap flag and the padding are not read;
+// base_addr, pitch and slice_pitch are the unit's to take.  Combinational.
 module kestrel_tex_desc_decode (
   input  kestrel_pkg::tex_desc_t         desc_i,
   input  kestrel_tex_pkg::tex_form_t     form_i,     // the fetch's form
@@ -84,6 +86,10 @@ module kestrel_tex_desc_decode (
         (desc_i.channel_kind == kestrel_pkg::TexChannelFloat || desc_i.channel_size == 2'd2)) format_ok = 1'b0;
     if (fmt_o.linear && desc_i.channel_kind != kestrel_pkg::TexChannelFloat && !desc_i.read_normalized)
       format_ok = 1'b0;
+    // sRGB converts only 8-bit unsigned channels read as normalized floats.
+    if (desc_i.srgb && desc_i.channel_kind == kestrel_pkg::TexChannelUnsigned && desc_i.channel_size == 2'd0 &&
+        desc_i.read_normalized)
+      format_ok = 1'b0;
     // The datapath's extents: 1 .. 2^17 per axis, 1 .. 2^16 - 1 layers.
     extent_ok = desc_i.width != '0 && desc_i.width <= 32'h2_0000 &&
                 desc_i.height != '0 && desc_i.height <= 32'h2_0000 &&
@@ -109,8 +115,8 @@ module kestrel_tex_desc_decode (
     end
   end
 
-  logic [128+3+1+2+96-1:0] unused_desc;
+  logic [128+3+1+1+96-1:0] unused_desc;
   assign unused_desc = {desc_i.max_lod_clamp, desc_i.min_lod_clamp, desc_i.lod_bias, desc_i.levels_addr,
-                        desc_i.pad, desc_i.mip_filter, desc_i.seamless_cubemap, desc_i.srgb,
+                        desc_i.pad, desc_i.mip_filter, desc_i.seamless_cubemap,
                         desc_i.base_addr, desc_i.pitch, desc_i.slice_pitch};
 endmodule

@@ -151,6 +151,7 @@ void write_descriptor(DeviceMemory& memory, const Texture& t) {
   d.filter = s.filter == tx::FilterMode::kLinear;
   d.read_normalized = s.read_mode == tx::ReadMode::kNormalizedFloat;
   d.normalized_coords = s.normalized_coordinates;
+  d.srgb = s.srgb;
   d.surface = t.surface;
   d.mip_levels = static_cast<uint8_t>(t.mip_levels);
   d.border_r = s.border_color[0];
@@ -681,7 +682,7 @@ TEST(TexFetchUnit, StatusesAndFaults) {
   uint32_t desc = kDescBase;
   // Shapes outside the datapath, mipmapped textures and surfaces: refused
   // after the descriptor, no texel read.
-  for (int kind = 0; kind < 5; ++kind) {
+  for (int kind = 0; kind < 6; ++kind) {
     Texture t = random_texture(rng, desc += 0x1000u);
     Fetch f = fetch_of(t);
     if (kind == 0) t.shape = kShapeCubemap;
@@ -689,6 +690,12 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     if (kind == 2) t.shape = kShapeLinear;
     if (kind == 3) t.mip_levels = 3;
     if (kind == 4) t.surface = true;
+    if (kind == 5) {  // sRGB of 8-bit unsigned channels read as normalized floats
+      t.sampling.srgb = true;
+      t.sampling.kind = tx::ChannelKind::kUnsigned;
+      t.sampling.bits_per_channel = 8;
+      t.sampling.read_mode = tx::ReadMode::kNormalizedFloat;
+    }
     write_descriptor(h.memory, t);
     f.mask = 0xFF;
     random_lanes(rng, t, f);
