@@ -18,57 +18,27 @@
 #include <deque>
 #include <random>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 #include "Vl2_cache_s4w2m4.h"
 #include "Vl2_cache_s8w1m1.h"
+#include "flat_memory.hpp"
 #include "kestrel/abi.h"
 #include "rtl_test.hpp"
 #include "wide_bits.hpp"
 
 namespace {
 
+using kestrel::rtlbench::FlatMemory;
+using kestrel::rtlbench::Line;
 using kestrel::rtlbench::MemReq;
 using kestrel::rtlbench::MemRsp;
-using Line = std::array<uint8_t, 64>;
 
 constexpr uint32_t kBase = KESTREL_GLOBAL_BASE;
-
-// Deterministic initial DRAM contents of a line.
-Line initial_line(uint32_t addr) {
-  Line line;
-  uint32_t x = addr * 2654435761u + 12345u;
-  for (auto& byte : line) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    byte = static_cast<uint8_t>(x);
-  }
-  return line;
-}
 
 bool is_write(const MemReq& r) {
   return r.kind == kestrel::contract::kMemWrite || (r.kind == kestrel::contract::kMemLocal && r.write);
 }
-
-// A line-addressed memory whose untouched lines hold initial_line().
-class FlatMemory {
- public:
-  Line& at(uint32_t addr) {
-    auto it = lines_.find(addr);
-    if (it == lines_.end()) it = lines_.emplace(addr, initial_line(addr)).first;
-    return it->second;
-  }
-  void write(uint32_t addr, uint64_t be, const uint8_t* wdata) {
-    Line& line = at(addr);
-    for (unsigned i = 0; i < 64; ++i)
-      if ((be >> i) & 1u) line[i] = wdata[i];
-  }
-
- private:
-  std::unordered_map<uint32_t, Line> lines_;
-};
 
 // The reference cache: which reads hit (or merge), miss and evict, taken in
 // request order.  Timing decides only whether a hit finds its line's fill

@@ -22,35 +22,24 @@
 #include <optional>
 #include <random>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 #include "Vconst_cache_s2w1.h"
 #include "Vconst_cache_s4w2.h"
 #include "Vl1_cache_s4w2.h"
+#include "flat_memory.hpp"
 #include "kestrel/abi.h"
 #include "rtl_test.hpp"
 #include "wide_bits.hpp"
 
 namespace {
 
+using kestrel::rtlbench::FlatMemory;
+using kestrel::rtlbench::Line;
 using kestrel::rtlbench::MemReq;
 using kestrel::rtlbench::MemRsp;
-using Line = std::array<uint8_t, 64>;
 
 constexpr uint32_t kBase = KESTREL_GLOBAL_BASE;
-
-Line initial_line(uint32_t addr) {
-  Line line;
-  uint32_t x = addr * 2246822519u + 977u;
-  for (auto& byte : line) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    byte = static_cast<uint8_t>(x);
-  }
-  return line;
-}
 
 bool plain_read(const MemReq& r) { return r.kind == kestrel::contract::kMemRead && !r.amo; }
 
@@ -116,7 +105,7 @@ class Harness {
   bool kept_kind(uint32_t addr) const { return (readonly.count(addr) != 0) != writable; }
   // Another SM's write the crossbar takes in the next cycle (L1 only).
   void snoop_write(uint32_t addr, uint8_t value) { snoops_.push_back({addr, value}); }
-  std::set<uint32_t> faulty;    // line addresses memory answers with ILLEGAL_ADDRESS
+  std::set<uint32_t> faulty;  // line addresses memory answers with ILLEGAL_ADDRESS
 
   uint32_t line_addr(unsigned set, unsigned n) const { return kBase + (n * sets + set) * 64; }
   MemReq read(uint32_t addr, unsigned kind = kestrel::contract::kMemRead) {
@@ -220,13 +209,14 @@ class Harness {
       Expect e;
       e.tag = current_.tag;
       e.fault = (!hit && faulty.count(current_.addr)) ? KESTREL_FAULT_ILLEGAL_ADDRESS : KESTREL_FAULT_NONE;
-      e.data = line(expected_memory_, current_.addr);
+      e.data = expected_memory_.at(current_.addr);
       e.check_data = !current_.write;
       if (current_.write && !faulty.count(current_.addr))
-        std::memcpy(line(expected_memory_, current_.addr).data(), current_.wdata, 64);
+        std::memcpy(expected_memory_.at(current_.addr).data(), current_.wdata, 64);
       expected_.push_back(e);
       order_.push_back({current_, hit, plain_read(current_) && !hit && !pulse_inv_});
-      if (writable && (current_.kind == kestrel::contract::kMemWrite || current_.amo)) own_write = current_.addr;
+      if (writable && (current_.kind == kestrel::contract::kMemWrite || current_.amo))
+        own_write = current_.addr;
       offering_ = false;
     } else {
       EXPECT_EQ(d.ev_hit_o, 0u);
@@ -235,8 +225,9 @@ class Harness {
       const MemReq r = kestrel::rtlbench::unpack_req(d.dn_req_o.data(), 0);
       // Memory performs a request when it takes it (in order): a write
       // lands, a read's answer is fixed.
-      if (r.write && !faulty.count(r.addr)) std::memcpy(line(memory_, r.addr).data(), r.wdata, 64);
-      memory_queue_.push_back({r, now_ + min_latency + rng_() % (max_latency - min_latency + 1), line(memory_, r.addr)});
+      if (r.write && !faulty.count(r.addr)) std::memcpy(memory_.at(r.addr).data(), r.wdata, 64);
+      memory_queue_.push_back(
+          {r, now_ + min_latency + rng_() % (max_latency - min_latency + 1), memory_.at(r.addr)});
       if (plain_read(r) && kept_kind(r.addr)) {
         ++kept_reads_sent;
         faulty_reads_sent += faulty.count(r.addr) != 0;
@@ -262,7 +253,8 @@ class Harness {
           EXPECT_EQ(std::memcmp(r.rdata, e.data.data(), 64), 0) << "data, tag " << unsigned{e.tag};
         }
         const uint32_t l = o.req.addr / 64;
-        const bool written_now = (snoop && snooped.addr == o.req.addr) || (own_write && *own_write == o.req.addr);
+        const bool written_now =
+            (snoop && snooped.addr == o.req.addr) || (own_write && *own_write == o.req.addr);
         if (!o.hit && plain_read(o.req) && kept_kind(o.req.addr) && !faulty.count(o.req.addr)) {
           filled_ro = true;
           // A request offered this cycle for the line that is not a hit
@@ -296,13 +288,13 @@ class Harness {
     if (snoop) {
       // The other SM's write lands in memory now: reads taken from the next
       // cycle on must see it.
-      line(memory_, snooped.addr).fill(snooped.value);
-      line(expected_memory_, snooped.addr).fill(snooped.value);
+      memory_.at(snooped.addr).fill(snooped.value);
+      expected_memory_.at(snooped.addr).fill(snooped.value);
     }
     if (fill_now) ref_.install(fill_line, fill_way);
     if (host_write_) {
-      line(memory_, host_write_->addr).fill(host_write_->value);
-      line(expected_memory_, host_write_->addr).fill(host_write_->value);
+      memory_.at(host_write_->addr).fill(host_write_->value);
+      expected_memory_.at(host_write_->addr).fill(host_write_->value);
       host_write_.reset();
     }
     if (pulse_inv_) {
@@ -343,18 +335,12 @@ class Harness {
     Line data;
   };
   bool pct(unsigned p) { return rng_() % 100 < p; }
-  // `memory_` is what memory holds; `expected_memory_` what an answer must
-  // carry: updated when a request is taken, in request order.
-  static Line& line(std::unordered_map<uint32_t, Line>& lines, uint32_t addr) {
-    auto it = lines.find(addr);
-    if (it == lines.end()) it = lines.emplace(addr, initial_line(addr)).first;
-    return it->second;
-  }
-
   kestrel::rtlbench::Bench<Model> bench_;
   std::mt19937 rng_;
   RefCache ref_;
-  std::unordered_map<uint32_t, Line> memory_, expected_memory_;
+  // `memory_` is what memory holds; `expected_memory_` what an answer must
+  // carry: updated when a request is taken, in request order.
+  FlatMemory memory_, expected_memory_;
   std::deque<MemReq> to_send_;
   std::deque<Expect> expected_;
   std::deque<Order> order_;
