@@ -29,18 +29,21 @@
 #define KESTREL_PAGE_EXEC          0x4u /* instruction fetch */
 
 /* Custom opcodes: custom-0 carries the SIMT extension (R-type, .insn r 0x0b, funct3, funct7,
- * rd, rs1, rs2), custom-1 the CUDA atomics the A extension lacks. */
+ * rd, rs1, rs2), custom-1 the CUDA atomics the A extension lacks, custom-2 the texture unit's
+ * fetches (R4-type, .insn r4 0x5b, form, op, frd, rs1, rs2, frs3). */
 #define KESTREL_OPC_SIMT           0x0Bu /* custom-0: SIMT extension */
 #define KESTREL_OPC_ATOMIC         0x2Bu /* custom-1: CUDA atomics */
+#define KESTREL_OPC_TEX            0x5Bu /* custom-2: texture fetches (kx.tex) */
 #define KESTREL_OPC_SIMT_INSN          0x0B
 #define KESTREL_OPC_ATOMIC_INSN        0x2B
+#define KESTREL_OPC_TEX_INSN           0x5B
 
 /* funct3 of custom-0: which group of SIMT instructions. */
 #define KESTREL_F3_CONTROL         0x0u /* exit, barriers, trap, nanosleep, fences (funct7 below) */
 #define KESTREL_F3_VOTE            0x1u /* R-type, funct7 below, rs1 = predicate, rs2 = membermask */
 #define KESTREL_F3_SHUFFLE         0x2u /* R4-type: rs1 value, rs2 control, rs3 mask */
 #define KESTREL_F3_MATCH           0x3u /* R-type, funct7 below, rs1 = value, rs2 = membermask */
-#define KESTREL_F3_TEX             0x4u /* reserved: texture/surface */
+#define KESTREL_F3_TEX             0x4u /* reserved (surfaces); texture fetches are custom-2 */
 #define KESTREL_F3_SFU             0x5u /* special-function unit, f registers (funct7 below) */
 #define KESTREL_F3_CONTROL_INSN        0x00
 #define KESTREL_F3_VOTE_INSN           0x01
@@ -147,6 +150,23 @@
 #define KESTREL_F7_SFU_SIN_INSN        0x04
 #define KESTREL_F7_SFU_COS_INSN        0x05
 
+/* funct3 of custom-2 (kx.tex): the fetch's form, which must be the object's shape (1D also
+ * reads 1D arrays, 2D also pitched 2D memory). */
+#define KESTREL_TEX_FORM_1D        0x0u /* tex1D: x */
+#define KESTREL_TEX_FORM_2D        0x1u /* tex2D: x, y */
+#define KESTREL_TEX_FORM_3D        0x2u /* tex3D: x, y, z */
+#define KESTREL_TEX_FORM_1D_LAYERED 0x3u /* tex1DLayered: x and rs2's layer */
+#define KESTREL_TEX_FORM_2D_LAYERED 0x4u /* tex2DLayered: x, y and rs2's layer */
+#define KESTREL_TEX_FORM_1D_INSN       0x00
+#define KESTREL_TEX_FORM_2D_INSN       0x01
+#define KESTREL_TEX_FORM_3D_INSN       0x02
+#define KESTREL_TEX_FORM_1D_LAYERED_INSN 0x03
+#define KESTREL_TEX_FORM_2D_LAYERED_INSN 0x04
+
+/* funct2 of custom-2: the operation (others reserved: an illegal instruction). */
+#define KESTREL_TEX_OP_FETCH       0x0u /* the four components of the filtered fetch to f rd..rd+3 */
+#define KESTREL_TEX_OP_FETCH_INSN      0x00
+
 /* funct3 of custom-1 (laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25],
  * rs2, rs1 = address, funct3 = width, rd). */
 #define KESTREL_F3_ATOMIC_W        0x2u /* 32-bit word */
@@ -234,7 +254,8 @@ enum kestrel_fault_kind {
   KESTREL_FAULT_BARRIER_DEADLOCK = 8, /* barrier watchdog expired */
   KESTREL_FAULT_TRAP = 9, /* __trap() */
   KESTREL_FAULT_ASSERT = 10, /* assert() failed */
-  KESTREL_FAULT_TIMEOUT = 11 /* launch instruction/cycle budget exhausted */
+  KESTREL_FAULT_TIMEOUT = 11, /* launch instruction/cycle budget exhausted */
+  KESTREL_FAULT_TEXTURE = 12 /* kx.tex on an object the texture unit does not fetch, or with a form other than its shape (addr: the object; docs/isa.md section 2.5) */
 };
 
 /* What a texture or surface descriptor's memory holds (its resource's shape). */
@@ -299,8 +320,11 @@ enum kestrel_tex_filter {
 #define KESTREL_TEX_DESC_BORDER_R_SHIFT      0u
 #define KESTREL_TEX_DESC_BORDER_R_MASK       0xFFFFFFFFu
 #define KESTREL_TEX_DESC_PAD_WORD            7u
-#define KESTREL_TEX_DESC_PAD_SHIFT           29u
-#define KESTREL_TEX_DESC_PAD_MASK            0x7u
+#define KESTREL_TEX_DESC_PAD_SHIFT           30u
+#define KESTREL_TEX_DESC_PAD_MASK            0x3u
+#define KESTREL_TEX_DESC_UNIT_FETCH_WORD     7u
+#define KESTREL_TEX_DESC_UNIT_FETCH_SHIFT    29u
+#define KESTREL_TEX_DESC_UNIT_FETCH_MASK     0x1u
 #define KESTREL_TEX_DESC_MIP_LEVELS_WORD     7u
 #define KESTREL_TEX_DESC_MIP_LEVELS_SHIFT    24u
 #define KESTREL_TEX_DESC_MIP_LEVELS_MASK     0x1Fu

@@ -962,7 +962,8 @@ constexpr Field border_a{352, 32};
 constexpr Field border_b{320, 32};
 constexpr Field border_g{288, 32};
 constexpr Field border_r{256, 32};
-constexpr Field pad{253, 3};
+constexpr Field pad{254, 2};
+constexpr Field unit_fetch{253, 1};
 constexpr Field mip_levels{248, 5};
 constexpr Field mip_filter{247, 1};
 constexpr Field surface{246, 1};
@@ -996,6 +997,7 @@ struct TexDesc {
   uint32_t border_g = 0;
   uint32_t border_r = 0;
   uint8_t pad = 0;
+  bool unit_fetch = false;
   uint8_t mip_levels = 0;
   bool mip_filter = false;
   bool surface = false;
@@ -1030,6 +1032,7 @@ struct TexDesc {
     s.border_g = static_cast<uint32_t>(get(words, tex_desc::border_g, base));
     s.border_r = static_cast<uint32_t>(get(words, tex_desc::border_r, base));
     s.pad = static_cast<uint8_t>(get(words, tex_desc::pad, base));
+    s.unit_fetch = get(words, tex_desc::unit_fetch, base) != 0;
     s.mip_levels = static_cast<uint8_t>(get(words, tex_desc::mip_levels, base));
     s.mip_filter = get(words, tex_desc::mip_filter, base) != 0;
     s.surface = get(words, tex_desc::surface, base) != 0;
@@ -1064,6 +1067,7 @@ struct TexDesc {
     put(words, tex_desc::border_g, border_g, base);
     put(words, tex_desc::border_r, border_r, base);
     put(words, tex_desc::pad, pad, base);
+    put(words, tex_desc::unit_fetch, unit_fetch, base);
     put(words, tex_desc::mip_levels, mip_levels, base);
     put(words, tex_desc::mip_filter, mip_filter, base);
     put(words, tex_desc::surface, surface, base);

@@ -35,16 +35,18 @@
   localparam int unsigned PermExec = 2;  // instruction fetch
 
   // Custom opcodes: custom-0 carries the SIMT extension (R-type, .insn r 0x0b, funct3, funct7, rd,
-  // rs1, rs2), custom-1 the CUDA atomics the A extension lacks.
+  // rs1, rs2), custom-1 the CUDA atomics the A extension lacks, custom-2 the texture unit's fetches
+  // (R4-type, .insn r4 0x5b, form, op, frd, rs1, rs2, frs3).
   localparam logic [6:0] OpSimt = 7'h0B;  // custom-0: SIMT extension
   localparam logic [6:0] OpAtomic = 7'h2B;  // custom-1: CUDA atomics
+  localparam logic [6:0] OpTex = 7'h5B;  // custom-2: texture fetches (kx.tex)
 
   // funct3 of custom-0: which group of SIMT instructions.
   localparam logic [2:0] SimtF3Control = 3'h0;  // exit, barriers, trap, nanosleep, fences (funct7 below)
   localparam logic [2:0] SimtF3Vote = 3'h1;  // R-type, funct7 below, rs1 = predicate, rs2 = membermask
   localparam logic [2:0] SimtF3Shuffle = 3'h2;  // R4-type: rs1 value, rs2 control, rs3 mask
   localparam logic [2:0] SimtF3Match = 3'h3;  // R-type, funct7 below, rs1 = value, rs2 = membermask
-  localparam logic [2:0] SimtF3Tex = 3'h4;  // reserved: texture/surface
+  localparam logic [2:0] SimtF3Tex = 3'h4;  // reserved (surfaces); texture fetches are custom-2
   localparam logic [2:0] SimtF3Sfu = 3'h5;  // special-function unit, f registers (funct7 below)
 
   // funct7 of custom-0 funct3 KESTREL_F3_CONTROL.
@@ -107,6 +109,17 @@
   localparam logic [6:0] SimtSfuLg2 = 7'h03;  // ~log2(x) (__log2f, __logf, __log10f)
   localparam logic [6:0] SimtSfuSin = 7'h04;  // ~sin(x), radians (__sinf)
   localparam logic [6:0] SimtSfuCos = 7'h05;  // ~cos(x), radians (__cosf)
+
+  // funct3 of custom-2 (kx.tex): the fetch's form, which must be the object's shape (1D also reads
+  // 1D arrays, 2D also pitched 2D memory).
+  localparam logic [2:0] TexForm1d = 3'h0;  // tex1D: x
+  localparam logic [2:0] TexForm2d = 3'h1;  // tex2D: x, y
+  localparam logic [2:0] TexForm3d = 3'h2;  // tex3D: x, y, z
+  localparam logic [2:0] TexForm1dLayered = 3'h3;  // tex1DLayered: x and rs2's layer
+  localparam logic [2:0] TexForm2dLayered = 3'h4;  // tex2DLayered: x, y and rs2's layer
+
+  // funct2 of custom-2: the operation (others reserved: an illegal instruction).
+  localparam logic [1:0] TexOpFetch = 2'h0;  // the four components of the filtered fetch to f rd..rd+3
 
   // funct3 of custom-1 (laid out as the A extension's AMOs: funct5 [31:27], aq [26], rl [25], rs2,
   // rs1 = address, funct3 = width, rd).
@@ -261,7 +274,8 @@
     FaultBarrierDeadlock = 4'd8,  // barrier watchdog expired
     FaultTrap = 4'd9,  // __trap()
     FaultAssert = 4'd10,  // assert() failed
-    FaultTimeout = 4'd11  // launch instruction/cycle budget exhausted
+    FaultTimeout = 4'd11,  // launch instruction/cycle budget exhausted
+    FaultTexture = 4'd12  // kx.tex on an object the texture unit does not fetch, or with a form other than its shape (addr: the object; docs/isa.md section 2.5)
   } fault_kind_e;
 
   // Integer ALU operations (kestrel_alu). *W variants are selected by a separate `word` bit so that
@@ -529,7 +543,8 @@
     logic [31:0] border_b;
     logic [31:0] border_g;
     logic [31:0] border_r;
-    logic [2:0] pad;  // zero
+    logic [1:0] pad;  // zero
+    logic unit_fetch;  // the texture unit fetches this object (kx.tex, docs/isa.md section 2.5); the runtime sets it, the SDK fetches the others in software
     logic [4:0] mip_levels;  // levels of a mipmapped texture (1..17) at levels_addr; 0: not mipmapped (this descriptor is the image)
     tex_filter_e mip_filter;  // cudaTextureDesc::mipmapFilterMode: point picks the nearest level, linear blends two
     logic surface;  // a surface object's descriptor (the fields from filter up are 0)
