@@ -12,6 +12,8 @@ module kestrel_icebreaker_top #(
   parameter int unsigned SharedBytes = 256,
   parameter int unsigned MemBytes = 128 * 1024,
   parameter int unsigned ICacheLines = 2,
+  // No texture unit: its filter alone is some ten UP5Ks (docs/fpga.md).
+  parameter int unsigned TexUnit = 0,
   parameter int unsigned MemOutstanding = 4,
   parameter int unsigned FpuStages = 3,
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
@@ -53,6 +55,7 @@ module kestrel_icebreaker_top #(
     .NumSms(NumSms),
     .SharedBytes(SharedBytes),
     .ICacheLines(ICacheLines),
+    .TexUnit(TexUnit),
     .FpuStages(FpuStages),
     .SfuLanes(SfuLanes),
     .MemOutstanding(MemOutstanding),

@@ -15,7 +15,7 @@
 #define KESTREL_REG_MEM_SIZE_KB    0x014u /* device DRAM size in KiB */
 #define KESTREL_REG_CLOCK_KHZ      0x018u /* core clock */
 #define KESTREL_REG_CONFIG2        0x01Cu /* warp scheduler policy[3:0] (enum kestrel_sched_policy), FPU stages[7:4], log2 I-cache lines per SM[11:8] */
-#define KESTREL_REG_CONFIG3        0x020u /* memory system: L2 KiB[15:0] (0: no L2), L2 ways[23:16], the memory counter window (KESTREL_REG_MEM_COUNTERS) exists[31]; reads 0 on hardware without it */
+#define KESTREL_REG_CONFIG3        0x020u /* memory system: L2 KiB[15:0] (0: no L2), L2 ways[23:16], the memory counter window (KESTREL_REG_MEM_COUNTERS) exists[31], the SMs have texture units[30]; reads 0 on hardware without it */
 
 #define KESTREL_ID_VALUE           0x4C54534Bu /* "KSTL" */
 
@@ -82,6 +82,7 @@
  * LO at base + 8*i, HI at +4; reset by START, frozen when the launch ends */
 #define KESTREL_REG_MEM_COUNTERS   0x300u
 #define KESTREL_CONFIG3_MEM_WINDOW_BIT 0x01Fu /* CONFIG3 bit: the window exists */
+#define KESTREL_CONFIG3_TEX_UNIT_BIT 0x01Eu /* CONFIG3 bit: every SM has a texture unit (kx.tex, docs/isa.md section 2.5); without one kx.tex is an illegal instruction */
 
 /* per-SM counter window (hardware version 2 on): SM s's counter j (enum kestrel_sm_counter),
  * 64-bit, LO at base + stride*s + 8*j, HI at +4, for s below min(SMs, MAX_SMS); reset by START,

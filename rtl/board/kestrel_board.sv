@@ -18,6 +18,7 @@ module kestrel_board #(
   parameter int unsigned SharedBytes = 64 * 1024,
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
+  parameter int unsigned TexUnit = 1,      // kestrel_gpu's: 0 leaves the texture units out
   parameter int unsigned FpuStages = 3,
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   parameter int unsigned MemOutstanding = 16,
@@ -89,6 +90,7 @@ module kestrel_board #(
     .MemOutstanding(MemOutstanding),
     .SchedPolicy(SchedPolicy),
     .ICacheLines(ICacheLines),
+    .TexUnit(TexUnit),
     .FpuStages(FpuStages),
     .SfuLanes(SfuLanes),
     .L2Sets(L2Sets),

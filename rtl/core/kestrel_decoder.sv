@@ -15,13 +15,18 @@
 // writes f rd, flagged in fp_o as both an FP load and an FP store, with no x
 // register but rs1).  RV32's register-pair forms (custom-1 funct3 3: the A
 // operations and CAS on even rd/rs2) are ClassAtomic with funct3 3 too.
-// Writes of every other CSR (all are read-only) are illegal.
+// Writes of every other CSR (all are read-only) are illegal.  kx.tex
+// (custom-2, docs/isa.md section 2.5) is ClassTex: x rs1 (the object) and
+// rs2 (the layer) as x reads, the form in funct3, and in fp_o its f register
+// groups: rd (the first of four written) and rs1..rs3 = the coordinates
+// f[rs3], f[rs3+1], f[rs3+2] (read through the three f read ports).
 //
 // In decoded_t an F instruction's rd/rs1 name x registers only (rd_we and
 // rs1_re clear for f operands), so the x scoreboard and register read work
 // unchanged; the f fields travel in fp_o.
 module kestrel_decoder #(
-  parameter int unsigned Xlen = 64
+  parameter int unsigned Xlen = 64,
+  parameter int unsigned TexUnit = 1   // 0: no texture unit, kx.tex is illegal
 ) (
   input  logic [31:0]            instr_i,
   output kestrel_pkg::decoded_t  dec_o,
@@ -30,6 +35,7 @@ module kestrel_decoder #(
   output logic [17:0]            regs_o,
   output logic                   mem_o,      // goes to the LSU
   output logic                   div_o,      // goes to the divider
+  output logic                   tex_o,      // goes to the texture unit
   output logic                   fpx_o,      // goes to kestrel_fp_exec
   // F fields (kestrel_pkg::fp_dec_t)
   output kestrel_pkg::fp_dec_t   fp_o
@@ -45,6 +51,7 @@ module kestrel_decoder #(
   logic fp_csr;
   logic amo_fadd;  // kx.amofadd.s: f rs2 in, f rd out
   logic pairs_even;  // RV32 register pairs start at even registers (always true on RV64)
+  logic [4:0] tex_rs3;  // kx.tex: the first coordinate's f register
 
   // F decode (its own unit so that the FP encodings are benched on their own).
   logic fp_legal, fp_load, fp_store, fp_rm_used, fp_rd_we, fp_rd_fp, fp_rs1_re, fp_rs1_fp;
@@ -106,6 +113,7 @@ module kestrel_decoder #(
 
     dec_o = '0;
     amo_fadd = 1'b0;
+    tex_rs3 = instr_i[31:27];
     pairs_even = Rv64 || (rd[0] == 1'b0 && rs2[0] == 1'b0);
     dec_o.cls = kestrel_pkg::ClassAlu;
     dec_o.alu_op = kestrel_pkg::AluAdd;
@@ -344,6 +352,13 @@ module kestrel_decoder #(
           dec_o.rd_we = !(funct3 == kestrel_pkg::SimtF3Vote && funct7 == kestrel_pkg::SimtSyncwarp);
         end
       end
+      kestrel_pkg::OpTex: begin
+        legal = TexUnit != 0 && funct3 <= kestrel_pkg::TexForm2dLayered && instr_i[26:25] == kestrel_pkg::TexOpFetch
+                && rd <= 5'd28 && tex_rs3 <= 5'd29;
+        dec_o.cls = kestrel_pkg::ClassTex;
+        dec_o.rs1_re = 1'b1;
+        dec_o.rs2_re = 1'b1;
+      end
       default: legal = 1'b0;
     endcase
 
@@ -376,6 +391,7 @@ module kestrel_decoder #(
     mem_o = (dec_o.cls == kestrel_pkg::ClassLoad) || (dec_o.cls == kestrel_pkg::ClassStore)
             || (dec_o.cls == kestrel_pkg::ClassAtomic);
     div_o = (dec_o.cls == kestrel_pkg::ClassDiv);
+    tex_o = (dec_o.cls == kestrel_pkg::ClassTex);
     fpx_o = fp_legal && !fp_load && !fp_store;
     fp_o.load = fp_load;
     fp_o.store = fp_store;
@@ -399,6 +415,16 @@ module kestrel_decoder #(
       fp_o.rd_we = 1'b1;
       fp_o.rd = rd;
       fp_o.rs2 = rs2;
+    end
+    if (tex_o) begin
+      // f rd..rd+3 are written through the retire slot (four records), not
+      // by an F unit: rd_we stays clear; the coordinates are read like a
+      // fused operation's three operands.
+      fp_o = '0;
+      fp_o.rd = rd;
+      fp_o.rs1 = tex_rs3;
+      fp_o.rs2 = tex_rs3 + 5'd1;
+      fp_o.rs3 = tex_rs3 + 5'd2;
     end
   end
 endmodule

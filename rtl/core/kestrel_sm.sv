@@ -56,6 +56,7 @@ module kestrel_sm #(
   parameter int unsigned BarrierWatchdogLog2 = kestrel_pkg::BarrierWatchdogLog2,
   // Instruction cache lines (64 bytes each, direct mapped), a power of two.
   parameter int unsigned ICacheLines = 16,
+  parameter int unsigned TexUnit = 1,      // 1: a texture unit (kx.tex); 0: kx.tex is illegal
   // F extension: SFU lanes (a divisor of Lanes; a warp goes through them in
   // turns) and the FMA pipeline depth (docs/fpu.md).
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
@@ -186,6 +187,9 @@ module kestrel_sm #(
   logic [Xlen-1:0] lsu_rsp_fault_addr;
   logic lsu_mem_req_valid, lsu_mem_req_ready, lsu_mem_rsp_valid, lsu_mem_rsp_ready;
   kestrel_pkg::mem_req_t lsu_mem_req;
+  logic tex_busy;
+  logic tex_mem_req_valid, tex_mem_req_ready, tex_mem_rsp_valid, tex_mem_rsp_ready;
+  kestrel_pkg::mem_req_t tex_mem_req;
   logic lsu_ev_shared_access;
   logic [6:0] lsu_ev_shared_passes, lsu_ev_atomics;
   logic [Warps-1:0] fetch_want;
@@ -252,13 +256,16 @@ module kestrel_sm #(
   );
 
   kestrel_sm_frontend #(
-    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SchedPolicy(SchedPolicy), .ICacheLines(ICacheLines), .FpuStages(FpuStages)
+    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SchedPolicy(SchedPolicy), .ICacheLines(ICacheLines), .FpuStages(FpuStages),
+    .TexUnit(TexUnit)
   ) u_frontend (
     .clk_i, .rst_ni,
     // from the back end (kestrel_sm_backend)
     .ds_busy_i(ds_busy), .fpend_i(fpend), .frf_we_i(frf_we), .hold_issue_i(hold_issue),
     .lane_busy_i(lane_busy), .lsu_mem_req_i(lsu_mem_req), .lsu_mem_req_valid_i(lsu_mem_req_valid),
     .lsu_mem_rsp_ready_i(lsu_mem_rsp_ready), .resv3_i(resv3), .retire_mask_i(retire_mask_o),
+    .tex_busy_i(tex_busy), .tex_mem_req_i(tex_mem_req), .tex_mem_req_valid_i(tex_mem_req_valid),
+    .tex_mem_rsp_ready_i(tex_mem_rsp_ready),
     .retire_rd_data_i(retire_rd_data_o), .retire_rd_i(retire_rd_o), .retire_warp_i(retire_warp_o),
     .rf_we_i(rf_we), .s1_pkt_i(s1_pkt), .s1_valid_i(s1_valid), .s1_warp_i(s1_warp),
     .sb_clear_i(sb_clear), .sfu_busy_i(sfu_busy),
@@ -275,6 +282,7 @@ module kestrel_sm #(
     // to the back end (kestrel_sm_backend)
     .frf_rs1_data_o(frf_rs1_data), .frf_rs2_data_o(frf_rs2_data), .frf_rs3_data_o(frf_rs3_data),
     .lsu_mem_req_ready_o(lsu_mem_req_ready), .lsu_mem_rsp_valid_o(lsu_mem_rsp_valid),
+    .tex_mem_req_ready_o(tex_mem_req_ready), .tex_mem_rsp_valid_o(tex_mem_rsp_valid),
     .rf_rs2_data_o(rf_rs2_data), .rf_rs3_data_o(rf_rs3_data), .s1_pair_o(s1_pair),
     // to kestrel_sm_events
     .fetch_busy_o(fetch_busy), .fetch_want_o(fetch_want), .sb_hazard_o(sb_hazard),
@@ -286,13 +294,15 @@ module kestrel_sm #(
   );
 
   kestrel_sm_backend #(
-    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .SfuLanes(SfuLanes), .FpuStages(FpuStages), .ClockKhz(ClockKhz)
+    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .SfuLanes(SfuLanes), .FpuStages(FpuStages), .ClockKhz(ClockKhz),
+    .TexUnit(TexUnit)
   ) u_backend (
     .clk_i, .rst_ni,
     // from the front end (kestrel_sm_frontend)
     .frf_rs1_data_i(frf_rs1_data), .frf_rs2_data_i(frf_rs2_data), .frf_rs3_data_i(frf_rs3_data),
     .imask_i(imask), .ipkt_i(ipkt), .issue_i(issue), .iw_i(iw),
     .lsu_mem_req_ready_i(lsu_mem_req_ready), .lsu_mem_rsp_valid_i(lsu_mem_rsp_valid),
+    .tex_mem_req_ready_i(tex_mem_req_ready), .tex_mem_rsp_valid_i(tex_mem_rsp_valid),
     .rf_rs1_data_i(rf_rs1_data), .rf_rs2_data_i(rf_rs2_data), .rf_rs3_data_i(rf_rs3_data),
     .s1_pair_i(s1_pair),
     // from warp management (kestrel_sm_warps)
@@ -314,6 +324,8 @@ module kestrel_sm #(
     .ds_busy_o(ds_busy), .fpend_o(fpend), .frf_we_o(frf_we), .hold_issue_o(hold_issue),
     .lane_busy_o(lane_busy), .lsu_mem_req_o(lsu_mem_req), .lsu_mem_req_valid_o(lsu_mem_req_valid),
     .lsu_mem_rsp_ready_o(lsu_mem_rsp_ready), .resv3_o(resv3), .rf_we_o(rf_we),
+    .tex_busy_o(tex_busy), .tex_mem_req_o(tex_mem_req), .tex_mem_req_valid_o(tex_mem_req_valid),
+    .tex_mem_rsp_ready_o(tex_mem_rsp_ready),
     .sb_clear_o(sb_clear), .sfu_busy_o(sfu_busy),
     // to warp management (kestrel_sm_warps)
     .bar_issue_o(bar_issue), .bar_issue_slot_o(bar_issue_slot), .div_done_o(div_done),

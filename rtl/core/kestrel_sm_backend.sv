@@ -1,7 +1,8 @@
 // kestrel_sm_backend: the SM's back end.  The stage 1..3 registers
 // (kestrel_sm_pipe), stage 1's execute (kestrel_sm_exec: ALU, branches, CSRs,
 // collectives, multiplier and divider lanes), the F units (kestrel_fp_exec)
-// and their records (kestrel_sm_fp_track), the LSU and the single retire slot
+// and their records (kestrel_sm_fp_track), the LSU, the texture unit
+// (kestrel_sm_tex) and the single retire slot
 // (kestrel_sm_retire) (docs/microarchitecture.md, "SM units").  Composition
 // only.
 module kestrel_sm_backend #(
@@ -12,6 +13,10 @@ module kestrel_sm_backend #(
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   parameter int unsigned FpuStages = 3,
   parameter int unsigned ClockKhz = 100_000,
+  parameter int unsigned TexUnit = 1,          // 1: kx.tex runs in a texture unit; 0: none
+  parameter int unsigned TexSets = 16,         // the texture unit's texel cache sets
+  parameter int unsigned TexWays = 4,          // ... ways
+  parameter int unsigned TexDescEntries = 4,   // ... and descriptor cache lines
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1,
   localparam int unsigned RowW = Lanes * Xlen,
@@ -32,6 +37,8 @@ module kestrel_sm_backend #(
   input  logic [WarpW-1:0]           iw_i,
   input  logic                       lsu_mem_req_ready_i,
   input  logic                       lsu_mem_rsp_valid_i,
+  input  logic                       tex_mem_req_ready_i,
+  input  logic                       tex_mem_rsp_valid_i,
   input  logic [RowW-1:0]            rf_rs1_data_i,
   input  logic [RowW-1:0]            rf_rs2_data_i,
   input  logic [RowW-1:0]            rf_rs3_data_i,
@@ -83,6 +90,10 @@ module kestrel_sm_backend #(
   output kestrel_pkg::mem_req_t      lsu_mem_req_o,
   output logic                       lsu_mem_req_valid_o,
   output logic                       lsu_mem_rsp_ready_o,
+  output logic                       tex_busy_o,        // issue no kx.tex this cycle
+  output kestrel_pkg::mem_req_t      tex_mem_req_o,
+  output logic                       tex_mem_req_valid_o,
+  output logic                       tex_mem_rsp_ready_o,
   output logic                       resv3_o,
   output logic                       rf_we_o,
   output logic                       sb_clear_o,
@@ -183,6 +194,20 @@ module kestrel_sm_backend #(
   // the LSU is busy for issue while stage 1 hands it one or it has no free
   // front (kestrel_lsu's req_ready_o only falls on a taken instruction).
   assign lsu_busy_o = lsu_req_valid || !lsu_req_ready;
+  // The same for kx.tex: one instruction at a time in the texture unit.
+  logic tex_req_valid, tex_req_ready, tex_unit_busy;
+  assign tex_busy_o = tex_req_valid || tex_unit_busy;
+  // The LSU's own response port, before kestrel_sm_tex merges the texture
+  // unit's answers into it.
+  logic ldst_rsp_valid, ldst_rsp_ready, ldst_rsp_fp, ldst_rsp_load, ldst_rsp_last;
+  logic [WarpW-1:0] ldst_rsp_warp;
+  logic [31:0] ldst_rsp_pc;
+  logic [4:0] ldst_rsp_rd;
+  logic [Lanes-1:0] ldst_rsp_mask;
+  logic [RowW-1:0] ldst_rsp_data;
+  kestrel_pkg::fault_kind_e ldst_rsp_fault;
+  logic [LaneW-1:0] ldst_rsp_fault_lane;
+  logic [Xlen-1:0] ldst_rsp_fault_addr;
   logic lsu_rsp_load;
   logic lsu_rsp_ready;
   logic lsu_rsp_valid;
@@ -300,19 +325,19 @@ module kestrel_sm_backend #(
     .req_cmp_hi_i     (lsu_cmp_hi),
     .req_shared_phys_i(disp_bphys_i[32'(wblk_i[32'(s1_warp_o)*WarpW +: WarpW])*32 +: 32]),
     .req_local_base_i (lsu_local_base),
-    .rsp_valid_o      (lsu_rsp_valid),
-    .rsp_ready_i      (lsu_rsp_ready),
-    .rsp_warp_o       (lsu_rsp_warp_o),
-    .rsp_pc_o         (lsu_pc_o),
-    .rsp_fp_o         (lsu_fp),
-    .rsp_rd_o         (lsu_rsp_rd),
-    .rsp_load_o       (lsu_rsp_load),
-    .rsp_last_o       (lsu_rsp_last_o),
-    .rsp_mask_o       (lsu_rsp_mask),
-    .rsp_data_o       (lsu_rsp_data),
-    .rsp_fault_o      (lsu_rsp_fault_o),
-    .rsp_fault_lane_o (lsu_rsp_fault_lane_o),
-    .rsp_fault_addr_o (lsu_rsp_fault_addr_o),
+    .rsp_valid_o      (ldst_rsp_valid),
+    .rsp_ready_i      (ldst_rsp_ready),
+    .rsp_warp_o       (ldst_rsp_warp),
+    .rsp_pc_o         (ldst_rsp_pc),
+    .rsp_fp_o         (ldst_rsp_fp),
+    .rsp_rd_o         (ldst_rsp_rd),
+    .rsp_load_o       (ldst_rsp_load),
+    .rsp_last_o       (ldst_rsp_last),
+    .rsp_mask_o       (ldst_rsp_mask),
+    .rsp_data_o       (ldst_rsp_data),
+    .rsp_fault_o      (ldst_rsp_fault),
+    .rsp_fault_lane_o (ldst_rsp_fault_lane),
+    .rsp_fault_addr_o (ldst_rsp_fault_addr),
     .mem_req_valid_o  (lsu_mem_req_valid_o),
     .mem_req_ready_i  (lsu_mem_req_ready_i),
     .mem_req_o        (lsu_mem_req_o),
@@ -323,6 +348,82 @@ module kestrel_sm_backend #(
     .mem_rsp_ready_o  (lsu_mem_rsp_ready_o),
     .mem_rsp_i        (mem_rsp_i)
   );
+  // kx.tex: the texture unit, answering through the LSU's retire port;
+  // without one (TexUnit = 0) the decoder makes kx.tex illegal and the LSU's
+  // responses go straight on.
+  if (TexUnit != 0) begin : gen_tex
+    kestrel_sm_tex #(
+      .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .Sets(TexSets), .Ways(TexWays), .DescEntries(TexDescEntries)
+    ) u_tex (
+      .clk_i, .rst_ni, .start_i,
+      .req_valid_i         (tex_req_valid),
+      .req_ready_o         (tex_req_ready),
+      .req_warp_i          (s1_warp_o),
+      .req_pc_i            (s1_pkt_o.pc),
+      .req_mask_i          (s1_mask_o),
+      .req_form_i          (s1_pkt_o.dec.funct3),
+      .req_rd_i            (s1_pkt_o.fp.rd),
+      .req_obj_i           (rf_rs1_data_i),
+      .req_layer_i         (rf_rs2_data_i),
+      .req_x_i             (frf_rs1_data_i),
+      .req_y_i             (frf_rs2_data_i),
+      .req_z_i             (frf_rs3_data_i),
+      .busy_o              (tex_unit_busy),
+      .lsu_rsp_valid_i     (ldst_rsp_valid),
+      .lsu_rsp_ready_o     (ldst_rsp_ready),
+      .lsu_rsp_warp_i      (ldst_rsp_warp),
+      .lsu_rsp_pc_i        (ldst_rsp_pc),
+      .lsu_rsp_fp_i        (ldst_rsp_fp),
+      .lsu_rsp_rd_i        (ldst_rsp_rd),
+      .lsu_rsp_load_i      (ldst_rsp_load),
+      .lsu_rsp_last_i      (ldst_rsp_last),
+      .lsu_rsp_mask_i      (ldst_rsp_mask),
+      .lsu_rsp_data_i      (ldst_rsp_data),
+      .lsu_rsp_fault_i     (ldst_rsp_fault),
+      .lsu_rsp_fault_lane_i(ldst_rsp_fault_lane),
+      .lsu_rsp_fault_addr_i(ldst_rsp_fault_addr),
+      .rsp_valid_o         (lsu_rsp_valid),
+      .rsp_ready_i         (lsu_rsp_ready),
+      .rsp_warp_o          (lsu_rsp_warp_o),
+      .rsp_pc_o            (lsu_pc_o),
+      .rsp_fp_o            (lsu_fp),
+      .rsp_rd_o            (lsu_rsp_rd),
+      .rsp_load_o          (lsu_rsp_load),
+      .rsp_last_o          (lsu_rsp_last_o),
+      .rsp_mask_o          (lsu_rsp_mask),
+      .rsp_data_o          (lsu_rsp_data),
+      .rsp_fault_o         (lsu_rsp_fault_o),
+      .rsp_fault_lane_o    (lsu_rsp_fault_lane_o),
+      .rsp_fault_addr_o    (lsu_rsp_fault_addr_o),
+      .mem_req_valid_o     (tex_mem_req_valid_o),
+      .mem_req_ready_i     (tex_mem_req_ready_i),
+      .mem_req_o           (tex_mem_req_o),
+      .mem_rsp_valid_i     (tex_mem_rsp_valid_i),
+      .mem_rsp_ready_o     (tex_mem_rsp_ready_o),
+      .mem_rsp_i           (mem_rsp_i)
+    );
+  end else begin : gen_no_tex
+    assign tex_req_ready = 1'b1;
+    assign tex_unit_busy = 1'b0;
+    assign lsu_rsp_valid = ldst_rsp_valid;
+    assign ldst_rsp_ready = lsu_rsp_ready;
+    assign lsu_rsp_warp_o = ldst_rsp_warp;
+    assign lsu_pc_o = ldst_rsp_pc;
+    assign lsu_fp = ldst_rsp_fp;
+    assign lsu_rsp_rd = ldst_rsp_rd;
+    assign lsu_rsp_load = ldst_rsp_load;
+    assign lsu_rsp_last_o = ldst_rsp_last;
+    assign lsu_rsp_mask = ldst_rsp_mask;
+    assign lsu_rsp_data = ldst_rsp_data;
+    assign lsu_rsp_fault_o = ldst_rsp_fault;
+    assign lsu_rsp_fault_lane_o = ldst_rsp_fault_lane;
+    assign lsu_rsp_fault_addr_o = ldst_rsp_fault_addr;
+    assign tex_mem_req_valid_o = 1'b0;
+    assign tex_mem_req_o = '0;
+    assign tex_mem_rsp_ready_o = 1'b0;
+    logic unused_tex;
+    assign unused_tex = ^{tex_mem_req_ready_i, tex_mem_rsp_valid_i};
+  end
   kestrel_sm_fp_track #(.Lanes(Lanes), .Warps(Warps), .Stages(FpuStages)) u_fp_track (
     .clk_i, .rst_ni,
     .flush_i        (flush_i),
@@ -480,6 +581,8 @@ module kestrel_sm_backend #(
     .s1_rmfault_lane_i (s1_rmfault_lane),
     .lsu_req_valid_o   (lsu_req_valid),
     .lsu_req_ready_i   (lsu_req_ready),
+    .tex_req_valid_o   (tex_req_valid),
+    .tex_req_ready_i   (tex_req_ready),
     .div_start_i       (div_start),
     .fpx_req_valid_o   (fpx_req_valid),
     .fpx_meta_o        (s1_fp_meta),

@@ -12,9 +12,11 @@
 // (I-cache read, fill); a miss takes the memory round trip plus one cycle.
 // Throughput: one line per fill, one warp at a time.
 //
-// The memory port is shared with the LSU: a request shown stays until taken
-// (mem_lock); the LSU wins a free port.  Responses carry the requester in
-// tag bit 0 (1: fetch).  All three ports are valid/ready with AXI's rules.
+// The memory port is shared with the LSU and the texture unit: a request
+// shown stays until taken (mem_lock); a free port goes to the LSU, then the
+// texture unit, then the fetch engine.  Responses carry the requester in tag
+// bits 1:0 (1: fetch, 2: texture unit, 0: LSU).  All four ports are
+// valid/ready with AXI's rules.
 //
 // start_i invalidates the I-cache (a new launch), flush_i (start or abort)
 // the line buffers; a fetch in flight still completes.
@@ -46,6 +48,12 @@ module kestrel_sm_fetch #(
   input  kestrel_pkg::mem_req_t   lsu_req_i,
   output logic                    lsu_rsp_valid_o,
   input  logic                    lsu_rsp_ready_i,
+  // texture unit side (reads)
+  input  logic                    tex_req_valid_i,
+  output logic                    tex_req_ready_o,
+  input  kestrel_pkg::mem_req_t   tex_req_i,
+  output logic                    tex_rsp_valid_o,
+  input  logic                    tex_rsp_ready_i,
   // memory port
   output logic                    mem_req_valid_o,
   input  logic                    mem_req_ready_i,
@@ -58,9 +66,10 @@ module kestrel_sm_fetch #(
   localparam int unsigned OffW = kestrel_pkg::LineOffW;
   localparam int unsigned TagW = 32 - OffW;
   localparam int unsigned IcIdxW = (ICacheLines > 1) ? $clog2(ICacheLines) : 1;
-  // Memory tags: bit 0 says who asked.
+  // Memory tags: bits 1:0 say who asked.
   localparam logic [kestrel_pkg::MemTagW-1:0] TagLsu = '0;
   localparam logic [kestrel_pkg::MemTagW-1:0] TagFetch = kestrel_pkg::MemTagW'(1);
+  localparam logic [kestrel_pkg::MemTagW-1:0] TagTex = kestrel_pkg::MemTagW'(2);
 
   // Line buffers.
   logic [Warps-1:0] lb_valid_q, lb_valid_d, lb_fault_q, lb_fault_d;
@@ -160,27 +169,46 @@ module kestrel_sm_fetch #(
     if (inval_i) lb_valid_d[inval_warp_i] = 1'b0;
   end
 
-  // Memory port: LSU and fetch share it; a request shown stays until taken.
-  logic mem_lock_q, mem_owner_fetch_q;
-  logic owner_fetch;
+  // Memory port: LSU, texture unit and fetch share it; a request shown stays
+  // until taken.
+  typedef enum logic [1:0] {OwnLsu, OwnTex, OwnFetch} owner_e;
+  logic mem_lock_q;
+  owner_e mem_owner_q, owner;
   always_comb begin
-    if (mem_lock_q) owner_fetch = mem_owner_fetch_q;
-    else owner_fetch = fetch_mem_valid && !lsu_req_valid_i;
-    mem_req_valid_o = owner_fetch ? fetch_mem_valid : lsu_req_valid_i;
-    if (owner_fetch) begin
-      mem_req_o = '0;
-      mem_req_o.kind = kestrel_pkg::MemFetch;
-      mem_req_o.addr = {fline_q, {OffW{1'b0}}};
-      mem_req_o.tag = TagFetch;
-    end else begin
-      mem_req_o = lsu_req_i;
-      mem_req_o.tag = TagLsu;
-    end
-    lsu_req_ready_o = !owner_fetch && mem_req_ready_i;
-    fetch_mem_ready = owner_fetch && mem_req_ready_i;
-    fetch_rsp_valid = mem_rsp_valid_i && mem_rsp_i.tag[0];
-    lsu_rsp_valid_o = mem_rsp_valid_i && !mem_rsp_i.tag[0];
-    mem_rsp_ready_o = mem_rsp_i.tag[0] ? (fst_q == FetchWait) : lsu_rsp_ready_i;
+    if (mem_lock_q) owner = mem_owner_q;
+    else if (lsu_req_valid_i) owner = OwnLsu;
+    else if (tex_req_valid_i) owner = OwnTex;
+    else owner = OwnFetch;
+    unique case (owner)
+      OwnFetch: begin
+        mem_req_valid_o = fetch_mem_valid;
+        mem_req_o = '0;
+        mem_req_o.kind = kestrel_pkg::MemFetch;
+        mem_req_o.addr = {fline_q, {OffW{1'b0}}};
+        mem_req_o.tag = TagFetch;
+      end
+      OwnTex: begin
+        mem_req_valid_o = tex_req_valid_i;
+        mem_req_o = tex_req_i;
+        mem_req_o.tag = TagTex;
+      end
+      default: begin
+        mem_req_valid_o = lsu_req_valid_i;
+        mem_req_o = lsu_req_i;
+        mem_req_o.tag = TagLsu;
+      end
+    endcase
+    lsu_req_ready_o = owner == OwnLsu && mem_req_ready_i;
+    tex_req_ready_o = owner == OwnTex && mem_req_ready_i;
+    fetch_mem_ready = owner == OwnFetch && mem_req_ready_i;
+    fetch_rsp_valid = mem_rsp_valid_i && mem_rsp_i.tag[1:0] == TagFetch[1:0];
+    tex_rsp_valid_o = mem_rsp_valid_i && mem_rsp_i.tag[1:0] == TagTex[1:0];
+    lsu_rsp_valid_o = mem_rsp_valid_i && mem_rsp_i.tag[1:0] == TagLsu[1:0];
+    unique case (mem_rsp_i.tag[1:0])
+      TagFetch[1:0]: mem_rsp_ready_o = fst_q == FetchWait;
+      TagTex[1:0]:   mem_rsp_ready_o = tex_rsp_ready_i;
+      default:       mem_rsp_ready_o = lsu_rsp_ready_i;
+    endcase
   end
   assign busy_o = fst_q != FetchIdle;
 
@@ -191,7 +219,7 @@ module kestrel_sm_fetch #(
       fst_q <= FetchIdle;
       ic_valid_q <= '0;
       mem_lock_q <= 1'b0;
-      mem_owner_fetch_q <= 1'b0;
+      mem_owner_q <= OwnLsu;
     end else begin
       // A flush drops the line buffers (and on start the I-cache); a fetch
       // in flight finishes.
@@ -201,7 +229,7 @@ module kestrel_sm_fetch #(
       else if (!flush_i) ic_valid_q <= ic_valid_d;
       fst_q <= fst_d;
       mem_lock_q <= mem_req_valid_o && !mem_req_ready_i;
-      mem_owner_fetch_q <= owner_fetch;
+      mem_owner_q <= owner;
     end
   end
 
@@ -219,6 +247,9 @@ module kestrel_sm_fetch #(
   // the merged port); responses are known.
   `KESTREL_ASSERT_HANDSHAKE(mem_req, mem_req_valid_o, mem_req_ready_i, mem_req_o)
   `KESTREL_ASSERT_HANDSHAKE(lsu_req, lsu_req_valid_i, lsu_req_ready_o, lsu_req_i)
+  `KESTREL_ASSERT_HANDSHAKE(tex_req, tex_req_valid_i, tex_req_ready_o, tex_req_i)
+  // No requester uses tag 3.
+  `KESTREL_ASSERT_NEVER(rsp_tag_unknown, mem_rsp_valid_i && mem_rsp_i.tag[1:0] == 2'd3)
   `KESTREL_ASSERT_KNOWN(mem_rsp_valid_known, mem_rsp_valid_i)
   // A fetch response only ever answers the fetch engine's one request.
   `KESTREL_ASSERT(fetch_rsp_expected, fetch_rsp_valid |-> fst_q == FetchWait)

@@ -10,6 +10,7 @@ module kestrel_sm_frontend #(
   parameter int unsigned SchedPolicy = 32'(kestrel_pkg::SchedLooseRoundRobin),  // kestrel_pkg::sched_policy_e
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  parameter int unsigned TexUnit = 1,
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned RowW = Lanes * Xlen
 ) (
@@ -24,6 +25,10 @@ module kestrel_sm_frontend #(
   input  kestrel_pkg::mem_req_t  lsu_mem_req_i,
   input  logic                   lsu_mem_req_valid_i,
   input  logic                   lsu_mem_rsp_ready_i,
+  input  logic                   tex_busy_i,      // the texture unit takes no instruction next cycle
+  input  kestrel_pkg::mem_req_t  tex_mem_req_i,
+  input  logic                   tex_mem_req_valid_i,
+  input  logic                   tex_mem_rsp_ready_i,
   input  logic                   resv3_i,
   input  logic [Lanes-1:0]       retire_mask_i,
   input  logic [Lanes*Xlen-1:0]  retire_rd_data_i,
@@ -68,6 +73,8 @@ module kestrel_sm_frontend #(
   output logic [Lanes*32-1:0]    frf_rs3_data_o,
   output logic                   lsu_mem_req_ready_o,
   output logic                   lsu_mem_rsp_valid_o,
+  output logic                   tex_mem_req_ready_o,
+  output logic                   tex_mem_rsp_valid_o,
   output logic [RowW-1:0]        rf_rs2_data_o,
   output logic [RowW-1:0]        rf_rs3_data_o,
   output logic                   s1_pair_o,
@@ -123,7 +130,7 @@ module kestrel_sm_frontend #(
     .wdata_i      (rf_wdata)
   );
   kestrel_sm_issue #(
-    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SchedPolicy(SchedPolicy), .FpuStages(FpuStages)
+    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SchedPolicy(SchedPolicy), .FpuStages(FpuStages), .TexUnit(TexUnit)
   ) u_issue (
     .clk_i, .rst_ni,
     .flush_i        (flush_i),
@@ -142,6 +149,7 @@ module kestrel_sm_frontend #(
     .release_i      (bar_release_i),
     .launch_i       (sched_launch_i),
     .lsu_busy_i     (lsu_busy_i),
+    .tex_busy_i     (tex_busy_i),
     .div_busy_i     (div_inflight_i),
     .ds_busy_i      (ds_busy_i),
     .sfu_busy_i     (sfu_busy_i),
@@ -205,6 +213,11 @@ module kestrel_sm_frontend #(
     .lsu_req_i      (lsu_mem_req_i),
     .lsu_rsp_valid_o(lsu_mem_rsp_valid_o),
     .lsu_rsp_ready_i(lsu_mem_rsp_ready_i),
+    .tex_req_valid_i(tex_mem_req_valid_i),
+    .tex_req_ready_o(tex_mem_req_ready_o),
+    .tex_req_i      (tex_mem_req_i),
+    .tex_rsp_valid_o(tex_mem_rsp_valid_o),
+    .tex_rsp_ready_i(tex_mem_rsp_ready_i),
     .mem_req_valid_o,
     .mem_req_ready_i,
     .mem_req_o,

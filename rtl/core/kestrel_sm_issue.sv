@@ -25,6 +25,7 @@ module kestrel_sm_issue #(
   parameter int unsigned Warps = 8,
   parameter int unsigned SchedPolicy = 32'(kestrel_pkg::SchedLooseRoundRobin),  // kestrel_pkg::sched_policy_e
   parameter int unsigned FpuStages = 3,
+  parameter int unsigned TexUnit = 1,     // the decoders' (0: kx.tex is illegal)
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
 ) (
   input  logic                     clk_i,
@@ -47,6 +48,7 @@ module kestrel_sm_issue #(
   input  logic [Warps-1:0]         launch_i,     // warps that start (scheduler)
   // units and stages behind issue
   input  logic                     lsu_busy_i,
+  input  logic                     tex_busy_i,      // the texture unit takes no instruction next cycle
   input  logic                     div_busy_i,
   input  logic                     ds_busy_i,
   input  logic                     sfu_busy_i,
@@ -98,7 +100,7 @@ module kestrel_sm_issue #(
   logic [WarpW-1:0] rf_rwarp;
 
   logic [Warps*DecW-1:0] wdec_flat;
-  logic [Warps-1:0] wmem, wdiv;  // the warp's next instruction goes to the LSU / divider
+  logic [Warps-1:0] wmem, wdiv, wtex;  // the warp's next instruction goes to the LSU / divider / texture unit
   logic [Warps-1:0] wshfl;       // ... is a shuffle (reads rs3, which the scoreboard does not check)
   logic [Warps-1:0] wpair;       // ... is an RV32 register-pair atomic (reads rs2+1 and rd+1 too)
   // F fields per warp (kestrel_decoder fp_o) and the FP-execute flag.
@@ -112,12 +114,13 @@ module kestrel_sm_issue #(
 
   for (genvar g = 0; g < Warps; g++) begin : gen_warp_decode
     logic [17:0] wregs;
-    kestrel_decoder #(.Xlen(Xlen)) u_decoder (
+    kestrel_decoder #(.Xlen(Xlen), .TexUnit(TexUnit)) u_decoder (
       .instr_i(word_i[g*32 +: 32]),
       .dec_o  (wdec_flat[g*DecW +: DecW]),
       .regs_o (wregs),
       .mem_o  (wmem[g]),
       .div_o  (wdiv[g]),
+      .tex_o  (wtex[g]),
       .fpx_o  (wfpx[g]),
       .fp_o   (wfp_flat[g*FpDecW +: FpDecW])
     );
@@ -159,6 +162,7 @@ module kestrel_sm_issue #(
         if (sb_hazard[w]) ready[w] = 1'b0;
         if (wmem[w] && lsu_busy_i) ready[w] = 1'b0;
         if (wdiv[w] && div_busy_i) ready[w] = 1'b0;
+        if (wtex[w] && tex_busy_i) ready[w] = 1'b0;
         // With lane ops outstanding only an independent lane op may follow.
         if (lane_busy_i[w] && (!wfpx[w] || wfp_unit[w*2 +: 2] != kestrel_fpu_pkg::FpUnitLane || fhaz[w]))
           ready[w] = 1'b0;
@@ -169,7 +173,7 @@ module kestrel_sm_issue #(
             kestrel_fpu_pkg::FpUnitSfu: if (sfu_busy_i) ready[w] = 1'b0;
             default: if (FpuStages < 2 && s1_valid_i) ready[w] = 1'b0;  // would meet stage 3
           endcase
-        end else if (!wmem[w] && !wdiv[w] && resv3_i) begin
+        end else if (!wmem[w] && !wdiv[w] && !wtex[w] && resv3_i) begin
           // Stage 3 three cycles from now belongs to a lane-pipeline result.
           ready[w] = 1'b0;
         end

@@ -58,6 +58,8 @@ module kestrel_sm_pipe #(
   // stage 1 hand-over: LSU, divider, kestrel_fp_exec (with its record)
   output logic                    lsu_req_valid_o,
   input  logic                    lsu_req_ready_i,
+  output logic                    tex_req_valid_o,   // kx.tex to the texture unit (kestrel_sm_tex)
+  input  logic                    tex_req_ready_i,
   input  logic                    div_start_i,
   output logic                    fpx_req_valid_o,
   output logic [FpMetaW-1:0]      fpx_meta_o,     // {warp, pc, mask, rd, rd is f, rd is x}
@@ -100,8 +102,9 @@ module kestrel_sm_pipe #(
   // for kestrel_fp_exec, leave the pipe here.
   logic s1_unit;
   assign s1_unit = is_mem(s1_q.dec.cls) || s1_q.dec.cls == kestrel_pkg::ClassDiv
-                   || (s1_q.fpx && !s1_rmfault_i);
+                   || s1_q.dec.cls == kestrel_pkg::ClassTex || (s1_q.fpx && !s1_rmfault_i);
   assign lsu_req_valid_o = s1_valid_q && is_mem(s1_q.dec.cls);
+  assign tex_req_valid_o = s1_valid_q && s1_q.dec.cls == kestrel_pkg::ClassTex;
   assign fpx_req_valid_o = s1_valid_q && s1_q.fpx && !s1_rmfault_i;
   assign fpx_meta_o = {s1_warp_q, s1_q.pc, s1_mask_q, s1_q.fp.rd_we ? s1_q.fp.rd : s1_q.dec.rd,
                        s1_q.fp.rd_we, s1_q.dec.rd_we};
@@ -187,6 +190,7 @@ module kestrel_sm_pipe #(
   `KESTREL_ASSERT_KNOWN(issue_known, issue_i)
   `KESTREL_ASSERT_KNOWN(s1_valid_known, s1_valid_q)
   `KESTREL_ASSERT(lsu_req_taken, lsu_req_valid_o |-> lsu_req_ready_i)
+  `KESTREL_ASSERT(tex_req_taken, tex_req_valid_o |-> tex_req_ready_i)
   `KESTREL_ASSERT(div_start_valid, div_start_i |-> s1_valid_q && !lsu_req_valid_o)
-  `KESTREL_ASSERT_ONEHOT0(handover_onehot, {lsu_req_valid_o, div_start_i, fpx_req_valid_o})
+  `KESTREL_ASSERT_ONEHOT0(handover_onehot, {lsu_req_valid_o, tex_req_valid_o, div_start_i, fpx_req_valid_o})
 endmodule

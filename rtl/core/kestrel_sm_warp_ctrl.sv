@@ -310,7 +310,9 @@ module kestrel_sm_warp_ctrl #(
     is_coll = (c == kestrel_pkg::ClassWarp) && f3 != 3'd0 && !(f3 == 3'd1 && f7 == kestrel_pkg::SimtSyncwarp);
   endfunction
   function automatic logic is_mem_class(input kestrel_pkg::exec_class_e c);
-    is_mem_class = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore) || (c == kestrel_pkg::ClassAtomic);
+    // kx.tex answers through the LSU's retire port too (kestrel_sm_tex).
+    is_mem_class = (c == kestrel_pkg::ClassLoad) || (c == kestrel_pkg::ClassStore) || (c == kestrel_pkg::ClassAtomic)
+                   || (c == kestrel_pkg::ClassTex);
   endfunction
 
   // ===========================================================================

@@ -184,7 +184,7 @@
   localparam logic [11:0] RegMemSizeKb = 12'h014;  // device DRAM size in KiB
   localparam logic [11:0] RegClockKhz = 12'h018;  // core clock
   localparam logic [11:0] RegConfig2 = 12'h01C;  // warp scheduler policy[3:0] (enum kestrel_sched_policy), FPU stages[7:4], log2 I-cache lines per SM[11:8]
-  localparam logic [11:0] RegConfig3 = 12'h020;  // memory system: L2 KiB[15:0] (0: no L2), L2 ways[23:16], the memory counter window (KESTREL_REG_MEM_COUNTERS) exists[31]; reads 0 on hardware without it
+  localparam logic [11:0] RegConfig3 = 12'h020;  // memory system: L2 KiB[15:0] (0: no L2), L2 ways[23:16], the memory counter window (KESTREL_REG_MEM_COUNTERS) exists[31], the SMs have texture units[30]; reads 0 on hardware without it
 
   localparam logic [31:0] IdValue = 32'h4C54_534B;  // "KSTL"
 
@@ -251,6 +251,7 @@
   // at base + 8*i, HI at +4; reset by START, frozen when the launch ends
   localparam logic [11:0] RegMemCounters = 12'h300;
   localparam logic [11:0] Config3MemWindowBit = 12'h01F;  // CONFIG3 bit: the window exists
+  localparam logic [11:0] Config3TexUnitBit = 12'h01E;  // CONFIG3 bit: every SM has a texture unit (kx.tex, docs/isa.md section 2.5); without one kx.tex is an illegal instruction
 
   // per-SM counter window (hardware version 2 on): SM s's counter j (enum kestrel_sm_counter),
   // 64-bit, LO at base + stride*s + 8*j, HI at +4, for s below min(SMs, MAX_SMS); reset by START,

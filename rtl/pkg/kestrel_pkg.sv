@@ -94,7 +94,8 @@ package kestrel_pkg;
     ClassTrap = 4'd11,
     ClassIllegal = 4'd12,
     ClassWarp = 4'd13,    // warp-synchronous (custom-0 funct3 1..3) and kx.nanosleep
-    ClassAtomic = 4'd14   // A-extension AMO or custom-1 atomic: the LSU, old value to rd
+    ClassAtomic = 4'd14,  // A-extension AMO or custom-1 atomic: the LSU, old value to rd
+    ClassTex = 4'd15      // kx.tex (custom-2): the texture unit, four f registers from fp.rd
   } exec_class_e;
 
   // Memory access size (funct3[1:0] of LOAD/STORE) and sign.

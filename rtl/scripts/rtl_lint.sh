@@ -34,7 +34,7 @@ for config in "board/kestrel_board -GXlen=64 -GMemKind=0" "prim/kestrel_req_arb 
     "prim/kestrel_req_arb -GN=1 -GOutstanding=1" "fpu/kestrel_fpu_lane -GXlen=32 -GStages=1" "fpu/kestrel_fpu_lane -GStages=2" \
     "fpu/kestrel_fpu_lane -GStages=5" "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=1" \
     "fpu/kestrel_fpu_divsqrt -GBitsPerCycle=13" \
-    "core/kestrel_sm -GXlen=32 -GLanes=1 -GWarps=2" "core/kestrel_sm -GXlen=64 -GLanes=1 -GWarps=2" \
+    "core/kestrel_sm -GXlen=32 -GLanes=1 -GWarps=2" "core/kestrel_sm -GXlen=64 -GLanes=1 -GWarps=2" "core/kestrel_sm -GTexUnit=0" \
     "core/kestrel_fp_exec -GXlen=32 -GLanes=1 -GSfuLanes=1" \
     "top/kestrel_gpu -GXlen=32 -GLanes=1 -GWarps=2 -GSfuLanes=1"; do
   read -r unit params <<<"$config"

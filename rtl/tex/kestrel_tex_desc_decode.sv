@@ -115,8 +115,9 @@ module kestrel_tex_desc_decode (
     end
   end
 
-  logic [128+3+1+1+96-1:0] unused_desc;
+  // unit_fetch is the runtime's summary of this decode for the device SDK.
+  logic [128+2+1+1+1+96-1:0] unused_desc;
   assign unused_desc = {desc_i.max_lod_clamp, desc_i.min_lod_clamp, desc_i.lod_bias, desc_i.levels_addr,
-                        desc_i.pad, desc_i.mip_filter, desc_i.seamless_cubemap,
+                        desc_i.pad, desc_i.unit_fetch, desc_i.mip_filter, desc_i.seamless_cubemap,
                         desc_i.base_addr, desc_i.pitch, desc_i.slice_pitch};
 endmodule

@@ -130,6 +130,8 @@ package kestrel_tex_pkg;
   // lanes' tex_coord_t travel beside it as flat vectors of Lanes elements
   // (a package struct cannot take the unit's Lanes parameter).
   typedef struct packed {
+    logic        merge;      // keep the values of lanes outside the mask (a later pass of one
+                             // instruction whose lanes name other objects); else they read 0
     logic [7:0]  warp;       // the SM's warp slot, echoed in the response
     logic [31:0] desc_addr;  // the texture object (its 64-byte descriptor line)
     tex_form_t   form;
@@ -162,6 +164,8 @@ package kestrel_tex_pkg;
   // A warp's fetch response, less its per-lane parts (the mask as taken and
   // the lanes' four 32-bit components, tex_filter_rsp_t each, beside it).
   typedef struct packed {
+    logic [7:0]  fault_lane;  // the lane the fault or refusal is charged to: the lowest lane of the
+                              // mask for the descriptor's, the fetching lane for a texel read's
     logic [7:0]  warp;
     tex_status_e status;
     logic [3:0]  fault;       // kestrel_pkg::fault_kind_e of the first faulting read (FaultNone else)

@@ -1,5 +1,5 @@
-// kestrel_tex_unit: the texture unit's memory side (issue 16, not yet in the
-// SM): one warp's texture fetch from the object's handle and the lanes'
+// kestrel_tex_unit: the texture unit (issue 16; in the SM behind
+// kestrel_sm_tex): one warp's texture fetch from the object's handle and the lanes'
 // coordinates to the lanes' four 32-bit components, reading the descriptor
 // and the texels through its own line-sized memory port.
 //
@@ -36,6 +36,12 @@
 // faulting read ends the fetch with TexStatusFault and the read's fault kind
 // and line address (a handle that is not a line's address: FaultMisaligned
 // and the handle, nothing read); lanes not yet filtered read 0.
+//
+// The response's values are 0 for lanes outside the mask, unless the
+// request merges (tex_fetch_req_t.merge): then they keep what the previous
+// fetch left, so that the SM fetches a warp whose lanes name several objects
+// in passes, one object each, and reads all lanes' values after the last.
+// A fault or refusal names its lane (tex_fetch_rsp_t.fault_lane).
 //
 // flush_i invalidates both caches (the SM at a kernel boundary: texture
 // reads within a kernel need not see its stores, guide 3.2.11.4); give it
@@ -337,6 +343,15 @@ module kestrel_tex_unit #(
   kestrel_tex_pkg::tex_status_e       status_q, status_d;
   logic [3:0]                         fault_q, fault_d;
   logic [31:0]                        fault_addr_q, fault_addr_d;
+  logic [LaneW-1:0]                   fault_lane_q, fault_lane_d;
+  logic [LaneW-1:0]                   first_lane;  // the request's lowest lane
+
+  always_comb begin
+    first_lane = '0;
+    for (int l = Lanes - 1; l >= 0; l--) begin
+      if (req_mask_i[l]) first_lane = LaneW'(l);
+    end
+  end
 
   always_comb begin
     state_d = state_q;
@@ -345,6 +360,7 @@ module kestrel_tex_unit #(
     status_d = status_q;
     fault_d = fault_q;
     fault_addr_d = fault_addr_q;
+    fault_lane_d = fault_lane_q;
     tap_store = 1'b0;
     store_tap = tap_q;
     lookup = 1'b0;
@@ -355,6 +371,7 @@ module kestrel_tex_unit #(
           status_d = kestrel_tex_pkg::TexStatusOk;
           fault_d = kestrel_pkg::FaultNone;
           fault_addr_d = '0;
+          fault_lane_d = first_lane;  // the descriptor's faults and refusals
           // A fetch without active lanes reads nothing, not even the
           // descriptor; a handle that is not a line's address (a kernel's
           // garbage) faults as a misaligned access without a read.
@@ -415,6 +432,7 @@ module kestrel_tex_unit #(
             status_d = kestrel_tex_pkg::TexStatusFault;
             fault_d = mem_rsp_i.fault;
             fault_addr_d = {tap_line_q, 6'b0};
+            fault_lane_d = lane_q;
             state_d = StFilter;  // hands the address unit's response back; the lane is dropped below
           end else begin
             tap_store = 1'b1;
@@ -453,6 +471,7 @@ module kestrel_tex_unit #(
       status_q <= kestrel_tex_pkg::TexStatusOk;
       fault_q <= '0;
       fault_addr_q <= '0;
+      fault_lane_q <= '0;
       filter_busy_q <= 1'b0;
       tex_hits_o <= '0;
       tex_misses_o <= '0;
@@ -464,6 +483,7 @@ module kestrel_tex_unit #(
       status_q <= status_d;
       fault_q <= fault_d;
       fault_addr_q <= fault_addr_d;
+      fault_lane_q <= fault_lane_d;
       // A faulting lane is handed over but its result dropped (see the values).
       if (filter_req_valid && filter_req_ready) filter_busy_q <= 1'b1;
       else if (filter_rsp_valid) filter_busy_q <= 1'b0;
@@ -523,7 +543,7 @@ module kestrel_tex_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       value_q <= '0;
-    end else if (take) begin
+    end else if (take && !req_i.merge) begin
       value_q <= '0;
     end else if (filter_rsp_valid && !filter_drop_q) begin
       for (int l = 0; l < Lanes; l++) begin
@@ -532,6 +552,10 @@ module kestrel_tex_unit #(
     end
   end
 
+  // merge acts at the request (value_q); the fetch keeps no use for it.
+  logic unused_merge;
+  assign unused_merge = fetch_q.merge;
+
   // One read is outstanding: the response needs no tag.
   logic [kestrel_pkg::MemTagW-1:0]    unused_rsp_tag;
   assign unused_rsp_tag = mem_rsp_i.tag;
@@ -539,6 +563,7 @@ module kestrel_tex_unit #(
   // --- response ------------------------------------------------------------------------------
   assign rsp_valid_o = state_q == StRespond;
   always_comb begin
+    rsp_o.fault_lane = 8'(fault_lane_q);
     rsp_o.warp = fetch_q.warp;
     rsp_o.status = status_q;
     rsp_o.fault = fault_q;

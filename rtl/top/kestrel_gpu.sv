@@ -32,6 +32,9 @@ module kestrel_gpu #(
   parameter int unsigned SchedPolicy = 0,
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned FpuStages = 3,
+  // 1: every SM has a texture unit (kx.tex; kestrel_sm_tex), 0: none (kx.tex
+  // is an illegal instruction; the runtime then fetches in software).
+  parameter int unsigned TexUnit = 1,
   // The SFU lanes of each SM (a divisor of Lanes; kestrel_sm's default).
   // Timing only (a warp goes through them in Lanes / SfuLanes turns): no
   // result depends on it, so CONFIG2 does not report it.
@@ -156,6 +159,7 @@ module kestrel_gpu #(
       .SharedBytes(SharedBytes),
       .SchedPolicy(SchedPolicy),
       .ICacheLines(ICacheLines),
+      .TexUnit(TexUnit),
       .SfuLanes(SfuLanes),
       .FpuStages(FpuStages),
       .ClockKhz(ClockKhz)
@@ -614,7 +618,8 @@ module kestrel_gpu #(
     .ICacheLines(ICacheLines),
     .FpuStages(FpuStages),
     .L2Kb(L2Sets * L2Ways * kestrel_pkg::LineBytes / 1024),
-    .L2Ways(L2Sets > 0 ? L2Ways : 0)
+    .L2Ways(L2Sets > 0 ? L2Ways : 0),
+    .TexUnit(TexUnit)
   ) u_regs (
     .clk_i,
     .rst_ni,

@@ -34,6 +34,7 @@ module kestrel_host_regs #(
   // the L2 reported in CONFIG3 (0 KiB: none)
   parameter int unsigned L2Kb = 0,
   parameter int unsigned L2Ways = 0,
+  parameter int unsigned TexUnit = 1,   // CONFIG3 bit 30: the SMs have texture units
   localparam int unsigned MemCounters = 32'(kestrel_pkg::MemCntCount),
   localparam int unsigned MaxThreads = (Warps * Lanes < 1024) ? Warps * Lanes : 1024,
   // SMs with a slot in the per-SM window (kestrel_perf_counters' CntSms)
@@ -258,7 +259,9 @@ module kestrel_host_regs #(
         kestrel_pkg::RegMemSizeKb: rdata = (dram_kb_i < 32'(MemBytes / 1024)) ? dram_kb_i : 32'(MemBytes / 1024);
         kestrel_pkg::RegClockKhz: rdata = 32'(ClockKhz);
         kestrel_pkg::RegConfig2: rdata = {20'd0, 4'($clog2(ICacheLines)), 4'(FpuStages), 4'(SchedPolicy)};
-        kestrel_pkg::RegConfig3: rdata = (32'd1 << kestrel_pkg::Config3MemWindowBit) | {8'd0, 8'(L2Ways), 16'(L2Kb)};
+        kestrel_pkg::RegConfig3: rdata = (32'd1 << kestrel_pkg::Config3MemWindowBit)
+                                         | (32'(TexUnit != 0) << kestrel_pkg::Config3TexUnitBit)
+                                         | {8'd0, 8'(L2Ways), 16'(L2Kb)};
         kestrel_pkg::RegStatus: rdata = {30'd0, status_q};
         kestrel_pkg::RegFaultKind: rdata = fault_visible ? {28'd0, fault_q.kind} : '0;
         kestrel_pkg::RegFaultPcLo: rdata = fault_visible ? fault_q.pc[31:0] : '0;

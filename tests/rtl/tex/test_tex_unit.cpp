@@ -316,6 +316,7 @@ struct Fetch {
   bool layered = false;
   uint8_t warp = 0;
   uint8_t mask = 0;
+  bool merge = false;  // lanes outside the mask keep the previous fetch's values
   Lane lane[kLanes];
 };
 
@@ -323,6 +324,7 @@ struct Response {
   uint8_t warp = 0;
   unsigned status = 0, fault = 0;
   uint32_t fault_addr = 0;
+  unsigned fault_lane = 0;
   uint8_t mask = 0;
   uint32_t value[kLanes][4] = {};
   unsigned cycles = 0;  // from the request's acceptance to the response's first valid cycle
@@ -364,9 +366,10 @@ class Harness {
 
   Response run(const Fetch& f) {
     Vtex_unit& dut = bench_.dut();
-    // tex_fetch_req_t, LSB first: form.layered, form.dim, desc_addr, warp.
+    // tex_fetch_req_t, LSB first: form.layered, form.dim, desc_addr, warp, merge.
     dut.req_i = static_cast<uint64_t>(f.layered) | static_cast<uint64_t>(f.dim) << 1 |
-                static_cast<uint64_t>(f.desc_addr) << 3 | static_cast<uint64_t>(f.warp) << 35;
+                static_cast<uint64_t>(f.desc_addr) << 3 | static_cast<uint64_t>(f.warp) << 35 |
+                static_cast<uint64_t>(f.merge) << 43;
     dut.req_mask_i = f.mask;
     for (int l = 0; l < kLanes; ++l) {
       dut.req_coord_i[4 * l] = tx::detail::float_bits(f.lane[l].x);
@@ -400,8 +403,9 @@ class Harness {
       if (dut.mem_req_valid_o && dut.mem_req_ready_i) accept_mem_request();
       if (rsp_due && dut.mem_rsp_ready_o) mem_queue_.pop_front();
       if (dut.rsp_valid_o && dut.rsp_ready_i) {
-        // tex_fetch_rsp_t, LSB first: fault_addr, fault, status, warp.
+        // tex_fetch_rsp_t, LSB first: fault_addr, fault, status, warp, fault_lane.
         const uint64_t h = dut.rsp_o;
+        r.fault_lane = static_cast<unsigned>(h >> 46) & 0xFFu;
         r.fault_addr = static_cast<uint32_t>(h);
         r.fault = static_cast<unsigned>(h >> 32) & 15u;
         r.status = static_cast<unsigned>(h >> 36) & 3u;
@@ -717,17 +721,19 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     random_lanes(rng, t, f);
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusMismatch) << "case " << kind;
+    EXPECT_EQ(r.fault_lane, 0u) << "the mask's lowest lane";
     expect_zero(r);
   }
   // A descriptor at an unmapped address.
   {
     Fetch f;
     f.desc_addr = 0x00400040u;
-    f.mask = 0x01;
+    f.mask = 0x06;
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusFault);
     EXPECT_EQ(r.fault, kFaultIllegalAddress);
     EXPECT_EQ(r.fault_addr, 0x00400040u);
+    EXPECT_EQ(r.fault_lane, 1u);
     expect_zero(r);
   }
   // A handle that is not a line's address: misaligned, nothing read.
@@ -740,6 +746,7 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     EXPECT_EQ(r.status, kStatusFault);
     EXPECT_EQ(r.fault, kFaultMisaligned);
     EXPECT_EQ(r.fault_addr, kDescBase + 0x1004u);
+    EXPECT_EQ(r.fault_lane, 7u);
     EXPECT_EQ(h.desc_reads, reads);
     expect_zero(r);
   }
@@ -750,12 +757,13 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     t.base = 0x08000000u;  // below kDescBase: unmapped
     write_descriptor(h.memory, t);
     Fetch f = fetch_of(t);
-    f.mask = 0xFF;
+    f.mask = 0xF8;
     random_lanes(rng, t, f);
     for (auto& m : t.sampling.address) m = tx::AddressMode::kClamp;
     write_descriptor(h.memory, t);
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusFault);
+    EXPECT_EQ(r.fault_lane, 3u) << "the first lane that reads a texel";
     EXPECT_EQ(r.fault, kFaultIllegalAddress);
     EXPECT_EQ(r.fault_addr & 63u, 0u);
     EXPECT_LT(r.fault_addr - t.base,
@@ -771,6 +779,37 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusOk);
     EXPECT_EQ(h.desc_reads, reads);
+  }
+}
+
+// A warp whose lanes name two objects, fetched in two passes as the SM
+// does: the second merges, so each lane reads its own object's texels and
+// nothing of the first pass is lost.
+TEST(TexFetchUnit, MergedPassesKeepTheFirstPassValues) {
+  std::mt19937_64 rng(77);
+  Harness h(77);
+  for (int n = 0; n < 40; ++n) {
+    const Texture a = random_texture(rng, kDescBase + 0x2000u * static_cast<uint32_t>(n));
+    Texture b = random_texture(rng, kDescBase + 0x2000u * static_cast<uint32_t>(n) + 0x1000u);
+    write_descriptor(h.memory, a);
+    write_descriptor(h.memory, b);
+    const uint8_t first = static_cast<uint8_t>(rng() | 1u);  // lane 0 names a
+    Fetch fa = fetch_of(a);
+    fa.mask = first;
+    random_lanes(rng, a, fa);
+    const Response ra = h.run(fa);
+    ASSERT_EQ(ra.status, kStatusOk);
+    Fetch fb = fetch_of(b);
+    fb.mask = static_cast<uint8_t>(~first);
+    fb.merge = true;
+    random_lanes(rng, b, fb);
+    const Response rb = h.run(fb);
+    ASSERT_EQ(rb.status, kStatusOk);
+    for (int l = 0; l < kLanes; ++l) {
+      const bool in_a = (first >> l) & 1u;
+      const tx::Texels want = in_a ? reference(h.memory, a, fa.lane[l]) : reference(h.memory, b, fb.lane[l]);
+      EXPECT_EQ(std::memcmp(want.v, rb.value[l], sizeof want.v), 0) << "fetch " << n << " lane " << l;
+    }
   }
 }
 

@@ -89,7 +89,8 @@ TEST_F(HostRegs, IdentificationAndConfiguration) {
   EXPECT_EQ(read(KESTREL_REG_CONFIG1), (8192u / 256) | (16u << 16)) << "max threads = warps x lanes";
   EXPECT_EQ(read(KESTREL_REG_CONFIG2), KESTREL_SCHED_GTO | (2u << 4) | (5u << 8))
       << "policy GTO, 2 FPU stages, 2^5 I-cache lines";
-  EXPECT_EQ(read(KESTREL_REG_CONFIG3), (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (4u << 16) | 32u)
+  EXPECT_EQ(read(KESTREL_REG_CONFIG3),
+            (1u << KESTREL_CONFIG3_MEM_WINDOW_BIT) | (1u << KESTREL_CONFIG3_TEX_UNIT_BIT) | (4u << 16) | 32u)
       << "the memory counter window, a 32 KiB 4-way L2";
   EXPECT_EQ(read(KESTREL_REG_MEM_BASE), KESTREL_GLOBAL_BASE);
   EXPECT_EQ(read(KESTREL_REG_MEM_SIZE_KB), 1024u);
