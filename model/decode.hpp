@@ -131,6 +131,9 @@ enum class Op : uint8_t {
   kShuffle,
   kMatch,
   kReduce,
+  // Texture fetch (kx.tex, custom-2, docs/isa.md section 2.5): f rd..rd+3 from the object in rs1 at the
+  // coordinates f rs3..rs3+2 and the layer in rs2; Inst::aux holds the form (KESTREL_TEX_FORM_*)
+  kTex,
   // CUDA atomics (custom-1, docs/isa.md section 2.2); Inst::aux holds funct5
   kKxAmoW,     // CAS, inc, dec on a 32-bit word; CAS reads rd as the compare value
   kKxAmoFadd,  // float add on a 32-bit word: f-register rd and rs2
@@ -138,9 +141,6 @@ enum class Op : uint8_t {
   kKxAmoPair,  // RV32: 64-bit A-extension AMO on even/odd register pairs
   // Special functions (kx.sfu, custom-0 funct3 5); Inst::aux holds funct7 (sfu::Function)
   kSfu,
-  // Texture fetch (kx.tex, custom-2, docs/isa.md section 2.5): f rd..rd+3 from the object in rs1 at the
-  // coordinates f rs3..rs3+2 and the layer in rs2; Inst::aux holds the form (KESTREL_TEX_FORM_*)
-  kTex,
   kCount
 };
 
