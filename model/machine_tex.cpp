@@ -33,7 +33,6 @@ const uint8_t* Machine<X>::tex_line(uint32_t line) {
 template <class X>
 bool Machine<X>::exec_tex(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, uint32_t mask) {
   using kestrel::texture::Texels;
-  using kestrel::texture::UnitImage;
   const X* objects = xrow(w, in.rs1);
   const X* layers = xrow(w, in.rs2);
   const uint32_t* coords[3] = {frow(w, in.rs3), frow(w, in.rs3 + 1u), frow(w, in.rs3 + 2u)};
@@ -56,7 +55,7 @@ bool Machine<X>::exec_tex(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, 
       raise(KESTREL_FAULT_TEXTURE, sm_id, w, l, pc, object);
       return false;
     }
-    const UnitImage image = kestrel::texture::unit_image(words);
+    const kestrel::texture::Image image = kestrel::texture::image_of(words);
     const float x = __builtin_bit_cast(float, coords[0][l]);
     const float y = __builtin_bit_cast(float, coords[1][l]);
     const float z = __builtin_bit_cast(float, coords[2][l]);

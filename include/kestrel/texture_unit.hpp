@@ -3,8 +3,9 @@
 // rtl/tex/kestrel_tex_desc_decode.sv makes, rule for rule, and the
 // descriptor's image as kestrel/texture_math.hpp samples it.  One definition
 // for the C++ side: the CUDA runtime sets the descriptor's unit_fetch flag
-// with unit_fetches(), and the functional model executes kx.tex with
-// unit_status() and unit_image().
+// with unit_fetches(), the functional model executes kx.tex with
+// unit_status() and image_of(), and the device SDK's software fetches read
+// their descriptor with image_of() too.
 //
 // Freestanding, as texture_math.hpp: no exceptions, no heap, no standard
 // library.  A descriptor is its 16 little-endian 32-bit words (bit n of
@@ -101,10 +102,13 @@ KESTREL_TEXTURE_MATH_FN UnitStatus unit_status(const uint32_t* words, uint32_t f
   return static_cast<uint32_t>(shape_form) == form ? UnitStatus::kFetch : UnitStatus::kFormMismatch;
 }
 
-// The image of a descriptor the unit fetches: the sampling fields, and where
-// the texels lie.  Texel (x, y) of slice s (the 3D slice or the layer) is at
-// base + s * slice_pitch + y * pitch + x * texel_bytes, in 32-bit arithmetic.
-struct UnitImage {
+// The image a descriptor describes, as the arithmetic samples it: its
+// sampling fields, and where the texels lie.  Texel (x, y) of slice s (the
+// 3D slice, the layer or the cube face) is at base + s * slice_pitch +
+// y * pitch + x * texel_bytes.  `words[n]` gives the descriptor's word n: an
+// array of them (the model, for the descriptors the unit fetches), or the
+// device SDK's loads from the object (its software path, every shape).
+struct Image {
   Descriptor texture;
   uint32_t base;
   uint32_t pitch;
@@ -112,19 +116,26 @@ struct UnitImage {
   uint32_t texel_bytes;
 };
 
-KESTREL_TEXTURE_MATH_FN UnitImage unit_image(const uint32_t* words) {
-  UnitImage image;
+template <class Words>
+KESTREL_TEXTURE_MATH_FN Image image_of(const Words& words) {
+  Image image;
   Descriptor& t = image.texture;
   const uint32_t shape = KESTREL_TEX_UNIT_FIELD(words, SHAPE);
-  t.dimension = shape == KESTREL_TEX_SHAPE_3D                                            ? Dimension::k3D
-                : shape == KESTREL_TEX_SHAPE_1D || shape == KESTREL_TEX_SHAPE_1D_LAYERED ? Dimension::k1D
-                                                                                         : Dimension::k2D;
-  t.layered = shape == KESTREL_TEX_SHAPE_1D_LAYERED || shape == KESTREL_TEX_SHAPE_2D_LAYERED;
+  t.layered = shape == KESTREL_TEX_SHAPE_1D_LAYERED || shape == KESTREL_TEX_SHAPE_2D_LAYERED ||
+              shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED;
+  t.dimension = shape == KESTREL_TEX_SHAPE_3D ? Dimension::k3D
+                : shape == KESTREL_TEX_SHAPE_CUBEMAP || shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED
+                    ? Dimension::kCubemap
+                : shape == KESTREL_TEX_SHAPE_1D || shape == KESTREL_TEX_SHAPE_1D_LAYERED ||
+                        shape == KESTREL_TEX_SHAPE_LINEAR
+                    ? Dimension::k1D
+                    : Dimension::k2D;
   t.width = static_cast<int>(KESTREL_TEX_UNIT_FIELD(words, WIDTH));
   t.height = static_cast<int>(KESTREL_TEX_UNIT_FIELD(words, HEIGHT));
   t.depth = static_cast<int>(KESTREL_TEX_UNIT_FIELD(words, DEPTH));
   t.layers = static_cast<int>(KESTREL_TEX_UNIT_FIELD(words, LAYERS));
-  // tex_channel_kind, tex_address and tex_filter have the core's orders.
+  // tex_channel_kind, tex_address and tex_filter have the core's orders
+  // (CUDA's values).
   t.kind = static_cast<ChannelKind>(KESTREL_TEX_UNIT_FIELD(words, CHANNEL_KIND));
   t.bits_per_channel = 8 << KESTREL_TEX_UNIT_FIELD(words, CHANNEL_SIZE);
   t.channels = static_cast<int>(KESTREL_TEX_UNIT_FIELD(words, CHANNELS));
@@ -147,8 +158,9 @@ KESTREL_TEXTURE_MATH_FN UnitImage unit_image(const uint32_t* words) {
   return image;
 }
 
-// The address of texel (x, y, z) of `layer` (one of z and layer is 0).
-KESTREL_TEXTURE_MATH_FN uint32_t unit_texel_address(const UnitImage& image, int x, int y, int z, int layer) {
+// The address of texel (x, y, z) of `layer` (one of z and layer is 0) as the
+// unit forms it, in 32-bit arithmetic.
+KESTREL_TEXTURE_MATH_FN uint32_t unit_texel_address(const Image& image, int x, int y, int z, int layer) {
   return image.base + static_cast<uint32_t>(z + layer) * image.slice_pitch +
          static_cast<uint32_t>(y) * image.pitch + static_cast<uint32_t>(x) * image.texel_bytes;
 }

@@ -40,6 +40,7 @@
 #include "kestrel/cuda/surface_types.h"
 #include "kestrel/cuda/texture_types.h"
 #include "kestrel/texture_math.hpp"
+#include "kestrel/texture_unit.hpp"
 
 /* The address a surface access outside its array loads from in
  * cudaBoundaryModeTrap: the top word of the null guard, which always faults
@@ -67,58 +68,23 @@ namespace kestrel_texture_detail {
     KESTREL_TEX_DESC_##field##_SHIFT) &                                                 \
    KESTREL_TEX_DESC_##field##_MASK)
 
-/* What a fetch needs of the descriptor: the core's descriptor and where the
- * texels lie.  Texel (x, y, z or layer) is at base + slice * slice_pitch +
- * y * pitch + x * texel_bytes. */
-struct View {
-  kestrel::texture::Descriptor texture;
-  uintptr_t base;
-  uint32_t pitch;
-  uint32_t slice_pitch;
-  uint32_t texel_bytes;
-  uint32_t shape;
+/* The descriptor's words as loads from the object, one per field read (the
+ * handle is a device address). */
+struct DescriptorWords {
+  unsigned long long handle;
+  __device__ uint32_t operator[](unsigned word) const {
+    return ((const volatile uint32_t*)(uintptr_t)handle)[word];
+  }
 };
 
+/* What a fetch needs of the descriptor: the core's descriptor and where the
+ * texels lie (kestrel::texture::image_of, which the functional model's
+ * kx.tex reads descriptors with too).  Texel (x, y, z or layer) is at
+ * base + slice * slice_pitch + y * pitch + x * texel_bytes. */
+typedef kestrel::texture::Image View;
+
 static __device__ __forceinline__ View read_view(unsigned long long handle) {
-  using namespace kestrel::texture;
-  View v;
-  Descriptor& t = v.texture;
-  v.shape = KESTREL_TEX_FIELD(handle, SHAPE);
-  v.base = KESTREL_TEX_FIELD(handle, BASE_ADDR);
-  v.pitch = KESTREL_TEX_FIELD(handle, PITCH);
-  v.slice_pitch = KESTREL_TEX_FIELD(handle, SLICE_PITCH);
-  t.width = (int)KESTREL_TEX_FIELD(handle, WIDTH);
-  t.height = (int)KESTREL_TEX_FIELD(handle, HEIGHT);
-  t.depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
-  t.layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
-  t.layered = v.shape == KESTREL_TEX_SHAPE_1D_LAYERED || v.shape == KESTREL_TEX_SHAPE_2D_LAYERED ||
-              v.shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED;
-  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D ? Dimension::k3D
-                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP || v.shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED
-                    ? Dimension::kCubemap
-                : v.shape == KESTREL_TEX_SHAPE_1D || v.shape == KESTREL_TEX_SHAPE_1D_LAYERED ||
-                        v.shape == KESTREL_TEX_SHAPE_LINEAR
-                    ? Dimension::k1D
-                    : Dimension::k2D;
-  /* tex_channel_kind, tex_address and tex_filter have the core's orders
-   * (CUDA's values). */
-  t.kind = (ChannelKind)KESTREL_TEX_FIELD(handle, CHANNEL_KIND);
-  t.bits_per_channel = 8 << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE);
-  t.channels = (int)KESTREL_TEX_FIELD(handle, CHANNELS);
-  t.read_mode =
-      KESTREL_TEX_FIELD(handle, READ_NORMALIZED) ? ReadMode::kNormalizedFloat : ReadMode::kElementType;
-  t.normalized_coordinates = KESTREL_TEX_FIELD(handle, NORMALIZED_COORDS) != 0;
-  t.address[0] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_X);
-  t.address[1] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Y);
-  t.address[2] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Z);
-  t.filter = KESTREL_TEX_FIELD(handle, FILTER) ? FilterMode::kLinear : FilterMode::kPoint;
-  t.srgb = KESTREL_TEX_FIELD(handle, SRGB) != 0;
-  t.border_color[0] = KESTREL_TEX_FIELD(handle, BORDER_R);
-  t.border_color[1] = KESTREL_TEX_FIELD(handle, BORDER_G);
-  t.border_color[2] = KESTREL_TEX_FIELD(handle, BORDER_B);
-  t.border_color[3] = KESTREL_TEX_FIELD(handle, BORDER_A);
-  v.texel_bytes = (uint32_t)kestrel::texture::detail::texel_bytes(t);
-  return v;
+  return kestrel::texture::image_of(DescriptorWords{handle});
 }
 
 /* Copies `bytes` (1, 2, 4, 8 or 16) from `address` with loads of the widest
