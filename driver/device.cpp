@@ -32,6 +32,7 @@ bool fault_has_address(int32_t kind) {
     case KESTREL_FAULT_SHARED_BOUNDS:
     case KESTREL_FAULT_LOCAL_BOUNDS:
     case KESTREL_FAULT_WRITE_PROTECT:
+    case KESTREL_FAULT_TEXTURE:
       return true;
     default:
       return false;
@@ -66,6 +67,8 @@ const char* fault_kind_text(int32_t kind) {
       return "assertion failed";
     case KESTREL_FAULT_TIMEOUT:
       return "watchdog timeout";
+    case KESTREL_FAULT_TEXTURE:
+      return "texture fault";
     default:
       return nullptr;
   }
@@ -85,6 +88,8 @@ std::string describe_fault(const FaultRecord& fault) {
       text += ": device free() of a pointer malloc() did not return, or freed twice";
   }
   if (fault.kind == KESTREL_FAULT_ASSERT) text += " (line " + std::to_string(fault.info) + ")";
+  if (fault.kind == KESTREL_FAULT_TEXTURE)
+    text += " (kx.tex: an object the texture unit does not fetch, or a form other than its shape)";
   text += " at pc " + hex(fault.pc) + " in block " + triple(fault.block) + " thread " + triple(fault.thread);
   text += " (sm " + std::to_string(fault.sm) + ", warp " + std::to_string(fault.warp) + ")";
   return text;

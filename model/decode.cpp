@@ -243,6 +243,19 @@ Inst decode_cuda_atomic(Inst in, uint32_t w, bool rv64) {
   return in;
 }
 
+// custom-2: kx.tex (R4-type: funct3 the form, funct2 the operation, rd and
+// rs3 the first of four and three f registers).
+Inst decode_tex(Inst in, uint32_t w) {
+  const uint32_t form = (w >> 12) & 7;
+  const uint32_t op = (w >> 25) & 3;
+  if (form <= KESTREL_TEX_FORM_2D_LAYERED && op == KESTREL_TEX_OP_FETCH && in.rd <= 32 - kTexResults &&
+      in.rs3 <= 29) {
+    in.op = Op::kTex;
+    in.aux = static_cast<uint8_t>(form);
+  }
+  return in;
+}
+
 }  // namespace
 
 Inst decode(uint32_t w, unsigned xlen) {
@@ -436,6 +449,9 @@ Inst decode(uint32_t w, unsigned xlen) {
     case KESTREL_OPC_ATOMIC:
       in = decode_cuda_atomic(in, w, rv64);
       break;
+    case KESTREL_OPC_TEX:
+      in = decode_tex(in, w);
+      break;
     default:
       break;
   }
@@ -467,6 +483,7 @@ bool writes_freg(Op op) {
     case Op::kFmvWX:
     case Op::kKxAmoFadd:
     case Op::kSfu:
+    case Op::kTex:
       return true;
     default:
       return false;

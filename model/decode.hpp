@@ -131,6 +131,9 @@ enum class Op : uint8_t {
   kShuffle,
   kMatch,
   kReduce,
+  // Texture fetch (kx.tex, custom-2, docs/isa.md section 2.5): f rd..rd+3 from the object in rs1 at the
+  // coordinates f rs3..rs3+2 and the layer in rs2; Inst::aux holds the form (KESTREL_TEX_FORM_*)
+  kTex,
   // CUDA atomics (custom-1, docs/isa.md section 2.2); Inst::aux holds funct5
   kKxAmoW,     // CAS, inc, dec on a 32-bit word; CAS reads rd as the compare value
   kKxAmoFadd,  // float add on a 32-bit word: f-register rd and rs2
@@ -186,7 +189,9 @@ Inst decode(uint32_t word, unsigned xlen);
 
 // True for instructions whose destination is an f register (for lock-step
 // retire records); false for x-register destinations and no destination.
+// kx.tex writes four: f rd..rd+3 (kTexResults).
 bool writes_freg(Op op);
+constexpr unsigned kTexResults = 4;
 bool writes_xreg(Op op);
 
 }  // namespace kestrel::model

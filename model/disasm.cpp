@@ -353,6 +353,11 @@ std::string simt(const Inst& in) {
       static const char* const kinds[] = {"rcp", "rsqrt", "ex2", "lg2", "sin", "cos"};
       return std::string("kx.sfu.") + (funct7 < 6 ? kinds[funct7] : "?") + " " + f(in.rd) + ", " + f(in.rs1);
     }
+    case Op::kTex: {
+      static const char* const forms[] = {"1d", "2d", "3d", "1dl", "2dl"};
+      return std::string("kx.tex.") + (in.aux <= KESTREL_TEX_FORM_2D_LAYERED ? forms[in.aux] : "?") + " " +
+             f(in.rd) + ", " + x(in.rs1) + ", " + x(in.rs2) + ", " + f(in.rs3);
+    }
     case Op::kKxAmoW: {
       const char* name = in.aux == 0x05 ? "kx.amocas.w" : in.aux == 0x06 ? "kx.amoinc.w" : "kx.amodec.w";
       return std::string(name) + " " + x(in.rd) + ", " + x(in.rs2) + ", (" + x(in.rs1) + ")";

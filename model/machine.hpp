@@ -16,6 +16,7 @@
 //   machine_memory.cpp  reservations, A-extension and CUDA atomics
 //   machine_csr.cpp     CSRs
 //   machine_fp.cpp      floating point
+//   machine_tex.cpp     texture fetches (kx.tex)
 // each of which instantiates its members for both register widths.
 #pragma once
 
@@ -695,6 +696,12 @@ class [[gnu::visibility("hidden")]] Machine final : public Engine {
   void write_wide(Warp & w, unsigned reg, uint32_t lane, uint64_t value);
   template <class T>
   bool exec_cuda_atomic(uint32_t sm_id, Warp & w, Block & b, const Inst& in, uint64_t pc, uint32_t mask);
+
+  // ---- texture fetches (kx.tex, docs/isa.md section 2.5; machine_tex.cpp) ------
+  // The host address of the 64-byte line `line` (a multiple of 64) when the
+  // texture unit may read it (device DRAM, a page with R), else nullptr.
+  const uint8_t* tex_line(uint32_t line);
+  bool exec_tex(uint32_t sm_id, Warp & w, const Inst& in, uint64_t pc, uint32_t mask);
 
   // ---- CSRs -----------------------------------------------------------------
   static bool csr_exists(uint32_t csr);

@@ -69,8 +69,13 @@ template <class X>
 void Machine<X>::record_writes(uint32_t slot, Warp& w, const Inst& in, uint32_t mask, Retire* rec) {
   if (in.op == Op::kBarrier) return;  // written when the barrier releases
   if (writes_freg(in.op)) {
-    const uint32_t* row = frow(w, in.rd);
-    for_each_lane(mask, [&](uint32_t l) { rec->writes.push_back(RegWrite{slot, l, true, in.rd, row[l]}); });
+    // kx.tex writes f rd..rd+3: register by register, lanes ascending.
+    const unsigned count = in.op == Op::kTex ? kTexResults : 1;
+    for (unsigned i = 0; i < count; ++i) {
+      const uint8_t reg = static_cast<uint8_t>(in.rd + i);
+      const uint32_t* row = frow(w, reg);
+      for_each_lane(mask, [&](uint32_t l) { rec->writes.push_back(RegWrite{slot, l, true, reg, row[l]}); });
+    }
   } else if (writes_xreg(in.op) && in.rd != kSinkReg) {
     const X* row = xrow(w, in.rd);
     for_each_lane(mask, [&](uint32_t l) {
@@ -385,6 +390,9 @@ bool Machine<X>::execute(uint32_t sm_id, uint32_t slot, Warp& w, Block& blk, con
           w.sleeping |= 1u << l;
         });
       }
+      break;
+    case Op::kTex:
+      if (!exec_tex(sm_id, w, in, pc, mask)) return false;
       break;
     case Op::kVote:
     case Op::kShuffle:

@@ -685,32 +685,34 @@ KESTREL_TEXTURE_MATH_FN CubemapFace cubemap_face(float x, float y, float z) {
   return f;
 }
 
-}  // namespace detail
-
-// tex1D/tex2D/tex3D/tex1DLayered/tex2DLayered/texCubemap: the fetch at
-// (x, y, z) (for a cubemap the direction) of layer `layer`; `level_weight`
-// below 256 gives one level's part of a linear mipmap blend (linear()).
-template <typename Reader>
-KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, float x, float y, float z,
-                                      int layer_index, int level_weight = detail::kWeightOne) {
-  using namespace detail;
+// Where a fetch at (x, y, z) (for a cubemap the direction) of layer
+// `layer_index` lands: the axes it filters along (axes_used of them; an
+// unused axis has one tap, texel 0), each coordinate in texel units, and the
+// layer or cube face it reads.
+struct Lookup {
   Axis axes[3];
   double u[3];
-  int axes_used = 2;
-  int layer = 0;
+  int axes_used;
+  int layer;
+};
+
+KESTREL_TEXTURE_MATH_FN Lookup lookup(const Descriptor& texture, float x, float y, float z, int layer_index) {
+  Lookup l;
+  l.axes_used = 2;
+  l.layer = 0;
   bool normalized = texture.normalized_coordinates;
   int width = texture.width, height = texture.height;
   if (texture.dimension == Dimension::kCubemap) {
     // Cubemap fetches always address the face in normalized coordinates.
     const CubemapFace f = cubemap_face(x, y, z);
-    layer = f.face;
+    l.layer = f.face;
     x = f.s;
     y = f.t;
     normalized = true;
   } else if (texture.dimension == Dimension::k1D && texture.layered) {
     // A layered 1D texture is filtered along x alone (texture_addressing:
     // its border-mode linear fetch at a texel centre is the texel).
-    axes_used = 1;
+    l.axes_used = 1;
     height = 1;
   } else if (texture.dimension == Dimension::k1D) {
     // A 1D texture is filtered as a 2D texture of height 1 sampled at y = 0
@@ -718,7 +720,7 @@ KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, f
     y = 0.0f;
     height = 1;
   } else if (texture.dimension == Dimension::k3D) {
-    axes_used = 3;
+    l.axes_used = 3;
   }
   // The layer index is unsigned: a negative one reads the last layer
   // (texture_addressing: layer -1 reads layer 2 of 3); a layered cubemap's
@@ -729,21 +731,66 @@ KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, f
     const uint32_t last = static_cast<uint32_t>((cubemap ? texture.layers / 6 : texture.layers) - 1),
                    asked = static_cast<uint32_t>(layer_index);
     const int picked = static_cast<int>(asked < last ? asked : last);
-    layer = cubemap ? picked * 6 + layer : picked;
+    l.layer = cubemap ? picked * 6 + l.layer : picked;
   }
   const int sizes[3] = {width, height, texture.depth};
   const float coords[3] = {x, y, z};
   for (int a = 0; a < 3; ++a) {
-    axes[a].size = sizes[a];
-    axes[a].mode = texture.dimension == Dimension::kCubemap ? AddressMode::kClamp : texture.address[a];
+    l.axes[a].size = sizes[a];
+    l.axes[a].mode = texture.dimension == Dimension::kCubemap ? AddressMode::kClamp : texture.address[a];
     // With unnormalized coordinates wrap and mirror act as clamp.
-    if (!normalized && (axes[a].mode == AddressMode::kWrap || axes[a].mode == AddressMode::kMirror))
-      axes[a].mode = AddressMode::kClamp;
-    u[a] = texel_coordinate(coords[a], normalized, sizes[a]);
+    if (!normalized && (l.axes[a].mode == AddressMode::kWrap || l.axes[a].mode == AddressMode::kMirror))
+      l.axes[a].mode = AddressMode::kClamp;
+    l.u[a] = texel_coordinate(coords[a], normalized, sizes[a]);
   }
+  return l;
+}
+
+}  // namespace detail
+
+// tex1D/tex2D/tex3D/tex1DLayered/tex2DLayered/texCubemap: the fetch at
+// (x, y, z) (for a cubemap the direction) of layer `layer`; `level_weight`
+// below 256 gives one level's part of a linear mipmap blend (linear()).
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels sample(const Descriptor& texture, Reader& read, float x, float y, float z,
+                                      int layer_index, int level_weight = detail::kWeightOne) {
+  using namespace detail;
+  const Lookup l = lookup(texture, x, y, z, layer_index);
   return texture.filter == FilterMode::kPoint
-             ? point(texture, read, axes, u, axes_used, layer)
-             : linear(texture, read, axes, u, axes_used, layer, level_weight);
+             ? point(texture, read, l.axes, l.u, l.axes_used, l.layer)
+             : linear(texture, read, l.axes, l.u, l.axes_used, l.layer, level_weight);
+}
+
+// The texels the texture unit reads for sample()'s fetch, in its order
+// (kestrel_tex_unit; docs/texture.md, "Taps"): point sampling reads tap 0,
+// linear filtering taps 0-1 (1D layered), 0-3 (1D, 2D) or 0-7 (3D), tap n
+// being texel (n & 1, (n >> 1) & 1, n >> 2) of the axes' index pairs (x
+// fastest, then y, then z), taps of weight 0 included; border taps read
+// nothing.  visit(x, y, z, layer) for each texel read.  sample()'s reader
+// sees the same order, but per channel and without the taps of weight 0.
+template <typename Visit>
+KESTREL_TEXTURE_MATH_FN void unit_taps(const Descriptor& texture, float x, float y, float z, int layer_index,
+                                       Visit& visit) {
+  using namespace detail;
+  const Lookup l = lookup(texture, x, y, z, layer_index);
+  TexelIndex index[3][2] = {{{0, false}, {0, false}}, {{0, false}, {0, false}}, {{0, false}, {0, false}}};
+  const bool linear_filter = texture.filter == FilterMode::kLinear;
+  for (int a = 0; a < l.axes_used; ++a) {
+    if (linear_filter) {
+      const AxisTaps taps = linear_taps(l.u[a], l.axes[a], true);
+      index[a][0] = resolve(taps.i0, l.axes[a]);
+      index[a][1] = resolve(taps.i0 + 1, l.axes[a]);
+    } else {
+      index[a][0] = resolve(floor_ll(l.u[a]), l.axes[a]);
+    }
+  }
+  const int count = !linear_filter ? 1 : l.axes_used == 3 ? 8 : l.axes_used == 2 ? 4 : 2;
+  for (int n = 0; n < count; ++n) {
+    const TexelIndex& xi = index[0][n & 1];
+    const TexelIndex& yi = index[1][(n >> 1) & 1];
+    const TexelIndex& zi = index[2][n >> 2];
+    if (!xi.border && !yi.border && !zi.border) visit(xi.index, yi.index, zi.index, l.layer);
+  }
 }
 
 // tex2Dgather: component `component` (0..channels-1) of the four texels a

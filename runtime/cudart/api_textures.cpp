@@ -25,6 +25,7 @@
 #include "api_common.hpp"
 #include "cuda_arrays.hpp"
 #include "kestrel/abi.h"
+#include "kestrel/texture_unit.hpp"
 #include "kestrel_contract.hpp"
 
 using namespace kestrel::cudart;
@@ -196,12 +197,29 @@ DescriptorBytes descriptor_bytes(const kestrel::contract::TexDesc& d) {
   return bytes;
 }
 
-// Writes `d` into a fresh line of device memory; returns its address.
+// `d` as the descriptor of a texture or surface object (or a texture
+// reference's device copy) at `address`, with its unit_fetch flag set
+// exactly when the texture unit fetches the object (kx.tex, docs/isa.md
+// section 2.5): the unit's own decision on the descriptor
+// (kestrel/texture_unit.hpp, as kestrel_tex_desc_decode makes it) for a
+// descriptor that is a whole memory line.  The device SDK's tex1D ..
+// tex2DLayered read the flag and fetch in software when it is clear.  A
+// mipmapped texture's level descriptors are not objects and keep it clear.
+DescriptorBytes object_descriptor_bytes(kestrel::contract::TexDesc d, uint64_t address) {
+  uint32_t words[kestrel::contract::tex_desc::kWords] = {};
+  d.unit_fetch = false;
+  d.pack(words);
+  d.unit_fetch = address % KESTREL_TEX_DESC_BYTES == 0 && kestrel::texture::unit_fetches(words);
+  return descriptor_bytes(d);
+}
+
+// Writes the object descriptor `d` into a fresh line of device memory;
+// returns its address.
 uint64_t place_descriptor(DeviceState& device, const kestrel::contract::TexDesc& d) {
-  const DescriptorBytes bytes = descriptor_bytes(d);
   uint64_t address = 0;
   check(device.run_sync([&](DeviceState& on) {
-    address = on.context().allocate(bytes.size());
+    address = on.context().allocate(KESTREL_TEX_DESC_BYTES);
+    const DescriptorBytes bytes = object_descriptor_bytes(d, address);
     on.context().copy_to_device(address, bytes.data(), bytes.size());
   }));
   return address;
@@ -267,7 +285,7 @@ uint64_t place_mipmapped(const char* api, DeviceState& device, kestrel::contract
     release_descriptors(device, address);
     throw;
   }
-  const DescriptorBytes top = descriptor_bytes(d);
+  const DescriptorBytes top = object_descriptor_bytes(d, address);
   std::vector<uint8_t> bytes(top.size() + level_bytes.size());
   std::memcpy(bytes.data(), top.data(), top.size());
   std::memcpy(bytes.data() + top.size(), level_bytes.data(), level_bytes.size());
@@ -492,7 +510,7 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
   const uint64_t address =
       device_copy(api, device, reference.binary, reference.name, cudaErrorInvalidTexture);
   if (resource.resType != cudaResourceTypeMipmappedArray) {
-    record_binding(texref, device, address, descriptor_bytes(d), offset);
+    record_binding(texref, device, address, object_descriptor_bytes(d, address), offset);
     return;
   }
   const cudaMipmappedArray& mipmap = live_mipmapped_array(resource.res.mipmap.mipmap);
@@ -503,7 +521,7 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
     check(device.run_sync([&](DeviceState& on) {
       on.context().copy_to_device(levels, level_bytes.data(), level_bytes.size());
     }));
-    record_binding(texref, device, address, descriptor_bytes(d), offset, levels);
+    record_binding(texref, device, address, object_descriptor_bytes(d, address), offset, levels);
   } catch (...) {
     release_descriptors(device, levels);
     throw;

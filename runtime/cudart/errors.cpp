@@ -143,6 +143,16 @@ cudaError_t cuda_error_from_fault(int32_t kind) {
       return cudaErrorAssert;
     case KESTREL_FAULT_TIMEOUT:
       return cudaErrorLaunchTimeout;
+    case KESTREL_FAULT_TEXTURE:
+      // kx.tex on an object the texture unit does not fetch or with a form
+      // other than its shape (tex2D of a 3D object).  An NVIDIA GPU raises
+      // nothing there: the guide leaves such fetches undefined (3.2.11.1.2,
+      // a format that does not match the reference's), and the 7xx launch
+      // errors all name something else (an address, an instruction, a PC).
+      // The code that names the cause is the runtime API's "not a valid
+      // texture", cudaErrorInvalidTexture; like every Kestrel launch fault
+      // it is the device's sticky error until cudaDeviceReset.
+      return cudaErrorInvalidTexture;
     case KESTREL_FAULT_BARRIER_DEADLOCK:
     case KESTREL_FAULT_TRAP:
     default:

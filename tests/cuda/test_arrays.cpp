@@ -534,6 +534,7 @@ TEST(TextureObjects, DescriptorAndTexelsInDeviceMemory) {
   EXPECT_EQ(d.surface, false);
   EXPECT_EQ(d.border_r, 0x3F000000u);
   EXPECT_EQ(d.border_a, 0xC0000000u);
+  EXPECT_EQ(d.unit_fetch, true);  // kx.tex fetches it
   EXPECT_EQ(d.pad, 0u);
 
   // Texel (x, y) of layer l is at base + l * slice_pitch + y * pitch + 4 x.
@@ -565,6 +566,81 @@ TEST(TextureObjects, DescriptorAndTexelsInDeviceMemory) {
 // (texture_mipmap.expected's last lines) and the descriptor of a texture
 // over one: level 0's image, the mipmap fields, and one descriptor per level
 // after it.
+// The descriptor's unit_fetch flag (docs/isa.md section 2.5): set exactly
+// for the objects the texture unit fetches, which kx.tex fetches and the SDK
+// fetches in software otherwise.
+TEST(TextureObjects, UnitFetchFlagSaysWhatTheTextureUnitFetches) {
+  struct Case {
+    const char* what;
+    cudaChannelFormatDesc format;
+    cudaExtent extent;  // cudaMalloc3DArray's
+    unsigned flags;
+    cudaTextureReadMode read;
+    cudaTextureFilterMode filter;
+    int srgb;
+    bool fetched;
+  };
+  const cudaChannelFormatDesc f32 = cudaCreateChannelDesc<float>(), u8x4 = cudaCreateChannelDesc<uchar4>(),
+                              s16 = cudaCreateChannelDesc<short>(), half = cudaCreateChannelDescHalf();
+  const Case cases[] = {
+      {"1D float", f32, make_cudaExtent(16, 0, 0), 0, cudaReadModeElementType, cudaFilterModeLinear, 0, true},
+      {"2D uchar4 normalized", u8x4, make_cudaExtent(8, 4, 0), 0, cudaReadModeNormalizedFloat,
+       cudaFilterModeLinear, 0, true},
+      {"3D half", half, make_cudaExtent(4, 4, 4), 0, cudaReadModeElementType, cudaFilterModeLinear, 0, true},
+      {"1D layered short", s16, make_cudaExtent(8, 0, 3), cudaArrayLayered, cudaReadModeElementType,
+       cudaFilterModePoint, 0, true},
+      {"2D layered float", f32, make_cudaExtent(4, 4, 2), cudaArrayLayered, cudaReadModeElementType,
+       cudaFilterModePoint, 0, true},
+      {"sRGB float (the flag changes nothing)", f32, make_cudaExtent(8, 4, 0), 0, cudaReadModeElementType,
+       cudaFilterModePoint, 1, true},
+      {"sRGB uchar4 element type", u8x4, make_cudaExtent(8, 4, 0), 0, cudaReadModeElementType,
+       cudaFilterModePoint, 1, true},
+      {"sRGB uchar4 normalized", u8x4, make_cudaExtent(8, 4, 0), 0, cudaReadModeNormalizedFloat,
+       cudaFilterModePoint, 1, false},
+      {"cubemap", f32, make_cudaExtent(4, 4, 6), cudaArrayCubemap, cudaReadModeElementType,
+       cudaFilterModePoint, 0, false},
+      {"layered cubemap", f32, make_cudaExtent(4, 4, 12), cudaArrayCubemap | cudaArrayLayered,
+       cudaReadModeElementType, cudaFilterModePoint, 0, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    cudaArray_t a = nullptr;
+    ASSERT_EQ(cudaMalloc3DArray(&a, &c.format, c.extent, c.flags), cudaSuccess);
+    TextureSetup s(a);
+    s.texture.readMode = c.read;
+    s.texture.filterMode = c.filter;
+    s.texture.sRGB = c.srgb;
+    cudaTextureObject_t tex = 0;
+    ASSERT_EQ(cudaCreateTextureObject(&tex, &s.resource, &s.texture, nullptr), cudaSuccess);
+    EXPECT_EQ(descriptor_of(tex).unit_fetch, c.fetched);
+    EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+    EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
+  }
+  // Linear memory is tex1Dfetch's (software); pitched 2D memory the 2D form's.
+  float* memory = nullptr;
+  ASSERT_EQ(cudaMalloc(&memory, 4096), cudaSuccess);
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypeLinear;
+  r.res.linear.devPtr = memory;
+  r.res.linear.desc = f32;
+  r.res.linear.sizeInBytes = 4096;
+  cudaTextureDesc t{};
+  cudaTextureObject_t tex = 0;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  EXPECT_EQ(descriptor_of(tex).unit_fetch, false);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  r.resType = cudaResourceTypePitch2D;
+  r.res.pitch2D.devPtr = memory;
+  r.res.pitch2D.desc = f32;
+  r.res.pitch2D.width = 16;
+  r.res.pitch2D.height = 8;
+  r.res.pitch2D.pitchInBytes = 128;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  EXPECT_EQ(descriptor_of(tex).unit_fetch, true);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  EXPECT_EQ(cudaFree(memory), cudaSuccess);
+}
+
 TEST(MipmappedArrays, LevelsErrorsAndDescriptors) {
   const cudaChannelFormatDesc f32 = cudaCreateChannelDesc<float>();
   cudaMipmappedArray_t m = nullptr;
@@ -642,6 +718,7 @@ TEST(MipmappedArrays, LevelsErrorsAndDescriptors) {
   EXPECT_EQ(d.min_lod_clamp, 0x3F800000u);
   EXPECT_EQ(d.max_lod_clamp, 0x40500000u);
   EXPECT_EQ(d.levels_addr, tex + 64);
+  EXPECT_EQ(d.unit_fetch, false);  // mipmapped: fetched in software
   EXPECT_EQ(d.pad, 0u);
   for (unsigned l = 0; l < 5; ++l) {
     const kestrel::contract::TexDesc ld = descriptor_of(d.levels_addr + 64 * l);
@@ -649,6 +726,7 @@ TEST(MipmappedArrays, LevelsErrorsAndDescriptors) {
     EXPECT_EQ(ld.width, std::max(16u >> l, 1u));
     EXPECT_EQ(ld.height, std::max(8u >> l, 1u));
     EXPECT_EQ(ld.mip_levels, 0u);
+    EXPECT_EQ(ld.unit_fetch, false);  // a level is no object
     EXPECT_EQ(ld.filter, true);
     EXPECT_EQ(ld.normalized_coords, true);
     if (l == 0) {
@@ -767,6 +845,7 @@ TEST(SurfaceObjects, ArraysMadeForSurfacesOnly) {
   EXPECT_EQ(d.channel_size, 0u);
   EXPECT_EQ(d.channel_kind, KESTREL_TEX_CHANNEL_UNSIGNED);
   EXPECT_EQ(d.filter, false);  // surfaces neither filter nor address
+  EXPECT_EQ(d.unit_fetch, false);
   cudaResourceDesc back{};
   ASSERT_EQ(cudaGetSurfaceObjectResourceDesc(&back, surf), cudaSuccess);
   EXPECT_EQ(back.res.array.array, surface_array);

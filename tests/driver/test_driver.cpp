@@ -211,7 +211,7 @@ TEST(DriverDevice, DecodesTheFaultRecord) {
 }
 
 TEST(DriverDevice, DescribesEveryFaultKind) {
-  for (int kind = KESTREL_FAULT_ILLEGAL_INSTRUCTION; kind <= KESTREL_FAULT_TIMEOUT; ++kind) {
+  for (int kind = KESTREL_FAULT_ILLEGAL_INSTRUCTION; kind <= KESTREL_FAULT_TEXTURE; ++kind) {
     ASSERT_NE(fault_kind_text(kind), nullptr) << kind;
     FaultRecord fault;
     fault.kind = kind;
@@ -225,6 +225,12 @@ TEST(DriverDevice, DescribesEveryFaultKind) {
   assertion.kind = KESTREL_FAULT_ASSERT;
   assertion.info = 42;
   EXPECT_NE(describe_fault(assertion).find("assertion failed (line 42)"), std::string::npos);
+  // A texture fault names the object (docs/isa.md section 2.5).
+  FaultRecord texture;
+  texture.kind = KESTREL_FAULT_TEXTURE;
+  texture.address = 0x10003040;
+  EXPECT_EQ(describe_fault(texture).rfind("texture fault 0x10003040 (kx.tex: an object", 0), 0u)
+      << describe_fault(texture);
 }
 
 TEST(OpenTransport, FpgaAndUnknownBackendsAreClearErrors) {

@@ -73,6 +73,22 @@ TEST(Disassembler, KestrelExtensions) {
   const uint32_t shfl_down = (13u << 27) | (uint32_t{KESTREL_SHFL_DOWN} << 25) | (12u << 20) | (11u << 15) |
                              (uint32_t{KESTREL_F3_SHUFFLE} << 12) | (10u << 7) | 0x0B;
   EXPECT_EQ(disassemble(shfl_down, 64, 0), "kx.shfl.down a0, a1, a2, a3");
+  // Texture fetches, R4: the form in funct3.
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_1D, f(0), a0, zero, f(28)); }),
+            "kx.tex.1d ft0, a0, zero, ft8");
+  EXPECT_EQ(one(32, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_2D, f(4), a1, zero, f(8)); }),
+            "kx.tex.2d ft4, a1, zero, fs0");
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_3D, f(28), t0, t1, f(29)); }),
+            "kx.tex.3d ft8, t0, t1, ft9");
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_1D_LAYERED, f(10), a0, a2, f(12)); }),
+            "kx.tex.1dl fa0, a0, a2, fa2");
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_2D_LAYERED, f(0), a0, a2, f(28)); }),
+            "kx.tex.2dl ft0, a0, a2, ft8");
+  // Reserved forms and operations, and register groups past f31, are no instruction.
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(5, f(0), a0, zero, f(28)); }).rfind(".word ", 0), 0u);
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(0, f(0), a0, zero, f(28), 1); }).rfind(".word ", 0), 0u);
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(0, f(29), a0, zero, f(28)); }).rfind(".word ", 0), 0u);
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(0, f(0), a0, zero, f(30)); }).rfind(".word ", 0), 0u);
 }
 
 }  // namespace

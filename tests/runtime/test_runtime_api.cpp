@@ -774,6 +774,7 @@ TEST(Names, StatusCountersAndFaultKinds) {
   EXPECT_EQ(kestrel_counter_name(KESTREL_CNT_COUNT), nullptr);
   EXPECT_EQ(kestrel_counter_name(-1), nullptr);
   EXPECT_STREQ(kestrel_fault_kind_name(KESTREL_FAULT_BARRIER_DEADLOCK), "barrier deadlock");
+  EXPECT_STREQ(kestrel_fault_kind_name(KESTREL_FAULT_TEXTURE), "texture fault");
   EXPECT_EQ(kestrel_fault_kind_name(1234), nullptr);
 }
 

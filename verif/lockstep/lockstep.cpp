@@ -24,6 +24,9 @@ std::string fault_text(const model::Fault& f) {
 
 uint64_t key(uint32_t hi, uint32_t lo) { return (uint64_t{hi} << 32) | lo; }
 
+// kx.tex writes f rd..rd+3 (docs/isa.md section 2.5).
+constexpr unsigned kTexRegisters = 4;
+
 }  // namespace
 
 Checker::Checker(model::Gpu& gpu, const model::LaunchDesc& desc, bool follow_atomics)
@@ -113,6 +116,46 @@ bool Checker::is_pair_atomic(uint64_t pc) const {
   return (word & 0x7F) == 0x2B && ((word >> 12) & 7) == 3;  // custom-1, funct3 3 (docs/isa.md section 2.2)
 }
 
+int Checker::tex_rd(uint64_t pc) const {
+  uint32_t word = 0;
+  try {
+    gpu_.read_mem(pc, &word, 4);
+  } catch (const Error&) {
+    return -1;
+  }
+  return (word & 0x7F) == KESTREL_OPC_TEX ? static_cast<int>((word >> 7) & 0x1F) : -1;  // custom-2
+}
+
+// The warp's next record after a kx.tex's first: f next_reg of the same
+// instruction, lanes and values the model's.
+bool Checker::match_tex_record(const RtlRetire& rtl) {
+  auto it = tex_owed_.find(key(rtl.sm, rtl.warp_slot));
+  OwedTex& owed = it->second;
+  const std::string where = "retire #" + std::to_string(retired_) + " (" + describe(rtl) + "): ";
+  const std::string reg = "f" + std::to_string(owed.next_reg);
+  if (rtl.pc != owed.pc || !rtl.rd_we || !rtl.rd_fp || rtl.rd != owed.next_reg || rtl.mask != owed.mask) {
+    return fail(where + "expected " + reg + " of the kx.tex at " + hex(owed.pc) + " (mask " + hex(owed.mask) +
+                "), the warp's next record of that instruction");
+  }
+  const unsigned row = owed.next_reg - owed.first_reg;
+  for (uint32_t lane = 0; lane < lanes_; ++lane) {
+    if (((rtl.mask >> lane) & 1) == 0) continue;
+    if (((owed.written[row] >> lane) & 1) == 0)
+      return fail(where + "lane " + std::to_string(lane) + ": the model wrote no " + reg);
+    const uint64_t model_value = owed.values[row * lanes_ + lane];
+    if (model_value != rtl.rd_data[lane]) {
+      return fail(where + "lane " + std::to_string(lane) + " " + reg + ": rtl " + hex(rtl.rd_data[lane]) +
+                  " model " + hex(model_value));
+    }
+  }
+  ++barrier_records_;
+  if (owed.next_reg == owed.first_reg + owed.written.size() - 1)
+    tex_owed_.erase(it);
+  else
+    ++owed.next_reg;
+  return true;
+}
+
 bool Checker::retire(const RtlRetire& rtl) {
   if (!ok()) return false;
   ++retired_;
@@ -123,6 +166,9 @@ bool Checker::retire(const RtlRetire& rtl) {
   // the low words, then rd+1 with the high words.  The model steps when both
   // are in, so that an oracle gets the 64-bit old values.
   const uint64_t warp_key = key(rtl.sm, rtl.warp_slot);
+  // A kx.tex retires as four records of its warp (f rd, rd+1, rd+2, rd+3);
+  // the first stepped the model.
+  if (tex_owed_.count(warp_key) != 0) return match_tex_record(rtl);
   auto low = pair_low_.find(warp_key);
   if (low != pair_low_.end()) {
     const RtlRetire first = low->second;
@@ -190,12 +236,32 @@ bool Checker::step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>
   if (m.pc != rtl.pc) return fail(where + "pc differs: model " + hex(m.pc));
   if (m.mask != rtl.mask) return fail(where + "mask differs: model " + hex(m.mask));
   const bool skip_values = is_cycle_read(rtl.pc);
+  // A kx.tex's first record is f rd; the model's f rd+1..rd+3 are owed by
+  // the warp's next three records.
+  const int tex = tex_rd(rtl.pc);
+  OwedTex owed;
+  if (tex >= 0) {
+    if (!rtl.rd_we || !rtl.rd_fp || rtl.rd != tex)
+      return fail(where + "the first record of a kx.tex must write its f" + std::to_string(tex));
+    owed.pc = rtl.pc;
+    owed.mask = rtl.mask;
+    owed.first_reg = owed.next_reg = static_cast<uint8_t>(tex + 1);
+    owed.written.assign(kTexRegisters - 1, 0);
+    owed.values.assign((kTexRegisters - 1) * lanes_, 0);
+  }
   uint32_t own_lanes = 0;
   uint32_t raced_lanes = 0;  // loads that take the RTL's value (follow_atomics_)
   for (const model::RegWrite& w : m.writes) {
     const bool own = w.warp_slot == rtl.warp_slot && rtl.rd_we && w.reg == rtl.rd && w.fp == rtl.rd_fp &&
                      ((rtl.mask >> w.lane) & 1) && ((own_lanes >> w.lane) & 1) == 0;
     if (!own) {
+      const unsigned row = static_cast<unsigned>(w.reg) - owed.first_reg;
+      if (tex >= 0 && w.fp && w.warp_slot == rtl.warp_slot && w.reg >= owed.first_reg &&
+          row < owed.written.size()) {
+        owed.written[row] |= 1u << w.lane;
+        owed.values[row * lanes_ + w.lane] = w.value;
+        continue;
+      }
       // A barrier result the RTL writes later: remember it with the PC of the
       // barrier its lane waited at (the lane now sits one instruction past it).
       if (w.fp) return fail(where + "model wrote an f register");
@@ -218,6 +284,7 @@ bool Checker::step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>
     return fail(where + "the RTL wrote " + (rtl.rd_fp ? "f" : "x") + std::to_string(rtl.rd) + " for lanes " +
                 hex(rtl.mask) + ", the model for " + hex(own_lanes));
   }
+  if (tex >= 0) tex_owed_[key(rtl.sm, rtl.warp_slot)] = owed;
   for (uint32_t lane = 0; lane < lanes_; ++lane) {
     if ((raced_lanes >> lane) & 1u) gpu_.set_xreg(rtl.sm, rtl.warp_slot, lane, rtl.rd, rtl.rd_data[lane]);
   }
@@ -273,6 +340,11 @@ bool Checker::fault(const model::Fault& rtl) {
     if (pend != pending_.end() && !pend->second.empty()) {
       return fail("rtl faulted in a warp that still owes barrier results: " + fault_text(rtl));
     }
+    auto owed = tex_owed_.find(key(rtl.sm, slot));
+    if (owed != tex_owed_.end()) {
+      return fail("rtl faulted in a warp that still owes f" + std::to_string(owed->second.next_reg) +
+                  " of the kx.tex at " + hex(owed->second.pc) + ": " + fault_text(rtl));
+    }
     try {
       gpu_.step(rtl.sm, slot);
     } catch (const Error& e) {
@@ -296,6 +368,10 @@ bool Checker::finish() {
   for (const auto& [k, first] : pair_low_) {
     return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " never wrote the high word x" +
                 std::to_string(first.rd + 1) + " of its pair atomic at " + hex(first.pc));
+  }
+  for (const auto& [k, owed] : tex_owed_) {
+    return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " never retired f" +
+                std::to_string(owed.next_reg) + " of its kx.tex at " + hex(owed.pc));
   }
   for (const auto& [k, writes] : pending_) {
     if (!writes.empty()) {

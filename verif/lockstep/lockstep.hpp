@@ -16,6 +16,14 @@
 //   checker joins them (the model steps once, with 64-bit oracle values) and
 //   matches the model's rd+1 write like a barrier result (counted among the
 //   barrier-result records).
+// * Texture fetches (kx.tex): the RTL retires one as four records of its
+//   warp at the instruction's PC, each with the instruction's lane mask and
+//   an f register: f rd (component x), then f rd+1, f rd+2 and f rd+3;
+//   records of other warps may come between them.  The first steps the
+//   model, which writes all four registers at once; the checker keeps the
+//   model's writes of f rd+1..rd+3 until the warp's next records match them
+//   in that order (counted among the barrier-result records).  A faulting
+//   kx.tex retires nothing (the fault path).
 // * cycle/time CSR reads: the model counts issued instructions, the RTL clock
 //   cycles; those values are not compared, and the model takes the RTL's
 //   value into its register so that what is computed from it agrees.
@@ -108,6 +116,9 @@ class Checker {
   bool fail(const std::string& message);
   bool is_cycle_read(uint64_t pc) const;
   bool is_pair_atomic(uint64_t pc) const;
+  // The f rd of the kx.tex at pc, or -1 when pc holds no kx.tex.
+  int tex_rd(uint64_t pc) const;
+  bool match_tex_record(const RtlRetire& rtl);
   // Steps the model for one RTL record and compares; `wide_values`: an RV32
   // pair atomic's 64-bit destination values (the oracle's), else null.
   bool step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>* wide_values);
@@ -124,6 +135,17 @@ class Checker {
   std::map<uint64_t, std::vector<uint32_t>> placements_;   // key: sm << 32 | block index
   std::map<uint64_t, std::vector<PendingWrite>> pending_;  // key: sm << 32 | warp slot
   std::map<uint64_t, RtlRetire> pair_low_;                 // a pair atomic's first record, same key
+  // A kx.tex's records still owed after its first: the model's writes of
+  // f first_reg.. (rd+1..rd+3), the next one due being f next_reg; same key.
+  struct OwedTex {
+    uint64_t pc = 0;
+    uint32_t mask = 0;
+    uint8_t first_reg = 0;
+    uint8_t next_reg = 0;
+    std::vector<uint32_t> written;  // per register: the lanes the model wrote
+    std::vector<uint64_t> values;   // per register, lane by lane
+  };
+  std::map<uint64_t, OwedTex> tex_owed_;
   // A plain load whose value the RTL read differently from the model (GPU
   // lock-step): accepted only if, at the end, it is a value of a followed
   // word's chain; `message` is the mismatch reported otherwise.

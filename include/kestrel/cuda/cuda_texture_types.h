@@ -35,7 +35,7 @@ static_assert(sizeof(struct textureReference) == 64, "a texture reference's devi
 #endif
 
 template <class T, int texType = cudaTextureType1D, enum cudaTextureReadMode mode = cudaReadModeElementType>
-struct KESTREL_TEXTURE_TYPE texture : public textureReference {
+struct alignas(64) KESTREL_TEXTURE_TYPE texture : public textureReference {
   /* The guide's defaults: unnormalized coordinates, point filtering, clamp. */
   texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
           enum cudaTextureAddressMode aMode = cudaAddressModeClamp)

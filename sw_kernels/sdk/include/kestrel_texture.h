@@ -2,15 +2,21 @@
  * v8.0, B.8 texture functions and B.9 surface functions), included by
  * kestrel_cuda.h.
  *
- * A software path: Kestrel has no texture unit yet (issue 16's hardware
- * part), so each fetch is a loop of ordinary loads and integer arithmetic in
- * the calling thread.  The object's handle is the device address of its
- * 64-byte descriptor (tex_desc_t, tools/contract/contract.toml; the field
- * positions come from the generated KESTREL_TEX_DESC_* macros of
+ * tex1D, tex2D, tex3D, tex1DLayered and tex2DLayered go through the SM's
+ * texture unit (kx.tex, docs/isa.md section 2.5) when the object's
+ * descriptor has its unit_fetch flag, which the runtime sets for what the
+ * unit fetches (sample_form, unit_fetch below).  Everything else is a
+ * software path: each fetch a loop of ordinary loads and integer arithmetic
+ * in the calling thread (mipmapped textures, sRGB reads of 8-bit unsigned
+ * channels, tex1Dfetch, cubemaps, tex2Dgather, the Lod and Grad forms,
+ * surfaces).  The object's handle is the device address of its 64-byte
+ * descriptor (tex_desc_t, tools/contract/contract.toml; the field positions
+ * come from the generated KESTREL_TEX_DESC_* macros of
  * kestrel/abi_contract.h), and the arithmetic is kestrel/texture_math.hpp, the
- * same definition the functional model uses, so a kernel's fetch is
- * bit-identical to the model's and to the H100 goldens it was fitted to.
- * No texture cache: every fetch reads its texels from memory.
+ * same definition the functional model uses and the texture unit's RTL is
+ * bit-exact with, so a kernel's fetch is bit-identical either way, to the
+ * model's and to the H100 goldens it was fitted to.  The software path has
+ * no texture cache: every fetch reads its texels from memory.
  *
  * Present: tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered,
  * texCubemap, texCubemapLayered and tex2Dgather, each returning T or
@@ -34,6 +40,7 @@
 #include "kestrel/cuda/surface_types.h"
 #include "kestrel/cuda/texture_types.h"
 #include "kestrel/texture_math.hpp"
+#include "kestrel/texture_unit.hpp"
 
 /* The address a surface access outside its array loads from in
  * cudaBoundaryModeTrap: the top word of the null guard, which always faults
@@ -61,58 +68,23 @@ namespace kestrel_texture_detail {
     KESTREL_TEX_DESC_##field##_SHIFT) &                                                 \
    KESTREL_TEX_DESC_##field##_MASK)
 
-/* What a fetch needs of the descriptor: the core's descriptor and where the
- * texels lie.  Texel (x, y, z or layer) is at base + slice * slice_pitch +
- * y * pitch + x * texel_bytes. */
-struct View {
-  kestrel::texture::Descriptor texture;
-  uintptr_t base;
-  uint32_t pitch;
-  uint32_t slice_pitch;
-  uint32_t texel_bytes;
-  uint32_t shape;
+/* The descriptor's words as loads from the object, one per field read (the
+ * handle is a device address). */
+struct DescriptorWords {
+  unsigned long long handle;
+  __device__ uint32_t operator[](unsigned word) const {
+    return ((const volatile uint32_t*)(uintptr_t)handle)[word];
+  }
 };
 
+/* What a fetch needs of the descriptor: the core's descriptor and where the
+ * texels lie (kestrel::texture::image_of, which the functional model's
+ * kx.tex reads descriptors with too).  Texel (x, y, z or layer) is at
+ * base + slice * slice_pitch + y * pitch + x * texel_bytes. */
+typedef kestrel::texture::Image View;
+
 static __device__ __forceinline__ View read_view(unsigned long long handle) {
-  using namespace kestrel::texture;
-  View v;
-  Descriptor& t = v.texture;
-  v.shape = KESTREL_TEX_FIELD(handle, SHAPE);
-  v.base = KESTREL_TEX_FIELD(handle, BASE_ADDR);
-  v.pitch = KESTREL_TEX_FIELD(handle, PITCH);
-  v.slice_pitch = KESTREL_TEX_FIELD(handle, SLICE_PITCH);
-  t.width = (int)KESTREL_TEX_FIELD(handle, WIDTH);
-  t.height = (int)KESTREL_TEX_FIELD(handle, HEIGHT);
-  t.depth = (int)KESTREL_TEX_FIELD(handle, DEPTH);
-  t.layers = (int)KESTREL_TEX_FIELD(handle, LAYERS);
-  t.layered = v.shape == KESTREL_TEX_SHAPE_1D_LAYERED || v.shape == KESTREL_TEX_SHAPE_2D_LAYERED ||
-              v.shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED;
-  t.dimension = v.shape == KESTREL_TEX_SHAPE_3D ? Dimension::k3D
-                : v.shape == KESTREL_TEX_SHAPE_CUBEMAP || v.shape == KESTREL_TEX_SHAPE_CUBEMAP_LAYERED
-                    ? Dimension::kCubemap
-                : v.shape == KESTREL_TEX_SHAPE_1D || v.shape == KESTREL_TEX_SHAPE_1D_LAYERED ||
-                        v.shape == KESTREL_TEX_SHAPE_LINEAR
-                    ? Dimension::k1D
-                    : Dimension::k2D;
-  /* tex_channel_kind, tex_address and tex_filter have the core's orders
-   * (CUDA's values). */
-  t.kind = (ChannelKind)KESTREL_TEX_FIELD(handle, CHANNEL_KIND);
-  t.bits_per_channel = 8 << KESTREL_TEX_FIELD(handle, CHANNEL_SIZE);
-  t.channels = (int)KESTREL_TEX_FIELD(handle, CHANNELS);
-  t.read_mode =
-      KESTREL_TEX_FIELD(handle, READ_NORMALIZED) ? ReadMode::kNormalizedFloat : ReadMode::kElementType;
-  t.normalized_coordinates = KESTREL_TEX_FIELD(handle, NORMALIZED_COORDS) != 0;
-  t.address[0] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_X);
-  t.address[1] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Y);
-  t.address[2] = (AddressMode)KESTREL_TEX_FIELD(handle, ADDRESS_Z);
-  t.filter = KESTREL_TEX_FIELD(handle, FILTER) ? FilterMode::kLinear : FilterMode::kPoint;
-  t.srgb = KESTREL_TEX_FIELD(handle, SRGB) != 0;
-  t.border_color[0] = KESTREL_TEX_FIELD(handle, BORDER_R);
-  t.border_color[1] = KESTREL_TEX_FIELD(handle, BORDER_G);
-  t.border_color[2] = KESTREL_TEX_FIELD(handle, BORDER_B);
-  t.border_color[3] = KESTREL_TEX_FIELD(handle, BORDER_A);
-  v.texel_bytes = (uint32_t)kestrel::texture::detail::texel_bytes(t);
-  return v;
+  return kestrel::texture::image_of(DescriptorWords{handle});
 }
 
 /* Copies `bytes` (1, 2, 4, 8 or 16) from `address` with loads of the widest
@@ -330,9 +302,59 @@ static __device__ __noinline__ kestrel::texture::Texels sample_mipmapped_at_zero
   return sample_at_lod(handle, x, y, z, layer, lod_fixed(handle, 0.0f));
 }
 
+/* A fetch in software without a LOD (texCubemap, texCubemapLayered). */
 static __device__ __forceinline__ kestrel::texture::Texels sample(unsigned long long handle, float x, float y,
                                                                   float z, int layer) {
   if (KESTREL_TEX_FIELD(handle, MIP_LEVELS) == 0) return sample_image(handle, x, y, z, layer, 256);
+  return sample_mipmapped_at_zero(handle, x, y, z, layer);
+}
+
+/* --- The texture unit (kx.tex, docs/isa.md section 2.5) ----------------------
+ * The one place that issues kx.tex: the fetch of `Form` (KESTREL_TEX_FORM_*)
+ * from the object `handle` (the instruction takes the low 32 bits) at
+ * (x, y, z) of `layer`, the four components written to ft0..ft3 from the
+ * coordinates in ft8..ft10.  The explicit register variables, the asm's
+ * only operands of their groups, keep each group in consecutive registers
+ * where the instruction names its first.  Components are 32-bit patterns:
+ * a float's bits, or an integer (moved out of the f register unchanged). */
+template <unsigned Form>
+static __device__ __forceinline__ kestrel::texture::Texels unit_fetch(unsigned long long handle, float x,
+                                                                      float y, float z, int layer) {
+  register float c0 asm("ft8") = x;
+  register float c1 asm("ft9") = y;
+  register float c2 asm("ft10") = z;
+  register float r0 asm("ft0");
+  register float r1 asm("ft1");
+  register float r2 asm("ft2");
+  register float r3 asm("ft3");
+  /* volatile: a fetch faults (TEXTURE, a freed texture's memory) even when
+   * its result goes unused. */
+  __asm__ volatile(".insn r4 0x5b, %[form], 0, %[rd], %[object], %[layer], %[coords]"
+                   : [rd] "=f"(r0), "=f"(r1), "=f"(r2), "=f"(r3)
+                   : [form] "i"(Form), [object] "r"((uintptr_t)handle), [layer] "r"(layer), [coords] "f"(c0),
+                     "f"(c1), "f"(c2));
+  return kestrel::texture::Texels{{__builtin_bit_cast(uint32_t, r0), __builtin_bit_cast(uint32_t, r1),
+                                   __builtin_bit_cast(uint32_t, r2), __builtin_bit_cast(uint32_t, r3)}};
+}
+
+/* tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered (objects and references)
+ * with the call's form: through the texture unit when the descriptor's
+ * unit_fetch flag says it fetches the object (the runtime sets it;
+ * docs/isa.md section 12), else in software (mipmapped textures, sRGB reads
+ * of 8-bit unsigned channels as normalized floats).  The flag shares word 7
+ * with mip_levels: one load decides.  The unit checks the form against the
+ * object's shape (tex2D of a 3D object faults TEXTURE); the software path
+ * samples the object as its shape says. */
+static_assert(KESTREL_TEX_DESC_UNIT_FETCH_WORD == KESTREL_TEX_DESC_MIP_LEVELS_WORD,
+              "unit_fetch and mip_levels share a descriptor word");
+template <unsigned Form>
+static __device__ __forceinline__ kestrel::texture::Texels sample_form(unsigned long long handle, float x,
+                                                                       float y, float z, int layer) {
+  const uint32_t flags = ((const volatile uint32_t*)(uintptr_t)handle)[KESTREL_TEX_DESC_UNIT_FETCH_WORD];
+  if ((flags >> KESTREL_TEX_DESC_UNIT_FETCH_SHIFT) & KESTREL_TEX_DESC_UNIT_FETCH_MASK)
+    return unit_fetch<Form>(handle, x, y, z, layer);
+  if (((flags >> KESTREL_TEX_DESC_MIP_LEVELS_SHIFT) & KESTREL_TEX_DESC_MIP_LEVELS_MASK) == 0)
+    return sample_image(handle, x, y, z, layer, 256);
   return sample_mipmapped_at_zero(handle, x, y, z, layer);
 }
 
@@ -533,24 +555,28 @@ static __device__ __forceinline__ T tex1Dfetch(cudaTextureObject_t texObj, int x
 }
 template <class T>
 static __device__ __forceinline__ T tex1D(cudaTextureObject_t texObj, float x) {
-  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, 0.0f, 0.0f, 0));
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_form<KESTREL_TEX_FORM_1D>(texObj, x, 0.0f, 0.0f, 0));
 }
 template <class T>
 static __device__ __forceinline__ T tex2D(cudaTextureObject_t texObj, float x, float y) {
-  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, 0.0f, 0));
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_form<KESTREL_TEX_FORM_2D>(texObj, x, y, 0.0f, 0));
 }
 template <class T>
 static __device__ __forceinline__ T tex3D(cudaTextureObject_t texObj, float x, float y, float z) {
-  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, z, 0));
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_form<KESTREL_TEX_FORM_3D>(texObj, x, y, z, 0));
 }
 template <class T>
 static __device__ __forceinline__ T tex1DLayered(cudaTextureObject_t texObj, float x, int layer) {
   return kestrel_texture_detail::Result<T>::from(
-      kestrel_texture_detail::sample(texObj, x, 0.0f, 0.0f, layer));
+      kestrel_texture_detail::sample_form<KESTREL_TEX_FORM_1D_LAYERED>(texObj, x, 0.0f, 0.0f, layer));
 }
 template <class T>
 static __device__ __forceinline__ T tex2DLayered(cudaTextureObject_t texObj, float x, float y, int layer) {
-  return kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::sample(texObj, x, y, 0.0f, layer));
+  return kestrel_texture_detail::Result<T>::from(
+      kestrel_texture_detail::sample_form<KESTREL_TEX_FORM_2D_LAYERED>(texObj, x, y, 0.0f, layer));
 }
 template <class T>
 static __device__ __forceinline__ T texCubemap(cudaTextureObject_t texObj, float x, float y, float z) {
@@ -699,31 +725,36 @@ template <class T, enum cudaTextureReadMode mode>
 static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
     tex1D(const texture<T, cudaTextureType1D, mode>& texRef, float x) {
   using namespace kestrel_texture_detail;
-  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, 0.0f, 0.0f, 0));
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_form<KESTREL_TEX_FORM_1D>(bound_texref(texRef), x, 0.0f, 0.0f, 0));
 }
 template <class T, enum cudaTextureReadMode mode>
 static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
     tex2D(const texture<T, cudaTextureType2D, mode>& texRef, float x, float y) {
   using namespace kestrel_texture_detail;
-  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, 0.0f, 0));
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_form<KESTREL_TEX_FORM_2D>(bound_texref(texRef), x, y, 0.0f, 0));
 }
 template <class T, enum cudaTextureReadMode mode>
 static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
     tex3D(const texture<T, cudaTextureType3D, mode>& texRef, float x, float y, float z) {
   using namespace kestrel_texture_detail;
-  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, z, 0));
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_form<KESTREL_TEX_FORM_3D>(bound_texref(texRef), x, y, z, 0));
 }
 template <class T, enum cudaTextureReadMode mode>
 static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
     tex1DLayered(const texture<T, cudaTextureType1DLayered, mode>& texRef, float x, int layer) {
   using namespace kestrel_texture_detail;
-  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, 0.0f, 0.0f, layer));
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_form<KESTREL_TEX_FORM_1D_LAYERED>(bound_texref(texRef), x, 0.0f, 0.0f, layer));
 }
 template <class T, enum cudaTextureReadMode mode>
 static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)
     tex2DLayered(const texture<T, cudaTextureType2DLayered, mode>& texRef, float x, float y, int layer) {
   using namespace kestrel_texture_detail;
-  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(sample(bound_texref(texRef), x, y, 0.0f, layer));
+  return Result<KESTREL_TEXREF_RESULT(T, mode)>::from(
+      sample_form<KESTREL_TEX_FORM_2D_LAYERED>(bound_texref(texRef), x, y, 0.0f, layer));
 }
 template <class T, enum cudaTextureReadMode mode>
 static __device__ __forceinline__ KESTREL_TEXREF_RESULT(T, mode)

@@ -1,6 +1,6 @@
 // RISC-V assembly text of one instruction word, Kestrel's SIMT and atomic
 // extensions included (docs/isa.md section 2: kx.bar.sync, kx.vote.ballot,
-// kx.shfl.down, kx.amocas.w, kx.sfu.rsqrt, ...), for the instruction trace
+// kx.shfl.down, kx.amocas.w, kx.sfu.rsqrt, kx.tex.2d, ...), for the instruction trace
 // (KESTREL_ITRACE) and the lock-step reports.  ABI register names;
 // branch and jump targets as absolute addresses from `pc`.  A word that
 // is not an instruction of the XLEN is ".word 0x...".

@@ -239,6 +239,11 @@ class Assembler {
     r4_type_funct2(0x0B, 2, mode, rd, value, control, mask);
   }
   void kx_match(unsigned funct7, Reg rd, Reg value, Reg mask) { r_type(0x0B, 3, funct7, rd, value, mask); }
+  // kx.tex.<form> frd, rs1, rs2, frs3 (custom-2, docs/isa.md section 2.5): f rd..rd+3 from the object in
+  // rs1 at the coordinates f rs3..rs3+2, layer rs2; funct2 the operation (0: fetch).
+  void kx_tex(unsigned form, FReg rd, Reg object, Reg layer, FReg coords, unsigned op = 0) {
+    r4_type_funct2(0x5B, form, op, rd.n, object, layer, coords.n);
+  }
   void kx_reduce(unsigned funct7, Reg rd, Reg value, Reg mask) { r_type(0x0B, 3, funct7, rd, value, mask); }
 
   // ---- pseudo-instructions ----
