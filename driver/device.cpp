@@ -123,6 +123,7 @@ Device::Device(std::unique_ptr<Transport> transport) : transport_(std::move(tran
   info_.l2_bytes = uint64_t{config3 & 0xFFFFu} * 1024;
   info_.l2_ways = (config3 >> 16) & 0xFFu;
   info_.mem_counters = ((config3 >> KESTREL_CONFIG3_MEM_WINDOW_BIT) & 1u) != 0;
+  info_.texture_unit = ((config3 >> KESTREL_CONFIG3_TEX_UNIT_BIT) & 1u) != 0;
 
   auto reject = [&](const std::string& why) { throw Error(KESTREL_ERROR_NO_DEVICE, who + why); };
   if (info_.xlen != 32 && info_.xlen != 64) reject("CONFIG0 reports xlen " + std::to_string(info_.xlen));

@@ -77,6 +77,9 @@ class ModelTransport final : public Transport {
         // The policy the model follows; the FPU depth and I-cache size of the
         // SM it stands for (it models neither).
         return c.sched_policy | (kReportedFpuStages << 4) | (kReportedICacheLinesLog2 << 8);
+      case KESTREL_REG_CONFIG3:
+        // No L2 or memory counter window; the model runs kx.tex.
+        return 1u << KESTREL_CONFIG3_TEX_UNIT_BIT;
       case KESTREL_REG_CONTROL:
         return 0;
       case KESTREL_REG_STATUS:

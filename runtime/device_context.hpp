@@ -77,6 +77,8 @@ class DeviceContext {
   DeviceContext& operator=(const DeviceContext&) = delete;
 
   const kestrel_device_props& props() const { return props_; }
+  // The SMs run kx.tex (CONFIG3; the iCE40 board preset has no texture unit).
+  bool has_texture_unit() const { return device_.info().texture_unit; }
 
   uint64_t allocate(size_t bytes);
   void release(uint64_t ptr);

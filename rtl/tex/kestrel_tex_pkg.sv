@@ -169,6 +169,6 @@ package kestrel_tex_pkg;
     logic [7:0]  warp;
     tex_status_e status;
     logic [3:0]  fault;       // kestrel_pkg::fault_kind_e of the first faulting read (FaultNone else)
-    logic [31:0] fault_addr;  // the line address that faulted (a misaligned handle: the handle)
+    logic [31:0] fault_addr;  // the line address that faulted; the handle for a misaligned one and a refusal
   } tex_fetch_rsp_t;
 endpackage

@@ -391,6 +391,8 @@ module kestrel_tex_unit #(
       StDescMiss: if (mem_req_ready_i) state_d = StDescWait;
       StDescRead: begin
         status_d = desc_status;
+        // A refusal names the object.
+        if (desc_status != kestrel_tex_pkg::TexStatusOk) fault_addr_d = fetch_q.desc_addr;
         state_d = (desc_status == kestrel_tex_pkg::TexStatusOk) ? StLane : StRespond;
       end
       StDescWait: begin
@@ -402,6 +404,7 @@ module kestrel_tex_unit #(
             state_d = StRespond;
           end else begin
             status_d = desc_status;
+            if (desc_status != kestrel_tex_pkg::TexStatusOk) fault_addr_d = fetch_q.desc_addr;
             state_d = (desc_status == kestrel_tex_pkg::TexStatusOk) ? StLane : StRespond;
           end
         end

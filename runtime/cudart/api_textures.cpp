@@ -199,18 +199,27 @@ DescriptorBytes descriptor_bytes(const kestrel::contract::TexDesc& d) {
 
 // `d` as the descriptor of a texture or surface object (or a texture
 // reference's device copy) at `address`, with its unit_fetch flag set
-// exactly when the texture unit fetches the object (kx.tex, docs/isa.md
+// exactly when the device has texture units (`texture_unit`, CONFIG3) and the unit
+// fetches the object (kx.tex, docs/isa.md
 // section 2.5): the unit's own decision on the descriptor
 // (kestrel/texture_unit.hpp, as kestrel_tex_desc_decode makes it) for a
 // descriptor that is a whole memory line.  The device SDK's tex1D ..
 // tex2DLayered read the flag and fetch in software when it is clear.  A
 // mipmapped texture's level descriptors are not objects and keep it clear.
-DescriptorBytes object_descriptor_bytes(kestrel::contract::TexDesc d, uint64_t address) {
+DescriptorBytes object_descriptor_bytes(bool texture_unit, kestrel::contract::TexDesc d, uint64_t address) {
   uint32_t words[kestrel::contract::tex_desc::kWords] = {};
   d.unit_fetch = false;
   d.pack(words);
-  d.unit_fetch = address % KESTREL_TEX_DESC_BYTES == 0 && kestrel::texture::unit_fetches(words);
+  d.unit_fetch =
+      texture_unit && address % KESTREL_TEX_DESC_BYTES == 0 && kestrel::texture::unit_fetches(words);
   return descriptor_bytes(d);
+}
+
+// Whether `device`'s SMs run kx.tex (CONFIG3).
+bool has_texture_unit(DeviceState& device) {
+  bool unit = false;
+  check(device.run_sync([&](DeviceState& on) { unit = on.context().has_texture_unit(); }));
+  return unit;
 }
 
 // Writes the object descriptor `d` into a fresh line of device memory;
@@ -219,7 +228,7 @@ uint64_t place_descriptor(DeviceState& device, const kestrel::contract::TexDesc&
   uint64_t address = 0;
   check(device.run_sync([&](DeviceState& on) {
     address = on.context().allocate(KESTREL_TEX_DESC_BYTES);
-    const DescriptorBytes bytes = object_descriptor_bytes(d, address);
+    const DescriptorBytes bytes = object_descriptor_bytes(on.context().has_texture_unit(), d, address);
     on.context().copy_to_device(address, bytes.data(), bytes.size());
   }));
   return address;
@@ -285,7 +294,7 @@ uint64_t place_mipmapped(const char* api, DeviceState& device, kestrel::contract
     release_descriptors(device, address);
     throw;
   }
-  const DescriptorBytes top = object_descriptor_bytes(d, address);
+  const DescriptorBytes top = object_descriptor_bytes(has_texture_unit(device), d, address);
   std::vector<uint8_t> bytes(top.size() + level_bytes.size());
   std::memcpy(bytes.data(), top.data(), top.size());
   std::memcpy(bytes.data() + top.size(), level_bytes.data(), level_bytes.size());
@@ -510,7 +519,8 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
   const uint64_t address =
       device_copy(api, device, reference.binary, reference.name, cudaErrorInvalidTexture);
   if (resource.resType != cudaResourceTypeMipmappedArray) {
-    record_binding(texref, device, address, object_descriptor_bytes(d, address), offset);
+    record_binding(texref, device, address, object_descriptor_bytes(has_texture_unit(device), d, address),
+                   offset);
     return;
   }
   const cudaMipmappedArray& mipmap = live_mipmapped_array(resource.res.mipmap.mipmap);
@@ -521,7 +531,8 @@ void bind(const char* api, const textureReference* texref, const cudaChannelForm
     check(device.run_sync([&](DeviceState& on) {
       on.context().copy_to_device(levels, level_bytes.data(), level_bytes.size());
     }));
-    record_binding(texref, device, address, object_descriptor_bytes(d, address), offset, levels);
+    record_binding(texref, device, address, object_descriptor_bytes(has_texture_unit(device), d, address),
+                   offset, levels);
   } catch (...) {
     release_descriptors(device, levels);
     throw;

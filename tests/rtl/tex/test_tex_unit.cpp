@@ -706,6 +706,7 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     const unsigned reads = h.texel_reads;
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusUnsupported) << "case " << kind;
+    EXPECT_EQ(r.fault_addr, t.desc_addr) << "a refusal names the object";
     EXPECT_EQ(h.texel_reads, reads);
     expect_zero(r);
   }
@@ -721,6 +722,7 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     random_lanes(rng, t, f);
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusMismatch) << "case " << kind;
+    EXPECT_EQ(r.fault_addr, t.desc_addr) << "a refusal names the object";
     EXPECT_EQ(r.fault_lane, 0u) << "the mask's lowest lane";
     expect_zero(r);
   }

@@ -46,6 +46,7 @@ struct DeviceInfo {
   uint64_t l2_bytes = 0;  // 0: no L2
   unsigned l2_ways = 0;
   bool mem_counters = false;  // the memory-system counter window exists
+  bool texture_unit = false;  // the SMs run kx.tex (docs/isa.md section 2.5)
 };
 
 // The launch descriptor registers (KESTREL_REG_ENTRY_LO .. WATCHDOG).
