@@ -771,6 +771,12 @@ const char* kestrel_mem_counter_name(int counter) {
       return "l1_misses";
     case KESTREL_MEM_CNT_L1_EVICTIONS:
       return "l1_evictions";
+    case KESTREL_MEM_CNT_TEX_HITS:
+      return "tex_hits";
+    case KESTREL_MEM_CNT_TEX_MISSES:
+      return "tex_misses";
+    case KESTREL_MEM_CNT_TEX_DESC_MISSES:
+      return "tex_desc_misses";
     default:
       return nullptr;
   }

@@ -110,9 +110,14 @@ kestrel_memory_stats memory_stats(const LaunchRecord& record) {
   // same, so the coalescing measure counts it; it never reaches the
   // crossbar, so it moves no bytes on the memory side and average_latency
   // leaves it out.
+  // The texture units' line reads pass the same caches and crossbar; they
+  // are not the LSU's.
   s.lines_per_warp_load =
-      ratio(m[KESTREL_MEM_CNT_READS] + m[KESTREL_MEM_CNT_CONST_HITS] + m[KESTREL_MEM_CNT_L1_HITS],
+      ratio(m[KESTREL_MEM_CNT_READS] + m[KESTREL_MEM_CNT_CONST_HITS] + m[KESTREL_MEM_CNT_L1_HITS] -
+                m[KESTREL_MEM_CNT_TEX_MISSES] - m[KESTREL_MEM_CNT_TEX_DESC_MISSES],
             record.counters[KESTREL_CNT_LOADS]);
+  s.tex_hit_rate =
+      ratio(m[KESTREL_MEM_CNT_TEX_HITS], m[KESTREL_MEM_CNT_TEX_HITS] + m[KESTREL_MEM_CNT_TEX_MISSES]);
   s.bytes_per_cycle = ratio(requests * kestrel::contract::kLineBytes, record.counters[KESTREL_CNT_CYCLES]);
   return s;
 }
@@ -187,6 +192,7 @@ nlohmann::ordered_json memory_json(const LaunchRecord& record) {
   json["l2_hit_rate"] = s.l2_hit_rate;
   json["const_hit_rate"] = s.const_hit_rate;
   json["l1_hit_rate"] = s.l1_hit_rate;
+  json["tex_hit_rate"] = s.tex_hit_rate;
   json["lines_per_warp_load"] = s.lines_per_warp_load;
   json["bytes_per_cycle"] = s.bytes_per_cycle;
   return json;

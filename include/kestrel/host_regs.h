@@ -140,7 +140,10 @@ enum kestrel_mem_counter {
   KESTREL_MEM_CNT_L1_HITS = 14, /* line reads of writable global pages the SMs' L1 data caches answered (they never reach the crossbar) */
   KESTREL_MEM_CNT_L1_MISSES = 15, /* line reads of writable global pages that missed an L1 data cache (answered by memory; counted in reads too) */
   KESTREL_MEM_CNT_L1_EVICTIONS = 16, /* L1 data-cache fills that replaced a valid line */
-  KESTREL_MEM_CNT_COUNT = 17
+  KESTREL_MEM_CNT_TEX_HITS = 17, /* texel taps the SMs' texture caches answered (kx.tex; border taps read nothing and are not counted) */
+  KESTREL_MEM_CNT_TEX_MISSES = 18, /* texel lines the texture units read (each a line read of the SM: a constant-cache or L1 hit, or a read counted above) */
+  KESTREL_MEM_CNT_TEX_DESC_MISSES = 19, /* texture descriptor lines the texture units read (their descriptor caches missed) */
+  KESTREL_MEM_CNT_COUNT = 20
 };
 
 /* Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name. */

@@ -255,7 +255,8 @@ kestrel_status kestrel_get_launch_dram_stats(kestrel_device_t* device, kestrel_d
  * requests that passed the page check by kind, their mean latency through
  * the memory side (atomics, L2, DRAM), the L2's hits and misses, the SMs'
  * constant caches' hits and misses (read-only pages) and the SMs' L1 data
- * caches' hits and misses (writable global pages).  A device without the
+ * caches' hits and misses (writable global pages), and the SMs' texture
+ * units' texel-cache hits and misses (kx.tex).  A device without the
  * window (the functional model, which has no timing) gives counted = 0 and
  * zeros. */
 typedef struct kestrel_memory_stats {
@@ -265,8 +266,10 @@ typedef struct kestrel_memory_stats {
   double l2_hit_rate;                    /* read hits / (hits + misses + merges); 0 without an L2 */
   double const_hit_rate;                 /* constant-cache hits / (hits + misses); 0 when neither */
   double l1_hit_rate;                    /* L1 data-cache hits / (hits + misses); 0 when neither */
-  double lines_per_warp_load;            /* line reads (reads + const_hits + l1_hits) / warp-level loads */
+  double lines_per_warp_load;            /* the LSU's line reads (reads + const_hits + l1_hits less the
+                                            texture units' tex_misses + tex_desc_misses) / warp-level loads */
   double bytes_per_cycle;                /* lines to and from the memory side x 64 / cycles (no cache hits) */
+  double tex_hit_rate; /* texel taps the texture caches answered / (hits + misses); 0 when neither */
 } kestrel_memory_stats;
 kestrel_status kestrel_get_launch_memory_stats(kestrel_device_t* device, kestrel_memory_stats* stats);
 /* "cycles", "warp_instrs", ...; NULL for an index that names no counter. */

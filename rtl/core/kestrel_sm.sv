@@ -90,6 +90,10 @@ module kestrel_sm #(
   output kestrel_pkg::fault_t      fault_o,
   output logic                     busy_o,
   output kestrel_pkg::sm_events_t  events_o,
+  // the texture unit's cache events (the memory counter window; 0 without one)
+  output logic                     ev_tex_hit_o,
+  output logic                     ev_tex_miss_o,
+  output logic                     ev_desc_miss_o,
   // retire trace
   output logic                     retire_valid_o,
   output logic [WarpW-1:0]         retire_warp_o,
@@ -326,6 +330,7 @@ module kestrel_sm #(
     .lsu_mem_rsp_ready_o(lsu_mem_rsp_ready), .resv3_o(resv3), .rf_we_o(rf_we),
     .tex_busy_o(tex_busy), .tex_mem_req_o(tex_mem_req), .tex_mem_req_valid_o(tex_mem_req_valid),
     .tex_mem_rsp_ready_o(tex_mem_rsp_ready),
+    .ev_tex_hit_o, .ev_tex_miss_o, .ev_desc_miss_o,
     .sb_clear_o(sb_clear), .sfu_busy_o(sfu_busy),
     // to warp management (kestrel_sm_warps)
     .bar_issue_o(bar_issue), .bar_issue_slot_o(bar_issue_slot), .div_done_o(div_done),

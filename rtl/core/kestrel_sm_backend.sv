@@ -94,6 +94,10 @@ module kestrel_sm_backend #(
   output kestrel_pkg::mem_req_t      tex_mem_req_o,
   output logic                       tex_mem_req_valid_o,
   output logic                       tex_mem_rsp_ready_o,
+  // to kestrel_sm: the texture unit's cache events
+  output logic                       ev_tex_hit_o,
+  output logic                       ev_tex_miss_o,
+  output logic                       ev_desc_miss_o,
   output logic                       resv3_o,
   output logic                       rf_we_o,
   output logic                       sb_clear_o,
@@ -400,7 +404,10 @@ module kestrel_sm_backend #(
       .mem_req_o           (tex_mem_req_o),
       .mem_rsp_valid_i     (tex_mem_rsp_valid_i),
       .mem_rsp_ready_o     (tex_mem_rsp_ready_o),
-      .mem_rsp_i           (mem_rsp_i)
+      .mem_rsp_i           (mem_rsp_i),
+      .ev_tex_hit_o,
+      .ev_tex_miss_o,
+      .ev_desc_miss_o
     );
   end else begin : gen_no_tex
     assign tex_req_ready = 1'b1;
@@ -421,6 +428,9 @@ module kestrel_sm_backend #(
     assign tex_mem_req_valid_o = 1'b0;
     assign tex_mem_req_o = '0;
     assign tex_mem_rsp_ready_o = 1'b0;
+    assign ev_tex_hit_o = 1'b0;
+    assign ev_tex_miss_o = 1'b0;
+    assign ev_desc_miss_o = 1'b0;
     logic unused_tex;
     assign unused_tex = ^{tex_mem_req_ready_i, tex_mem_rsp_valid_i};
   end

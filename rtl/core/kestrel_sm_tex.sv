@@ -88,7 +88,11 @@ module kestrel_sm_tex #(
   output kestrel_pkg::mem_req_t      mem_req_o,
   input  logic                       mem_rsp_valid_i,
   output logic                       mem_rsp_ready_o,
-  input  kestrel_pkg::mem_rsp_t      mem_rsp_i
+  input  kestrel_pkg::mem_rsp_t      mem_rsp_i,
+  // the unit's cache events (kestrel_tex_unit ev_*_o)
+  output logic                       ev_tex_hit_o,
+  output logic                       ev_tex_miss_o,
+  output logic                       ev_desc_miss_o
 );
   localparam int unsigned CoordBits = kestrel_tex_pkg::TexCoordBits;
   `KESTREL_STATIC_ASSERT(warps_fit, Warps <= 256)
@@ -174,14 +178,10 @@ module kestrel_sm_tex #(
     .mem_rsp_valid_i,
     .mem_rsp_ready_o,
     .mem_rsp_i,
-    .tex_hits_o     (tex_hits),
-    .tex_misses_o   (tex_misses),
-    .desc_misses_o  (desc_misses)
+    .ev_tex_hit_o,
+    .ev_tex_miss_o,
+    .ev_desc_miss_o
   );
-  // The unit's cache counters are not yet in the SM's counter window.
-  logic [31:0] tex_hits, tex_misses, desc_misses;
-  logic unused_counters;
-  assign unused_counters = ^{tex_hits, tex_misses, desc_misses};
 
   // The pass's fault, if any, as the instruction would report it.
   logic                     pass_fault;

@@ -377,7 +377,10 @@
     MemCntL1Hits = 5'd14,  // line reads of writable global pages the SMs' L1 data caches answered (they never reach the crossbar)
     MemCntL1Misses = 5'd15,  // line reads of writable global pages that missed an L1 data cache (answered by memory; counted in reads too)
     MemCntL1Evictions = 5'd16,  // L1 data-cache fills that replaced a valid line
-    MemCntCount = 5'd17
+    MemCntTexHits = 5'd17,  // texel taps the SMs' texture caches answered (kx.tex; border taps read nothing and are not counted)
+    MemCntTexMisses = 5'd18,  // texel lines the texture units read (each a line read of the SM: a constant-cache or L1 hit, or a read counted above)
+    MemCntTexDescMisses = 5'd19,  // texture descriptor lines the texture units read (their descriptor caches missed)
+    MemCntCount = 5'd20
   } mem_counter_e;
 
   // Per-SM counters (KESTREL_REG_SM_COUNTERS): each SM's part of the kestrel_counter of that name.

@@ -11,7 +11,9 @@
 // counted beside them; with no L2 those inputs stay low.  So are the SMs'
 // constant-cache and L1 data-cache events (kestrel_sm_cache, one pulse per
 // SM per cycle, summed): hits never reach the crossbar, misses are reads
-// counted above too.
+// counted above too.  The SMs' texture units' events likewise
+// (kestrel_tex_unit: texel taps their caches answered, texel and descriptor
+// lines they read).
 //
 // Timing as kestrel_perf_counters: add while `enable_i` (the launch runs),
 // zero on `clear_i` (START), hold otherwise.
@@ -48,14 +50,29 @@ module kestrel_mem_counters #(
   input  logic [NumSms-1:0]      l1_hit_i,
   input  logic [NumSms-1:0]      l1_miss_i,
   input  logic [NumSms-1:0]      l1_evict_i,
+  // and their texture units' (kestrel_tex_unit ev_*_o)
+  input  logic [NumSms-1:0]      tex_hit_i,
+  input  logic [NumSms-1:0]      tex_miss_i,
+  input  logic [NumSms-1:0]      tex_desc_miss_i,
   output logic [Counters*64-1:0] counters_o        // counter i at [i*64 +: 64]
 );
   // At most 2^16 - 1 requests are ever in the memory side (the crossbar's
   // and the atomic unit's queues are far smaller).
   logic [15:0] inflight_q;
   logic [Counters-1:0] event_now;
-  logic [7:0] const_hits, const_misses, const_evicts;  // this cycle's, over the SMs
-  logic [7:0] l1_hits, l1_misses, l1_evicts;
+  // The SMs' cache events of this cycle, one count per kind (NumSms pulses each).
+  localparam int unsigned SmEvents = 9;
+  localparam int unsigned SmCountW = $clog2(NumSms + 1);
+  logic [SmEvents*NumSms-1:0] sm_event;
+  logic [SmEvents*SmCountW-1:0] sm_count;
+  assign sm_event = {tex_desc_miss_i, tex_miss_i, tex_hit_i, l1_evict_i, l1_miss_i, l1_hit_i,
+                     const_evict_i, const_miss_i, const_hit_i};
+  for (genvar e = 0; e < SmEvents; e++) begin : gen_sm_event
+    kestrel_popcount #(.Width(NumSms)) u_count (
+      .bits_i (sm_event[e*NumSms +: NumSms]),
+      .count_o(sm_count[e*SmCountW +: SmCountW])
+    );
+  end
   logic is_write;
 
   always_comb begin
@@ -72,20 +89,6 @@ module kestrel_mem_counters #(
     event_now[kestrel_pkg::MemCntL2Evictions] = l2_evict_i;
     event_now[kestrel_pkg::MemCntL2Writes] = l2_write_i;
     event_now[kestrel_pkg::MemCntDramRequests] = dram_req_taken_i;
-    const_hits = '0;
-    const_misses = '0;
-    const_evicts = '0;
-    l1_hits = '0;
-    l1_misses = '0;
-    l1_evicts = '0;
-    for (int unsigned s = 0; s < NumSms; s++) begin
-      l1_hits = l1_hits + 8'(l1_hit_i[s]);
-      l1_misses = l1_misses + 8'(l1_miss_i[s]);
-      l1_evicts = l1_evicts + 8'(l1_evict_i[s]);
-      const_hits = const_hits + 8'(const_hit_i[s]);
-      const_misses = const_misses + 8'(const_miss_i[s]);
-      const_evicts = const_evicts + 8'(const_evict_i[s]);
-    end
   end
 
   // In flight across launches too: a request of an aborted launch may still
@@ -101,12 +104,15 @@ module kestrel_mem_counters #(
     always_comb begin
       unique case (c)
         32'(kestrel_pkg::MemCntInflightCycles): add = 64'(inflight_q);
-        32'(kestrel_pkg::MemCntConstHits): add = 64'(const_hits);
-        32'(kestrel_pkg::MemCntConstMisses): add = 64'(const_misses);
-        32'(kestrel_pkg::MemCntConstEvictions): add = 64'(const_evicts);
-        32'(kestrel_pkg::MemCntL1Hits): add = 64'(l1_hits);
-        32'(kestrel_pkg::MemCntL1Misses): add = 64'(l1_misses);
-        32'(kestrel_pkg::MemCntL1Evictions): add = 64'(l1_evicts);
+        32'(kestrel_pkg::MemCntConstHits): add = 64'(sm_count[0*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntConstMisses): add = 64'(sm_count[1*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntConstEvictions): add = 64'(sm_count[2*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntL1Hits): add = 64'(sm_count[3*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntL1Misses): add = 64'(sm_count[4*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntL1Evictions): add = 64'(sm_count[5*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntTexHits): add = 64'(sm_count[6*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntTexMisses): add = 64'(sm_count[7*SmCountW +: SmCountW]);
+        32'(kestrel_pkg::MemCntTexDescMisses): add = 64'(sm_count[8*SmCountW +: SmCountW]);
         default: add = 64'(event_now[c]);
       endcase
     end

@@ -79,11 +79,11 @@ module kestrel_tex_unit #(
   input  logic                                        mem_rsp_valid_i,
   output logic                                        mem_rsp_ready_o,
   input  kestrel_pkg::mem_rsp_t                       mem_rsp_i,
-  // counters (since reset): texel taps served by the cache, texel lines
-  // read from memory, descriptor lines read from memory
-  output logic [31:0]                                 tex_hits_o,
-  output logic [31:0]                                 tex_misses_o,
-  output logic [31:0]                                 desc_misses_o
+  // event pulses for the counters: a texel tap served by the cache, a
+  // texel line read from memory, a descriptor line read from memory
+  output logic                                        ev_tex_hit_o,
+  output logic                                        ev_tex_miss_o,
+  output logic                                        ev_desc_miss_o
 );
   localparam int unsigned LineW = 32 - kestrel_pkg::LineOffW;
   localparam int unsigned CoordBits = kestrel_tex_pkg::TexCoordBits;
@@ -476,9 +476,6 @@ module kestrel_tex_unit #(
       fault_addr_q <= '0;
       fault_lane_q <= '0;
       filter_busy_q <= 1'b0;
-      tex_hits_o <= '0;
-      tex_misses_o <= '0;
-      desc_misses_o <= '0;
     end else begin
       state_q <= state_d;
       pending_q <= pending_d;
@@ -490,11 +487,12 @@ module kestrel_tex_unit #(
       // A faulting lane is handed over but its result dropped (see the values).
       if (filter_req_valid && filter_req_ready) filter_busy_q <= 1'b1;
       else if (filter_rsp_valid) filter_busy_q <= 1'b0;
-      if (lookup && !tap_border && tex_hit) tex_hits_o <= tex_hits_o + 32'd1;
-      if (state_q == StTapMiss && mem_req_ready_i) tex_misses_o <= tex_misses_o + 32'd1;
-      if (state_q == StDescMiss && mem_req_ready_i) desc_misses_o <= desc_misses_o + 32'd1;
     end
   end
+
+  assign ev_tex_hit_o = lookup && !tap_border && tex_hit;
+  assign ev_tex_miss_o = state_q == StTapMiss && mem_req_ready_i;
+  assign ev_desc_miss_o = state_q == StDescMiss && mem_req_ready_i;
 
   // --- datapath registers ------------------------------------------------------------------
   // No reset: each is written before the fetch reads it (the fetch's fields

@@ -132,6 +132,7 @@ module kestrel_gpu #(
   logic sm_rsp_readonly, cache_inv, snoop_valid;
   logic [kestrel_pkg::AddrW-kestrel_pkg::LineOffW-1:0] snoop_line;
   logic [NumSms-1:0] const_hit, const_miss, const_evict, l1_hit, l1_miss, l1_evict;
+  logic [NumSms-1:0] tex_hit, tex_miss, tex_desc_miss;  // the SMs' texture units
 
   // ---------------------------------------------------------------------------
   // Streaming multiprocessors.
@@ -186,6 +187,9 @@ module kestrel_gpu #(
       .busy_o(sm_busy[s]),
       .events_o(events),
       .retire_valid_o(retire_valid_o[s]),
+      .ev_tex_hit_o(tex_hit[s]),
+      .ev_tex_miss_o(tex_miss[s]),
+      .ev_desc_miss_o(tex_desc_miss[s]),
       .retire_warp_o(retire_warp_o[s*WarpW +: WarpW]),
       .retire_pc_o(retire_pc_o[s*64 +: 64]),
       .retire_mask_o(retire_mask_o[s*Lanes +: Lanes]),
@@ -579,6 +583,9 @@ module kestrel_gpu #(
     .l1_hit_i(l1_hit),
     .l1_miss_i(l1_miss),
     .l1_evict_i(l1_evict),
+    .tex_hit_i(tex_hit),
+    .tex_miss_i(tex_miss),
+    .tex_desc_miss_i(tex_desc_miss),
     .counters_o(mem_counters)
   );
 

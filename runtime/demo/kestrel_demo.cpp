@@ -137,6 +137,11 @@ void print_counters(const kestrel::Device& device, const kestrel_device_props& p
     std::printf("  %-34s %7.1f%% (%" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " evictions)\n",
                 "L1 data cache hit rate", 100.0 * memory.l1_hit_rate, mem(KESTREL_MEM_CNT_L1_HITS),
                 mem(KESTREL_MEM_CNT_L1_MISSES), mem(KESTREL_MEM_CNT_L1_EVICTIONS));
+    // Texel taps of kx.tex (none in this kernel): the texture units' caches.
+    if (mem(KESTREL_MEM_CNT_TEX_HITS) + mem(KESTREL_MEM_CNT_TEX_MISSES) != 0)
+      std::printf("  %-34s %7.1f%% (%" PRIu64 " taps hit, %" PRIu64 " lines read)\n",
+                  "texture cache hit rate", 100.0 * memory.tex_hit_rate, mem(KESTREL_MEM_CNT_TEX_HITS),
+                  mem(KESTREL_MEM_CNT_TEX_MISSES));
   }
   // The DRAM model's side of the launch, where the backend has one.
   const kestrel_dram_stats dram = device.launch_dram_stats();

@@ -102,11 +102,11 @@ TEST(DriverDevice, ReadsMemoryCountersWhereTheDeviceHasThem) {
   const uint32_t lo = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_L2_HITS;
   state->regs[lo] = 9;
   state->regs[lo + 4] = 2;
-  // The window's last counter, at its top (0x380, docs/host-interface.md): a
+  // The window's last counter, at its top (0x398, docs/host-interface.md): a
   // window of KESTREL_MEM_CNT_COUNT.
-  const uint32_t last = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_L1_EVICTIONS;
-  EXPECT_EQ(last, 0x380u);
-  EXPECT_EQ(KESTREL_MEM_CNT_L1_EVICTIONS + 1, KESTREL_MEM_CNT_COUNT);
+  const uint32_t last = KESTREL_REG_MEM_COUNTERS + 8 * KESTREL_MEM_CNT_TEX_DESC_MISSES;
+  EXPECT_EQ(last, 0x398u);
+  EXPECT_EQ(KESTREL_MEM_CNT_TEX_DESC_MISSES + 1, KESTREL_MEM_CNT_COUNT);
   state->regs[last] = 7;
   state->regs[last + 4] = 1;
   Device device(std::move(transport));
@@ -115,7 +115,7 @@ TEST(DriverDevice, ReadsMemoryCountersWhereTheDeviceHasThem) {
   const std::optional<MemCounterValues> values = device.read_mem_counters();
   ASSERT_TRUE(values.has_value());
   EXPECT_EQ((*values)[KESTREL_MEM_CNT_L2_HITS], (2ull << 32) + 9);
-  EXPECT_EQ((*values)[KESTREL_MEM_CNT_L1_EVICTIONS], (1ull << 32) + 7);
+  EXPECT_EQ((*values)[KESTREL_MEM_CNT_TEX_DESC_MISSES], (1ull << 32) + 7);
   EXPECT_EQ((*values)[KESTREL_MEM_CNT_READS], 0u);
 }
 

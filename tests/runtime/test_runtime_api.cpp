@@ -299,14 +299,17 @@ class LaunchTest : public RuntimeApi {
   }
   // 80 line reads, 10 of them constant-cache misses and 20 L1 misses; 30
   // line reads the constant caches answered and 50 the L1s answered (neither
-  // in reads), for 40 warp-level loads.
+  // in reads), for 40 warp-level loads; and the texture units' 24 taps
+  // their caches answered and 6 texel lines plus 2 descriptor lines they
+  // read (among the reads and hits above: not the loads').
   const MemCounts counts_ = {{KESTREL_MEM_CNT_READS, 80},        {KESTREL_MEM_CNT_WRITES, 15},
                              {KESTREL_MEM_CNT_FETCHES, 5},       {KESTREL_MEM_CNT_INFLIGHT_CYCLES, 4000},
                              {KESTREL_MEM_CNT_L2_HITS, 60},      {KESTREL_MEM_CNT_L2_MISSES, 20},
                              {KESTREL_MEM_CNT_L2_MERGES, 5},     {KESTREL_MEM_CNT_CONST_HITS, 30},
                              {KESTREL_MEM_CNT_CONST_MISSES, 10}, {KESTREL_MEM_CNT_CONST_EVICTIONS, 2},
                              {KESTREL_MEM_CNT_L1_HITS, 50},      {KESTREL_MEM_CNT_L1_MISSES, 20},
-                             {KESTREL_MEM_CNT_L1_EVICTIONS, 3}};
+                             {KESTREL_MEM_CNT_L1_EVICTIONS, 3},  {KESTREL_MEM_CNT_TEX_HITS, 24},
+                             {KESTREL_MEM_CNT_TEX_MISSES, 6},    {KESTREL_MEM_CNT_TEX_DESC_MISSES, 2}};
   kestrel_module_t* module_ = nullptr;
   kestrel_kernel_t* fill_ = nullptr;
   kestrel_devptr_t out_ = 0;
@@ -456,7 +459,8 @@ TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_CONST_EVICTIONS], 2u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_HITS], 50u);
   EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_MISSES], 20u);
-  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_EVICTIONS], 3u) << "the window's last counter";
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_L1_EVICTIONS], 3u);
+  EXPECT_EQ(memory.value[KESTREL_MEM_CNT_TEX_DESC_MISSES], 2u) << "the window's last counter";
   // Constant-cache and L1 hits never reach the crossbar: not in the
   // latency's or the bytes' requests, but line reads the loads asked for all
   // the same.
@@ -464,7 +468,8 @@ TEST_F(LaunchTest, MemoryFiguresComeFromTheCounterWindow) {
   EXPECT_DOUBLE_EQ(memory.l2_hit_rate, 60.0 / 85);
   EXPECT_DOUBLE_EQ(memory.const_hit_rate, 30.0 / 40);
   EXPECT_DOUBLE_EQ(memory.l1_hit_rate, 50.0 / 70);
-  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, (80.0 + 30 + 50) / 40);
+  EXPECT_DOUBLE_EQ(memory.lines_per_warp_load, (80.0 + 30 + 50 - 6 - 2) / 40);
+  EXPECT_DOUBLE_EQ(memory.tex_hit_rate, 24.0 / 30);
   EXPECT_DOUBLE_EQ(memory.bytes_per_cycle, 100.0 * 64 / 1000);  // the fake's launches take 1000 cycles
   EXPECT_EQ(kestrel_get_launch_memory_stats(device_, nullptr), KESTREL_ERROR_INVALID_VALUE);
 }
@@ -782,9 +787,10 @@ TEST(Names, StatusCountersAndFaultKinds) {
 // know them; none beyond the window.
 TEST(Names, MemoryCounters) {
   const char* const names[KESTREL_MEM_CNT_COUNT] = {
-      "reads",        "writes",          "fetches",      "atomics",   "inflight_cycles", "l2_hits",
-      "l2_misses",    "l2_merges",       "l2_evictions", "l2_writes", "dram_requests",   "const_hits",
-      "const_misses", "const_evictions", "l1_hits",      "l1_misses", "l1_evictions"};
+      "reads",         "writes",       "fetches",      "atomics",         "inflight_cycles",
+      "l2_hits",       "l2_misses",    "l2_merges",    "l2_evictions",    "l2_writes",
+      "dram_requests", "const_hits",   "const_misses", "const_evictions", "l1_hits",
+      "l1_misses",     "l1_evictions", "tex_hits",     "tex_misses",      "tex_desc_misses"};
   for (int i = 0; i < KESTREL_MEM_CNT_COUNT; ++i) EXPECT_STREQ(kestrel_mem_counter_name(i), names[i]) << i;
   EXPECT_EQ(kestrel_mem_counter_name(KESTREL_MEM_CNT_COUNT), nullptr);
   EXPECT_EQ(kestrel_mem_counter_name(-1), nullptr);

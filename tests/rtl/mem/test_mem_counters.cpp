@@ -33,6 +33,7 @@ void idle(Bench& b) {
   b->dram_req_taken_i = 0;
   b->const_hit_i = b->const_miss_i = b->const_evict_i = 0;
   b->l1_hit_i = b->l1_miss_i = b->l1_evict_i = 0;
+  b->tex_hit_i = b->tex_miss_i = b->tex_desc_miss_i = 0;
 }
 
 void expect_counts(Bench& b, const Counts& ref) {
@@ -84,7 +85,7 @@ TEST(MemCounters, CountsRequestsByKindAndEvents) {
       b->l2_evict_i = events[3];
       b->l2_write_i = events[4];
       b->dram_req_taken_i = events[5];
-      // The two SMs' constant and L1 caches: a pulse per SM, summed.
+      // The two SMs' constant and L1 caches and texture units: a pulse per SM, summed.
       const unsigned const_hits = rng() % 4, const_misses = rng() % 4, const_evicts = rng() % 4;
       const unsigned l1_hits = rng() % 4, l1_misses = rng() % 4, l1_evicts = rng() % 4;
       b->const_hit_i = const_hits;
@@ -93,7 +94,14 @@ TEST(MemCounters, CountsRequestsByKindAndEvents) {
       b->l1_hit_i = l1_hits;
       b->l1_miss_i = l1_misses;
       b->l1_evict_i = l1_evicts;
+      const unsigned tex_hits = rng() % 4, tex_misses = rng() % 4, tex_desc_misses = rng() % 4;
+      b->tex_hit_i = tex_hits;
+      b->tex_miss_i = tex_misses;
+      b->tex_desc_miss_i = tex_desc_misses;
       if (enable) {
+        ref[KESTREL_MEM_CNT_TEX_HITS] += __builtin_popcount(tex_hits);
+        ref[KESTREL_MEM_CNT_TEX_MISSES] += __builtin_popcount(tex_misses);
+        ref[KESTREL_MEM_CNT_TEX_DESC_MISSES] += __builtin_popcount(tex_desc_misses);
         ref[KESTREL_MEM_CNT_L1_HITS] += __builtin_popcount(l1_hits);
         ref[KESTREL_MEM_CNT_L1_MISSES] += __builtin_popcount(l1_misses);
         ref[KESTREL_MEM_CNT_L1_EVICTIONS] += __builtin_popcount(l1_evicts);

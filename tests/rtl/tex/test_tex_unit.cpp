@@ -360,9 +360,10 @@ class Harness {
     bench_->flush_i = 0;
   }
 
-  uint32_t tex_hits() { return bench_->tex_hits_o; }
-  uint32_t tex_misses() { return bench_->tex_misses_o; }
-  uint32_t desc_misses() { return bench_->desc_misses_o; }
+  // The unit's event pulses, counted per cycle.
+  uint32_t tex_hits() const { return tex_hits_; }
+  uint32_t tex_misses() const { return tex_misses_; }
+  uint32_t desc_misses() const { return desc_misses_; }
 
   Response run(const Fetch& f) {
     Vtex_unit& dut = bench_.dut();
@@ -402,6 +403,9 @@ class Harness {
       }
       if (dut.mem_req_valid_o && dut.mem_req_ready_i) accept_mem_request();
       if (rsp_due && dut.mem_rsp_ready_o) mem_queue_.pop_front();
+      tex_hits_ += dut.ev_tex_hit_o;
+      tex_misses_ += dut.ev_tex_miss_o;
+      desc_misses_ += dut.ev_desc_miss_o;
       if (dut.rsp_valid_o && dut.rsp_ready_i) {
         // tex_fetch_rsp_t, LSB first: fault_addr, fault, status, warp, fault_lane.
         const uint64_t h = dut.rsp_o;
@@ -450,6 +454,7 @@ class Harness {
 
   Bench<Vtex_unit> bench_;
   std::mt19937_64 rng_;
+  uint32_t tex_hits_ = 0, tex_misses_ = 0, desc_misses_ = 0;
   std::deque<Pending> mem_queue_;
   uint64_t cycle_ = 0;
 };
