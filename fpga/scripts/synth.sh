@@ -30,11 +30,14 @@ top="$2"
 shift 2
 chparams=""
 for kv in "$@"; do chparams+=" -set ${kv%%=*} ${kv#*=}"; done
-files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv")
-for d in prim fpu core mem top board; do
+# The packages first (the SM's texture unit, in rtl/tex, is read even when
+# the preset leaves it out: TexUnit=0).
+files=("$rtl_dir/pkg/kestrel_pkg.sv" "$rtl_dir/fpu/kestrel_fpu_pkg.sv" "$rtl_dir/board/kestrel_board_pkg.sv"
+  "$rtl_dir/tex/kestrel_tex_pkg.sv")
+for d in prim fpu core mem top board tex; do
   for f in "$rtl_dir/$d"/*.sv; do
     [ -e "$f" ] && [ "$f" != "$rtl_dir/fpu/kestrel_fpu_pkg.sv" ] && [ "$f" != "$rtl_dir/board/kestrel_board_pkg.sv" ] &&
-      files+=("$f")
+      [ "$f" != "$rtl_dir/tex/kestrel_tex_pkg.sv" ] && files+=("$f")
   done
 done
 files+=("${extra[@]}")
