@@ -347,7 +347,9 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
   EXPECT_TRUE(config3 >> KESTREL_CONFIG3_MEM_WINDOW_BIT & 1u);
   EXPECT_EQ(config3 & 0xFFFFu, 128u) << "the presets' L2: 256 sets x 8 ways x 64 bytes";
   EXPECT_EQ(config3 >> 16 & 0xFFu, 8u);
-  EXPECT_EQ(model->read_reg(KESTREL_REG_CONFIG3), 0u);
+  EXPECT_TRUE(config3 >> KESTREL_CONFIG3_TEX_UNIT_BIT & 1u) << "the SMs have texture units";
+  EXPECT_EQ(model->read_reg(KESTREL_REG_CONFIG3), 1u << KESTREL_CONFIG3_TEX_UNIT_BIT)
+      << "the model runs kx.tex, with no L2 or counter window";
 
   const std::vector<uint32_t> code = increment_kernel();
   constexpr uint32_t kGrid = 4, kBlock = 16, kThreads = kGrid * kBlock;

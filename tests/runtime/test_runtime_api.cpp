@@ -514,7 +514,9 @@ TEST_F(LaunchTest, MemoryFiguresReachTheStatisticsFile) {
   EXPECT_DOUBLE_EQ(memory["const_hit_rate"].get<double>(), 30.0 / 40);
   EXPECT_DOUBLE_EQ(memory["l1_hit_rate"].get<double>(), 50.0 / 70);
   EXPECT_DOUBLE_EQ(memory["l2_hit_rate"].get<double>(), 60.0 / 85);
-  EXPECT_DOUBLE_EQ(memory["lines_per_warp_load"].get<double>(), (80.0 + 30 + 50) / 40);
+  EXPECT_DOUBLE_EQ(memory["lines_per_warp_load"].get<double>(), (80.0 + 30 + 50 - 6 - 2) / 40);
+  EXPECT_DOUBLE_EQ(memory["tex_hit_rate"].get<double>(), 24.0 / 30);
+  EXPECT_EQ(memory["tex_desc_misses"], 2);
   EXPECT_DOUBLE_EQ(memory["bytes_per_cycle"].get<double>(), 100.0 * 64 / 1000);
   file.close();
   std::remove(path.c_str());

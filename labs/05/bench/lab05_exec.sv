@@ -13,12 +13,13 @@ module lab05_exec (
 );
   kestrel_pkg::decoded_t dec;
   logic [17:0] regs;
-  logic mem, div, fpx;
+  logic mem, div, tex, fpx;
   kestrel_pkg::fp_dec_t fp;
   logic taken;
 
   kestrel_decoder #(.Xlen(64)) u_decoder (
-    .instr_i(instr_i), .dec_o(dec), .regs_o(regs), .mem_o(mem), .div_o(div), .fpx_o(fpx), .fp_o(fp)
+    .instr_i(instr_i), .dec_o(dec), .regs_o(regs), .mem_o(mem), .div_o(div), .tex_o(tex), .fpx_o(fpx),
+    .fp_o(fp)
   );
   kestrel_alu #(.Xlen(64)) u_alu (
     .op_i       (dec.alu_op),
@@ -36,5 +37,5 @@ module lab05_exec (
   assign rs2_re_o = dec.rs2_re;
 
   logic unused;
-  assign unused = ^{dec, regs, mem, div, fpx, fp, taken};
+  assign unused = ^{dec, regs, mem, div, tex, fpx, fp, taken};
 endmodule
