@@ -77,8 +77,10 @@ struct SrgbTexture {
   }
   Result fetch(float x, float y = 0.0f) const {
     const TexelReader read = [this](int tx, int ty, int, int, std::uint8_t* out) {
+      // A whole texel: the 16-bit cases read two bytes a channel.
+      const size_t bytes = static_cast<size_t>(desc.texel_bytes());
       const size_t texel = static_cast<size_t>(ty) * desc.width + static_cast<size_t>(tx);
-      std::memcpy(out, &data[texel * desc.channels], static_cast<size_t>(desc.channels));
+      std::memcpy(out, &data[texel * bytes], bytes);
     };
     return sample(desc, read, Coordinates{x, y, 0.0f, 0});
   }
