@@ -851,23 +851,7 @@ class SmTex : public testing::Test {
     // A 2D texture of float4 texels, 16 x 64, rows 256 bytes apart, point
     // sampled with clamped texel coordinates; rows 0..31 lie below
     // kTexelBase (unmapped), rows 32..63 above.
-    holed = random_texture(rng, kDescBase + 0x1000u);
-    holed.shape = kShape2D;
-    tx::Descriptor& s = holed.sampling;
-    s.dimension = tx::Dimension::k2D;
-    s.layered = false;
-    s.width = 16;
-    s.height = 64;
-    s.depth = s.layers = 1;
-    s.kind = tx::ChannelKind::kFloat;
-    s.bits_per_channel = 32;
-    s.channels = 4;
-    s.read_mode = tx::ReadMode::kElementType;
-    s.filter = tx::FilterMode::kPoint;
-    s.normalized_coordinates = false;
-    for (auto& m : s.address) m = tx::AddressMode::kClamp;
-    holed.pitch = 256;
-    holed.slice_pitch = 256 * 64;
+    holed = float4_2d_texture(rng, kDescBase + 0x1000u, 16, 64, tx::FilterMode::kPoint);
     holed.base = kTexelBase - 32 * 256;
     write_descriptor(h.memory, holed);
     mapped = holed;

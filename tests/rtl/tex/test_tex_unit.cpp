@@ -238,23 +238,8 @@ TEST(TexFetchUnit, RandomFetchesMatchSample) {
 TEST(TexFetchUnit, SecondIdenticalFetchHits) {
   std::mt19937_64 rng(2);
   Harness h(2);
-  Texture t = random_texture(rng, kDescBase);
-  t.shape = kShape2D;
-  tx::Descriptor& s = t.sampling;
-  s.dimension = tx::Dimension::k2D;
-  s.layered = false;
-  s.width = 4;
-  s.height = 4;
-  s.depth = s.layers = 1;
-  s.kind = tx::ChannelKind::kFloat;
-  s.bits_per_channel = 32;
-  s.channels = 4;  // 16-byte texels: a row is one line
-  s.read_mode = tx::ReadMode::kElementType;
-  s.filter = tx::FilterMode::kLinear;
-  s.normalized_coordinates = false;
-  for (auto& m : s.address) m = tx::AddressMode::kClamp;
-  t.pitch = 64;
-  t.slice_pitch = 256;
+  // 16-byte texels: a row is one line.
+  Texture t = float4_2d_texture(rng, kDescBase, 4, 4, tx::FilterMode::kLinear);
   write_descriptor(h.memory, t);
   Fetch f = fetch_of(t);
   f.mask = 0xFF;

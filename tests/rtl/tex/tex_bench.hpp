@@ -269,6 +269,31 @@ inline Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
   return t;
 }
 
+// A random texture made a 2D texture of float4 texels (16 bytes: a row of
+// 4 is one line), width x height, rows packed, read as element type with
+// unnormalized clamped coordinates and `filter`; base_addr stays random.
+inline Texture float4_2d_texture(std::mt19937_64& rng, uint32_t desc_addr, int width, int height,
+                                 tx::FilterMode filter) {
+  Texture t = random_texture(rng, desc_addr);
+  t.shape = kShape2D;
+  tx::Descriptor& s = t.sampling;
+  s.dimension = tx::Dimension::k2D;
+  s.layered = false;
+  s.width = width;
+  s.height = height;
+  s.depth = s.layers = 1;
+  s.kind = tx::ChannelKind::kFloat;
+  s.bits_per_channel = 32;
+  s.channels = 4;
+  s.read_mode = tx::ReadMode::kElementType;
+  s.filter = filter;
+  s.normalized_coordinates = false;
+  for (auto& m : s.address) m = tx::AddressMode::kClamp;
+  t.pitch = static_cast<uint32_t>(16 * width);
+  t.slice_pitch = t.pitch * static_cast<uint32_t>(height);
+  return t;
+}
+
 inline float random_coordinate(std::mt19937_64& rng, bool normalized, int extent) {
   static const float specials[] = {NAN,    -NAN,  INFINITY, -INFINITY, 0.0f, -0.0f,        1e30f,
                                    -1e30f, 1e12f, 1e-30f,   -1e-45f,   0.5f, 3.3554432e7f, -1048575.5f};
