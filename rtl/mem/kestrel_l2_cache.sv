@@ -32,13 +32,22 @@
 //   held a valid line).  The response fills the line at its turn and passes
 //   through.  A faulting fill allocates nothing: the way is invalidated and
 //   the fault passes through.
-// - Write (MemWrite, MemLocal with write set): write-through, allocate on
-//   hit only.  Every write goes to DRAM (event write) and is answered with
-//   DRAM's response; a write that hits also merges its enabled bytes into
-//   the line when its response arrives without a fault.  DRAM is therefore
-//   always current: the host reads DRAM directly between launches and sees
-//   every write without a flush.  (A GPU's L2 is usually write-back; that,
-//   with a flush at the end of a launch, is the later step.)
+// - Write (MemWrite, MemLocal with write set): write-through.  Every write
+//   goes to DRAM (event write) and is answered with DRAM's response; a write
+//   that hits also merges its enabled bytes into the line when its response
+//   arrives without a fault.  DRAM is therefore always current: the host
+//   reads DRAM directly between launches and sees every write without a
+//   flush.  (A GPU's L2 is usually write-back; that, with a flush at the end
+//   of a launch, is the later step.)
+// - A write of a whole line (every byte enabled) that misses allocates the
+//   line as a read miss would (an MSHR and a way; event evict where the way
+//   held a valid line) without reading DRAM: its own bytes are the line, in
+//   the data RAM once DRAM has answered the write.  That is what a warp's
+//   spill to local memory writes (granules interleaved across lanes, docs/
+//   isa.md section 4), so the reload that follows hits.  Until the answer
+//   the way is pending like a fill: a read of the line merges and is
+//   answered with the write's fault, and a faulting write leaves the way
+//   invalid.  A partial write that misses allocates nothing.
 // - Anything else (atomics: mem_amo_t valid) invalidates its line if present
 //   and passes through to DRAM in order; the next read of the line fetches
 //   the result.  (Behind kestrel_mem_atomic no request carries an atomic:
@@ -112,7 +121,8 @@ module kestrel_l2_cache #(
     logic from_ram;  // a read hit: answered from the data RAM
     logic merged;    // ... on a line being filled: with that fill's fault
     logic fill;      // a read miss: DRAM's response fills the line
-    logic wmerge;    // a write hit: its bytes go into the line
+    logic wmerge;    // a write hit or allocation: its bytes go into the line
+    logic walloc;    // a whole-line write that allocated: holds an MSHR
     logic [SetW-1:0] set_idx;
     logic [WayW-1:0] way_idx;
     logic [MshrW-1:0] mshr;
@@ -120,7 +130,7 @@ module kestrel_l2_cache #(
     logic [LineBytes-1:0] be;
     logic [LineBits-1:0] wdata;
   } entry_t;
-  localparam int unsigned EntryW = 4 + SetW + WayW + MshrW + 8 + LineBytes + LineBits;
+  localparam int unsigned EntryW = 5 + SetW + WayW + MshrW + 8 + LineBytes + LineBits;
 
   // The line of a set and way in the data RAM, the valid bits and the ages.
   function automatic logic [LineW-1:0] line_idx(input logic [SetW-1:0] set, input logic [WayW-1:0] way);
@@ -223,10 +233,14 @@ module kestrel_l2_cache #(
   assign mshr_free = !(&mshr_valid_q);
 
   // What the request in the lookup stage does, and whether it can go now.
-  logic alloc, need_ext, can_go, done, rq_in_ready;
+  // alloc: a read miss takes a way and an MSHR for its fill; walloc: a
+  // whole-line write miss takes them for its own bytes (no DRAM read).
+  logic alloc, walloc, takes_way, need_ext, can_go, done, rq_in_ready;
   assign alloc = s2_read && !hit;
+  assign walloc = s2_write && !hit && (&s2_req_q.be);
+  assign takes_way = alloc || walloc;
   assign need_ext = !(s2_read && hit);
-  assign can_go = rq_in_ready && (!alloc || (mshr_free && !way_pending[victim]));
+  assign can_go = rq_in_ready && (!takes_way || (mshr_free && !way_pending[victim]));
   assign done = s2_valid_q && can_go && (!need_ext || ext_req_ready_i);
   // The request goes out as it came (its kind and tag: DRAM echoes the tag).
   assign ext_req_valid_o = s2_valid_q && need_ext && can_go;
@@ -235,9 +249,9 @@ module kestrel_l2_cache #(
   // The way it uses (LRU), and the tag write of an allocation.
   logic touch;
   logic [WayW-1:0] touch_way;
-  assign touch = done && !s2_amo && (alloc || hit);
-  assign touch_way = alloc ? victim : hit_way;
-  assign tag_we = (done && alloc) ? Ways'(1) << victim : '0;
+  assign touch = done && !s2_amo && (takes_way || hit);
+  assign touch_way = takes_way ? victim : hit_way;
+  assign tag_we = (done && takes_way) ? Ways'(1) << victim : '0;
   logic [WayW-1:0] age_new [Ways];
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
@@ -249,7 +263,7 @@ module kestrel_l2_cache #(
 
   // A new request enters the lookup stage when it is empty or emptying,
   // except into the set whose tags an allocation writes in this cycle.
-  assign in_req_ready_o = !inv_q && (!s2_valid_q || (done && !(alloc && in_set == s2_set)));
+  assign in_req_ready_o = !inv_q && (!s2_valid_q || (done && !(takes_way && in_set == s2_set)));
   assign tag_re = in_req_valid_i && in_req_ready_o;
 
   // ---- response queue ------------------------------------------------------
@@ -261,10 +275,11 @@ module kestrel_l2_cache #(
     rq_in.from_ram = s2_read && hit;
     rq_in.merged = s2_read && hit && way_pending[hit_way];
     rq_in.fill = alloc;
-    rq_in.wmerge = s2_write && hit;
+    rq_in.wmerge = s2_write && (hit || walloc);
+    rq_in.walloc = walloc;
     rq_in.set_idx = s2_set;
-    rq_in.way_idx = alloc ? victim : hit_way;
-    rq_in.mshr = alloc ? free_mshr : way_mshr[hit_way];
+    rq_in.way_idx = takes_way ? victim : hit_way;
+    rq_in.mshr = takes_way ? free_mshr : way_mshr[hit_way];
     rq_in.tag = s2_req_q.tag;
     if (s2_write) begin
       rq_in.be = s2_req_q.be;
@@ -335,8 +350,9 @@ module kestrel_l2_cache #(
       end
     end
   end
+  // The DRAM answer that ends an MSHR: a fill's, or a whole-line write's.
   logic fill_done;
-  assign fill_done = dram_done && head.fill;
+  assign fill_done = dram_done && (head.fill || head.walloc);
 
   kestrel_ram_1r1w #(.Width(LineBits), .Depth(Lines), .Groups(LineBytes)) u_data (
     .clk_i  (clk_i),
@@ -367,14 +383,14 @@ module kestrel_l2_cache #(
         valid_q <= '0;
         inv_q <= 1'b0;
       end
-      if (done && alloc) valid_q[line_idx(s2_set, victim)] <= 1'b1;
+      if (done && takes_way) valid_q[line_idx(s2_set, victim)] <= 1'b1;
       if (done && s2_amo && hit) valid_q[line_idx(s2_set, hit_way)] <= 1'b0;
-      // A fill that faults allocates nothing.
+      // A fill or whole-line write that faults allocates nothing.
       if (fill_done && ext_rsp_i.fault != kestrel_pkg::FaultNone) valid_q[head_line] <= 1'b0;
       if (touch) begin
         for (int unsigned w = 0; w < Ways; w++) age_q[32'(line_idx(s2_set, WayW'(w))) * WayW +: WayW] <= age_new[w] ^ WayW'(w);
       end
-      if (done && alloc) mshr_valid_q[free_mshr] <= 1'b1;
+      if (done && takes_way) mshr_valid_q[free_mshr] <= 1'b1;
       if (fill_done) mshr_valid_q[head.mshr] <= 1'b0;
       if (tag_re) s2_valid_q <= 1'b1;
       else if (done) s2_valid_q <= 1'b0;
@@ -383,7 +399,7 @@ module kestrel_l2_cache #(
       ev_hit_o <= done && s2_read && hit && !way_pending[hit_way];
       ev_merge_o <= done && s2_read && hit && way_pending[hit_way];
       ev_miss_o <= done && alloc;
-      ev_evict_o <= done && alloc && way_valid[victim];
+      ev_evict_o <= done && takes_way && way_valid[victim];
       ev_write_o <= done && s2_write;
     end
   end
@@ -392,7 +408,7 @@ module kestrel_l2_cache #(
   // bit (or the MSHR's) is set: no reset.
   always_ff @(posedge clk_i) begin
     if (tag_re) s2_req_q <= in_req_i;
-    if (done && alloc) begin
+    if (done && takes_way) begin
       mshr_set_q[free_mshr] <= s2_set;
       mshr_way_q[free_mshr] <= victim;
     end

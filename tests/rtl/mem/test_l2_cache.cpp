@@ -6,8 +6,9 @@
 // checked in order (tag, fault, and read data against a flat memory updated
 // in the order requests were taken), and the unit's event counts against a
 // reference cache with the same rule (true LRU, the lowest invalid way
-// first, write-through allocating on hit only, atomics invalidate, a
-// faulting fill allocates nothing).
+// first, write-through allocating on a read miss or a whole-line write miss,
+// atomics invalidate, a faulting fill or whole-line write allocates
+// nothing).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -66,6 +67,7 @@ class RefCache {
     if (is_write(r)) {
       ++counts.writes;
       if (hit >= 0) touch(set, hit);
+      if (hit < 0 && r.be == ~uint64_t{0}) allocate(set, tag, faulty);
       return;
     }
     if (hit >= 0) {
@@ -74,6 +76,17 @@ class RefCache {
       return;
     }
     ++counts.misses;
+    allocate(set, tag, faulty);
+  }
+  void invalidate_all() {
+    for (auto& w : ways_of_) w.valid = false;
+  }
+  Counts counts;
+
+ private:
+  // A read miss's fill or a whole-line write takes the lowest invalid way,
+  // else the least recently used one.
+  void allocate(unsigned set, uint32_t tag, bool faulty) {
     unsigned victim = ways_;
     for (unsigned w = 0; w < ways_ && victim == ways_; ++w)
       if (!way(set, w).valid) victim = w;
@@ -86,12 +99,6 @@ class RefCache {
     way(set, victim).tag = tag;
     touch(set, victim);
   }
-  void invalidate_all() {
-    for (auto& w : ways_of_) w.valid = false;
-  }
-  Counts counts;
-
- private:
   struct Way {
     bool valid = false;
     uint32_t tag = 0;
@@ -358,21 +365,72 @@ using Configs = ::testing::Types<Assoc, Direct>;
 TYPED_TEST_SUITE(L2Cache, Configs);
 
 // A read misses and fills; a partial write to the line hits and goes to
-// DRAM; the next read hits and sees the written bytes.  A write to a line not
-// present goes to DRAM without allocating: the read after it misses.
+// DRAM; the next read hits and sees the written bytes.  A partial write to a
+// line not present goes to DRAM without allocating: the read after it
+// misses.  A whole-line write to a line not present allocates it with its
+// own bytes: the reads after it hit, with no DRAM read.
 TYPED_TEST(L2Cache, ReadAfterWrite) {
   auto& h = this->harness;
-  const uint32_t a = h.line_addr(1, 0), b = h.line_addr(2, 0);
+  const uint32_t a = h.line_addr(1, 0), b = h.line_addr(2, 0), c = h.line_addr(3, 0);
   h.transact(h.read(a));
   h.transact(h.write(a, 0x00FF00FF00FF00FFull, 3));
   h.transact(h.read(a));
-  h.transact(h.write(b, ~0ull, 4));
+  h.transact(h.write(b, 0x7FFFFFFFFFFFFFFFull, 4));
   h.transact(h.read(b));
   h.transact(h.read(b));
   EXPECT_EQ(h.misses, 2u);
   EXPECT_EQ(h.hits, 2u);
-  EXPECT_EQ(h.writes, 2u);
+  h.transact(h.write(c, ~0ull, 5));
+  h.transact(h.read(c));
+  h.transact(h.read(c, kestrel::contract::kMemLocal));
+  EXPECT_EQ(h.misses, 2u) << "a whole-line write allocates";
+  EXPECT_EQ(h.hits, 4u);
+  EXPECT_EQ(h.dram_reads, 2u);
+  EXPECT_EQ(h.writes, 3u);
   h.expect_counts();
+}
+
+// A warp's spill and reload: whole-line local writes back to back, each read
+// right behind its write (merging into the write's allocation while DRAM has
+// not answered it); every read gets the written bytes and none reads DRAM.
+// A whole-line write evicts like a fill.
+TYPED_TEST(L2Cache, WholeLineWritesAllocate) {
+  auto& h = this->harness;
+  h.offer_pct = h.rsp_ready_pct = h.ext_ready_pct = 100;
+  h.min_latency = h.max_latency = 30;
+  for (unsigned n = 0; n < h.ways; ++n) {
+    const uint32_t a = h.line_addr(2, n);
+    h.send(h.write(a, ~0ull, static_cast<uint8_t>(n + 1), /*local=*/true));
+    h.send(h.read(a, kestrel::contract::kMemLocal));
+  }
+  h.drain();
+  EXPECT_EQ(h.dram_reads, 0u);
+  EXPECT_EQ(h.misses, 0u);
+  EXPECT_EQ(h.hits + h.merges, h.ways);
+  EXPECT_GT(h.merges, 0u) << "a read behind its write finds the allocation pending";
+  EXPECT_EQ(h.evictions, 0u);
+  h.transact(h.write(h.line_addr(2, h.ways), ~0ull, 9));  // the set is full: evicts its oldest
+  EXPECT_EQ(h.evictions, 1u);
+  h.transact(h.read(h.line_addr(2, 0)));
+  EXPECT_EQ(h.misses, 1u) << "the oldest line was evicted";
+  h.expect_counts();
+}
+
+// A whole-line write that DRAM faults allocates nothing; a read merged behind
+// it gets its fault, and the next read of the line goes to DRAM.
+TYPED_TEST(L2Cache, FaultingWholeLineWriteAllocatesNothing) {
+  auto& h = this->harness;
+  h.offer_pct = h.rsp_ready_pct = h.ext_ready_pct = 100;
+  h.min_latency = h.max_latency = 20;
+  const uint32_t bad = h.line_addr(1, 1);
+  h.faulty.insert(bad);
+  h.send(h.write(bad, ~0ull, 3));
+  h.send(h.read(bad));
+  h.drain();
+  EXPECT_EQ(h.merges, 1u);
+  EXPECT_EQ(h.dram_reads, 0u);
+  EXPECT_EQ(h.transact(h.read(bad)).fault, unsigned{KESTREL_FAULT_ILLEGAL_ADDRESS});
+  EXPECT_EQ(h.dram_reads, 1u);
 }
 
 // Throughput and latency with every port willing: a hit takes four cycles
@@ -648,7 +706,8 @@ TYPED_TEST(L2Cache, RandomMixWithFaults) {
     if (pick < 6) {
       h.send(h.read(a));
     } else if (pick < 9) {
-      h.send(h.write(a, (uint64_t{h.rng()()} << 32) | h.rng()(), static_cast<uint8_t>(i)));
+      const uint64_t be = i % 4 == 0 ? ~0ull : (uint64_t{h.rng()()} << 32) | h.rng()();
+      h.send(h.write(a, be, static_cast<uint8_t>(i)));
     } else {
       h.send(h.swap(a, 0, h.rng()()));
     }
