@@ -27,13 +27,20 @@ class L2Model:
             lines.remove(tag)
             lines.insert(0, tag)
         if write:
-            # Write-through, allocate on hit only: every write goes to DRAM.
+            # Write-through: every write goes to DRAM.  A write of a whole
+            # line (every write of the traces is one) that misses brings its
+            # line in, evicting like a read miss, without reading DRAM.
             self.writes += 1
+            if not present:
+                self.allocate(lines, tag)
             return
         if present:
             self.hits += 1
             return
         self.misses += 1
+        self.allocate(lines, tag)
+
+    def allocate(self, lines, tag):
         if len(lines) == self.ways:
             lines.pop()
             self.evictions += 1
