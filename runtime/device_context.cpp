@@ -13,6 +13,7 @@
 #include "kestrel/error.hpp"
 #include "printf_fifo.hpp"
 #include "source_lines.hpp"
+#include "stack_layout.hpp"
 
 namespace kestrel::runtime {
 namespace {
@@ -499,7 +500,12 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
   const uint64_t window = KESTREL_LOCAL_LIMIT - KESTREL_LOCAL_BASE;
   const uint32_t parameter_reserve = parameter_stack_reserve(kernel, props_.xlen);
   const uint64_t wanted = std::max<uint64_t>(stack_bytes_, kernel.stack_bytes) + parameter_reserve;
-  const uint32_t thread_stack = static_cast<uint32_t>(std::min<uint64_t>((wanted + 15) / 16 * 16, window));
+  const uint32_t needed_stack = static_cast<uint32_t>(std::min<uint64_t>((wanted + 15) / 16 * 16, window));
+  // The frames sit at each window's top: spread the warps' windows over
+  // the L2's sets (stack_layout.hpp).
+  const uint64_t l2_set_period = props_.l2_ways == 0 ? 0 : props_.l2_bytes / props_.l2_ways;
+  const uint32_t thread_stack = spread_stack_bytes(needed_stack, kernel.stack_bytes + parameter_reserve,
+                                                   props_.warp_size, l2_set_period, window);
   ensure_local_backing(thread_stack);
   if (module.printf_slot != 0) prepare_printf(module);
   if (module.heap_slot != 0) prepare_heap(module);
@@ -543,7 +549,8 @@ void DeviceContext::launch(const LoadedModule& module, const KernelInfo& kernel,
                         std::chrono::steady_clock::now(),
                         stack_bytes_,
                         kernel.stack_bytes,
-                        parameter_reserve};
+                        parameter_reserve,
+                        thread_stack - needed_stack};
 }
 
 void DeviceContext::retire_launch() {
@@ -603,7 +610,11 @@ void DeviceContext::retire_launch() {
     message += "; stack " + std::to_string(launch.record.stack_bytes) + " bytes per thread = max(limit " +
                std::to_string(launch.stack_limit) + ", kernel's own frames " +
                std::to_string(launch.kernel_stack_need) + ") + " + std::to_string(launch.parameter_reserve) +
-               " for parameters; recursion and calls through pointers need a larger cudaLimitStackSize";
+               " for parameters" +
+               (launch.l2_spread != 0 ? " (+ " + std::to_string(launch.l2_spread) +
+                                            " to keep the warps' stacks in different L2 sets)"
+                                      : std::string()) +
+               "; recursion and calls through pointers need a larger cudaLimitStackSize";
   }
   copy_text(fault.message, sizeof fault.message, message);
   pending_fault_ = fault;

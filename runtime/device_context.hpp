@@ -204,6 +204,7 @@ class DeviceContext {
     uint32_t stack_limit;
     uint32_t kernel_stack_need;
     uint32_t parameter_reserve;
+    uint32_t l2_spread;  // added to keep the warps' frames in different L2 sets
   };
   // Waits for `launch` to end, printing a heartbeat line to stderr every
   // progress_seconds_ (KESTREL_PROGRESS) while it runs.
