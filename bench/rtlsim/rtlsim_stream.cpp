@@ -42,8 +42,12 @@ struct Kernel {
 };
 
 // The guide's STREAM forms over arrays a, b, c (parameters 0, 1, 2):
-// copy c = a, scale b = q c, add c = a + b, triad a = b + q c; grid-stride.
-Assembler stream_kernel(Op op) {
+// copy c = a, scale b = q c, add c = a + b, triad a = b + q c; grid-stride,
+// `unroll` elements per thread and iteration (i, i + T, ... for T threads):
+// with 4, a thread's four loads are independent and in flight together
+// (docs/microarchitecture.md, "Memory instructions in flight"), as a
+// compiler unrolling the loop would have them.
+Assembler stream_kernel(Op op, unsigned unroll) {
   Assembler a(kXlen);
   a.global_index_x(t0, t1, t2);  // global index, total threads
   a.ld(s2, a0, 0);
@@ -53,43 +57,51 @@ Assembler stream_kernel(Op op) {
   uint32_t q_bits;
   std::memcpy(&q_bits, &kScalar, 4);
   a.li(t3, q_bits);
-  a.fmv_w_x(f(3), t3);
+  a.fmv_w_x(f(31), t3);
+  a.slli(s6, t1, 2);  // bytes from one of a thread's elements to its next
+  a.li(t3, static_cast<int32_t>(unroll));
+  a.mul(s7, t1, t3);  // elements per iteration of all threads
+  // f(k): element k's first operand, f(8 + k) its second.
+  auto load = [&](Reg base, unsigned first_reg) {
+    a.add(t3, base, t2);
+    for (unsigned k = 0; k < unroll; ++k) {
+      if (k > 0) a.add(t3, t3, s6);
+      a.flw(f(first_reg + k), t3, 0);
+    }
+  };
+  auto store = [&](Reg base) {
+    a.add(t3, base, t2);
+    for (unsigned k = 0; k < unroll; ++k) {
+      if (k > 0) a.add(t3, t3, s6);
+      a.fsw(f(k), t3, 0);
+    }
+  };
   a.bind("loop");
   a.slli(t2, t0, 2);
   switch (op) {
     case Op::copy:
-      a.add(t3, s2, t2);
-      a.flw(f(0), t3, 0);
-      a.add(t3, s4, t2);
-      a.fsw(f(0), t3, 0);
+      load(s2, 0);
+      store(s4);
       break;
     case Op::scale:
-      a.add(t3, s4, t2);
-      a.flw(f(0), t3, 0);
-      a.fmul(f(0), f(0), f(3), kRne);
-      a.add(t3, s3, t2);
-      a.fsw(f(0), t3, 0);
+      load(s4, 0);
+      for (unsigned k = 0; k < unroll; ++k) a.fmul(f(k), f(k), f(31), kRne);
+      store(s3);
       break;
     case Op::add:
-      a.add(t3, s2, t2);
-      a.flw(f(0), t3, 0);
-      a.add(t4, s3, t2);
-      a.flw(f(1), t4, 0);
-      a.fadd(f(0), f(0), f(1), kRne);
-      a.add(t3, s4, t2);
-      a.fsw(f(0), t3, 0);
+      load(s2, 0);
+      load(s3, 8);
+      for (unsigned k = 0; k < unroll; ++k) a.fadd(f(k), f(k), f(8 + k), kRne);
+      store(s4);
       break;
     case Op::triad:
-      a.add(t3, s3, t2);
-      a.flw(f(0), t3, 0);
-      a.add(t4, s4, t2);
-      a.flw(f(1), t4, 0);
-      a.fmadd(f(0), f(1), f(3), f(0), kRne);
-      a.add(t3, s2, t2);
-      a.fsw(f(0), t3, 0);
+      load(s3, 0);
+      load(s4, 8);
+      for (unsigned k = 0; k < unroll; ++k) a.fmadd(f(k), f(8 + k), f(31), f(k), kRne);
+      store(s2);
       break;
   }
-  a.add(t0, t0, t1);
+  a.add(t0, t0, s7);
   a.bltu(t0, s5, "loop");
   a.kx_exit();
   return a;
@@ -106,7 +118,7 @@ struct Figures {
   uint64_t cycles = 0;
 };
 
-Figures run(const Kernel& kernel, const Dram& dram) {
+Figures run(const Kernel& kernel, unsigned unroll, const Dram& dram) {
   const auto harness = kestrel::bench::make_bench1(dram.options);
   kestrel::Transport& gpu = *harness;
   kestrel::bench::map(gpu, kArrays, 3 * kArrayBytes / KESTREL_PAGE_SIZE,
@@ -118,7 +130,7 @@ Figures run(const Kernel& kernel, const Dram& dram) {
   kestrel::DramCounters before, after;
   gpu.dram_counters(before);
   // Enough threads for every warp slot of the SM, each a grid-stride loop.
-  kestrel::bench::run_launch(gpu, kestrel::bench::kLayout, stream_kernel(kernel.op).finish(),
+  kestrel::bench::run_launch(gpu, kestrel::bench::kLayout, stream_kernel(kernel.op, unroll).finish(),
                              {kArrays, kArrays + kArrayBytes, kArrays + 2 * kArrayBytes}, 1, kLanes * kWarps,
                              "rtlsim_stream");
   gpu.dram_counters(after);
@@ -154,15 +166,17 @@ int main() {
       "rtlsim_stream: STREAM on the Verilated kestrel_gpu, 1 SM x %u warps x %u lanes, RV%u, %u floats "
       "per array\n",
       kWarps, kLanes, kXlen, kElements);
-  std::printf("%-24s %-6s %10s %9s %11s %8s %9s %9s %8s\n", "DRAM", "kernel", "cycles", "of peak",
-              "bus B/cyc", "peak", "row hits", "read lat", "mem stall");
-  for (const Dram& dram : drams) {
-    for (const Kernel& kernel : kernels) {
-      const Figures r = run(kernel, dram);
-      std::printf("%-24s %-6s %10llu %8.1f%% %11.2f %8.1f %8.1f%% %9.1f %8.1f%%\n", dram.label.c_str(),
-                  kernel.name, static_cast<unsigned long long>(r.cycles), 100.0 * r.stream_fraction,
-                  r.bus_bytes_per_cycle, r.peak, 100.0 * r.row_hit_rate, r.read_latency,
-                  100.0 * r.stall_memory);
+  std::printf("%-24s %-6s %6s %10s %9s %11s %8s %9s %9s %8s\n", "DRAM", "kernel", "unroll", "cycles",
+              "of peak", "bus B/cyc", "peak", "row hits", "read lat", "mem stall");
+  for (const unsigned unroll : {1u, 4u}) {
+    for (const Dram& dram : drams) {
+      for (const Kernel& kernel : kernels) {
+        const Figures r = run(kernel, unroll, dram);
+        std::printf("%-24s %-6s %6u %10llu %8.1f%% %11.2f %8.1f %8.1f%% %9.1f %8.1f%%\n", dram.label.c_str(),
+                    kernel.name, unroll, static_cast<unsigned long long>(r.cycles), 100.0 * r.stream_fraction,
+                    r.bus_bytes_per_cycle, r.peak, 100.0 * r.row_hit_rate, r.read_latency,
+                    100.0 * r.stall_memory);
+      }
     }
   }
   return 0;

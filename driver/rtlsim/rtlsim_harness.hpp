@@ -428,6 +428,8 @@ class Harness final : public Engine {
       r.rd_we = port_bits(model_->retire_rd_we_o, sm, 1) != 0;
       r.rd_fp = port_bits(model_->retire_rd_fp_o, sm, 1) != 0;
       r.rd = static_cast<uint8_t>(port_bits(model_->retire_rd_o, sm * 5, 5));
+      r.lsu = port_bits(model_->retire_lsu_o, sm, 1) != 0;
+      r.mem_seq = static_cast<uint8_t>(port_bits(model_->retire_mem_seq_o, sm * 4, 4));
       r.rd_data.resize(lanes);
       if (r.rd_we) {
         for (unsigned lane = 0; lane < lanes; ++lane)

@@ -22,6 +22,10 @@ module kestrel_board #(
   parameter int unsigned FpuStages = 3,
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
   parameter int unsigned MemOutstanding = 16,
+  // One load or store in flight per warp and 16 LSU lines: the smallest LSU
+  // (kestrel_gpu's MemInFlight, LsuLines), as the board's memory is near.
+  parameter int unsigned MemInFlight = 1,
+  parameter int unsigned LsuLines = 16,
   // no L2 on a board: its memory is on-chip RAM as fast as an L2 would be
   parameter int unsigned L2Sets = 0,
   // nor constant or L1 data caches, for the same reason (and their area)
@@ -93,6 +97,8 @@ module kestrel_board #(
     .TexUnit(TexUnit),
     .FpuStages(FpuStages),
     .SfuLanes(SfuLanes),
+    .MemInFlight(MemInFlight),
+    .LsuLines(LsuLines),
     .L2Sets(L2Sets),
     .ConstCacheSets(ConstCacheSets),
     .L1Sets(L1Sets)
@@ -126,7 +132,9 @@ module kestrel_board #(
     .retire_rd_we_o(),
     .retire_rd_fp_o(),
     .retire_rd_o(),
-    .retire_rd_data_o()
+    .retire_rd_data_o(),
+    .retire_lsu_o(),
+    .retire_mem_seq_o()
   );
   /* verilator lint_on PINCONNECTEMPTY */
 

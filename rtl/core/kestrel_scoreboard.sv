@@ -2,11 +2,12 @@
 // registers.  Issue sets the destination of an instruction; each writeback
 // port clears one.  The hazard output covers every warp at once (RAW on rs1
 // and rs2, WAW on rd) so the scheduler can pick among ready warps in the
-// same cycle.  x0 is never pending.  Latency: a cleared register is visible
+// same cycle.  x0 is never pending (HardZero; the f-load scoreboard tracks f0).  Latency: a cleared register is visible
 // to the hazard check the cycle after the writeback.
 module kestrel_scoreboard #(
   parameter int unsigned Warps = 8,
   parameter int unsigned ClearPorts = 2,
+  parameter bit HardZero = 1'b1,  // register 0 is never pending (x0); 0 for the f registers
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1
 ) (
   input  logic                        clk_i,
@@ -24,7 +25,9 @@ module kestrel_scoreboard #(
   input  logic [ClearPorts*WarpW-1:0] clear_warp_i,
   input  logic [ClearPorts*5-1:0]     clear_rd_i,
   // any register pending per warp (the warp has results outstanding)
-  output logic [Warps-1:0]            busy_o
+  output logic [Warps-1:0]            busy_o,
+  // the pending registers themselves (bit 32*w + r), for checks of other shapes
+  output logic [Warps*32-1:0]         pending_o
 );
   // Flat: bit 32*w + r is register r of warp w (Yosys 0.23 cannot write a
   // bit of a two-level packed array inside a loop).
@@ -33,14 +36,14 @@ module kestrel_scoreboard #(
   always_comb begin
     pending_d = pending_q;
     for (int unsigned w = 0; w < Warps; w++) begin
-      for (int unsigned r = 1; r < 32; r++) begin
+      for (int unsigned r = 0; r < 32; r++) begin
         for (int unsigned p = 0; p < ClearPorts; p++) begin
           if (clear_i[p] && clear_warp_i[p*WarpW +: WarpW] == WarpW'(w) && clear_rd_i[p*5 +: 5] == 5'(r))
             pending_d[32*w + r] = 1'b0;
         end
         if (set_i && set_warp_i == WarpW'(w) && set_rd_i == 5'(r)) pending_d[32*w + r] = 1'b1;
       end
-      pending_d[32*w] = 1'b0;
+      if (HardZero) pending_d[32*w] = 1'b0;
     end
   end
 
@@ -53,6 +56,8 @@ module kestrel_scoreboard #(
       busy_o[w] = |pending_q[32*w +: 32];
     end
   end
+
+  assign pending_o = pending_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) pending_q <= '0;

@@ -19,11 +19,17 @@
 // lane pipeline has a fixed latency and the first claim on the slot after
 // stage 3); divsqrt and SFU take one warp each and retire like divides.
 // rm = 7 is resolved per thread from frm in stage 1 (frm 5..7: illegal
-// instruction, as in the model).  A warp with a memory, divide, divsqrt or
-// SFU instruction outstanding issues nothing else until it retires; one with
-// lane-pipeline operations outstanding issues only further independent ones
-// (f-register scoreboard), which retire in order.  So every warp retires in
-// issue order (what lock-step needs); other warps keep issuing.
+// instruction, as in the model).  A warp with an atomic, kx.tex, divide,
+// divsqrt or SFU instruction outstanding issues nothing else until it
+// retires; one with lane-pipeline operations outstanding issues only further
+// independent ones (f-register scoreboard), which retire in order.  Loads and
+// stores do not block their warp: up to MemInFlight of them per warp are in
+// the LSU while the warp issues what does not need their results (x
+// scoreboard, f-load scoreboard), so a warp's later instructions may retire
+// before them; every retire record carries the number of its warp's memory
+// instructions before it, which lock-step replays in program order
+// (kestrel_sm_issue, kestrel_sm_mem_hazard; docs/microarchitecture.md,
+// "Memory instructions in flight").  Other warps keep issuing.
 //
 // Warp-synchronous instructions (docs/isa.md section 6.1) are control
 // instructions: votes, shuffles, match and reduce read every lane's
@@ -57,6 +63,10 @@ module kestrel_sm #(
   // Instruction cache lines (64 bytes each, direct mapped), a power of two.
   parameter int unsigned ICacheLines = 16,
   parameter int unsigned TexUnit = 1,      // 1: a texture unit (kx.tex); 0: kx.tex is illegal
+  // Loads and stores in flight per warp (1..15; docs/microarchitecture.md,
+  // "Memory instructions in flight") and line requests in flight in the LSU.
+  parameter int unsigned MemInFlight = 4,
+  parameter int unsigned LsuLines = 32,
   // F extension: SFU lanes (a divisor of Lanes; a warp goes through them in
   // turns) and the FMA pipeline depth (docs/fpu.md).
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
@@ -102,7 +112,9 @@ module kestrel_sm #(
   output logic                     retire_rd_we_o,
   output logic                     retire_rd_fp_o,
   output logic [4:0]               retire_rd_o,
-  output logic [Lanes*Xlen-1:0]    retire_rd_data_o
+  output logic [Lanes*Xlen-1:0]    retire_rd_data_o,
+  output logic                     retire_lsu_o,       // the record is a memory instruction's (LSU, kx.tex)
+  output logic [3:0]               retire_mem_seq_o    // its warp's memory instructions before it, mod 16
 );
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1;
   localparam int unsigned RowW = Lanes * Xlen;
@@ -138,7 +150,8 @@ module kestrel_sm #(
   logic [Warps-1:0] lane_busy;
   logic [Warps*32-1:0] fpend;
   logic [Warps-1:0] sb_hazard;
-  logic sb_clear;
+  logic sb_clear, fsb_clear;
+  logic [Warps-1:0] mem_busy, mem_full;
   logic bar_issue;
   logic [WarpW-1:0] bar_issue_slot;
   logic [Warps-1:0] bar_release;
@@ -210,9 +223,11 @@ module kestrel_sm #(
   assign blk_done_o = blk_done;
   assign fault_valid_o = fault_valid;
   assign fault_o = fault;
+  assign retire_lsu_o = grant_lsu;
 
   kestrel_sm_warps #(
-    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .BarrierWatchdogLog2(BarrierWatchdogLog2)
+    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .BarrierWatchdogLog2(BarrierWatchdogLog2),
+    .MemInFlight(MemInFlight)
   ) u_warps (
     .clk_i, .rst_ni,
     // from the back end (kestrel_sm_backend)
@@ -234,6 +249,8 @@ module kestrel_sm #(
     .s3_warp_i(s3_warp),
     // from the front end (kestrel_sm_frontend)
     .imask_i(imask), .ipkt_i(ipkt), .issue_i(issue), .iw_i(iw), .rf_rs1_data_i(rf_rs1_data),
+    // the retire record (kestrel_sm_backend)
+    .retire_warp_i(retire_warp_o),
     // from the SM's ports
     .blk_idx_i, .blk_valid_i, .launch_i, .sm_id_i, .start_i,
     // from kestrel_sm
@@ -253,8 +270,9 @@ module kestrel_sm #(
     .active_o(active), .bar_release_o(bar_release), .blk_done_o(blk_done), .blk_slots_o,
     .div_inflight_o(div_inflight), .drain_o(drain), .exited_o(exited), .fault_valid_o(fault_valid),
     .grp_valid_o(grp_valid), .long_o(long), .lsu_inflight_o(lsu_inflight), .wblk_o(wblk),
+    .mem_busy_o(mem_busy), .mem_full_o(mem_full),
     // to the SM's ports
-    .blk_ready_o,
+    .blk_ready_o, .retire_mem_seq_o,
     // to kestrel_sm
     .fault_o(fault)
   );
@@ -272,12 +290,13 @@ module kestrel_sm #(
     .tex_mem_rsp_ready_i(tex_mem_rsp_ready),
     .retire_rd_data_i(retire_rd_data_o), .retire_rd_i(retire_rd_o), .retire_warp_i(retire_warp_o),
     .rf_we_i(rf_we), .s1_pkt_i(s1_pkt), .s1_valid_i(s1_valid), .s1_warp_i(s1_warp),
-    .sb_clear_i(sb_clear), .sfu_busy_i(sfu_busy),
+    .sb_clear_i(sb_clear), .fsb_clear_i(fsb_clear), .sfu_busy_i(sfu_busy),
     // from warp management (kestrel_sm_warps)
     .active_i(active), .backoff_i(backoff), .bar_release_i(bar_release), .ctrl_i(ctrl), .disp_warp_i(disp_warp),
     .disp_warp_done_i(disp_warp_done), .div_inflight_i(div_inflight), .drain_i(drain),
     .fault_valid_i(fault_valid), .grp_mask_i(grp_mask), .grp_pc_i(grp_pc), .grp_valid_i(grp_valid),
-    .long_i(long), .lsu_busy_i(lsu_busy), .sched_launch_i(sched_launch), .stop_i(stop),
+    .long_i(long), .mem_busy_i(mem_busy), .mem_full_i(mem_full), .lsu_busy_i(lsu_busy),
+    .sched_launch_i(sched_launch), .stop_i(stop),
     .wblk_i(wblk),
     // from the SM's ports
     .launch_i, .mem_req_ready_i, .mem_rsp_i, .mem_rsp_valid_i, .start_i,
@@ -299,7 +318,7 @@ module kestrel_sm #(
 
   kestrel_sm_backend #(
     .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .SfuLanes(SfuLanes), .FpuStages(FpuStages), .ClockKhz(ClockKhz),
-    .TexUnit(TexUnit)
+    .TexUnit(TexUnit), .LsuSlots(Warps * MemInFlight), .LsuLines(LsuLines)
   ) u_backend (
     .clk_i, .rst_ni,
     // from the front end (kestrel_sm_frontend)
@@ -331,7 +350,7 @@ module kestrel_sm #(
     .tex_busy_o(tex_busy), .tex_mem_req_o(tex_mem_req), .tex_mem_req_valid_o(tex_mem_req_valid),
     .tex_mem_rsp_ready_o(tex_mem_rsp_ready),
     .ev_tex_hit_o, .ev_tex_miss_o, .ev_desc_miss_o,
-    .sb_clear_o(sb_clear), .sfu_busy_o(sfu_busy),
+    .sb_clear_o(sb_clear), .fsb_clear_o(fsb_clear), .sfu_busy_o(sfu_busy),
     // to warp management (kestrel_sm_warps)
     .bar_issue_o(bar_issue), .bar_issue_slot_o(bar_issue_slot), .div_done_o(div_done),
     .div_warp_o(div_warp), .drain_any_o(drain_any), .drain_mask_o(drain_mask), .drain_w_o(drain_w),
@@ -368,7 +387,8 @@ module kestrel_sm #(
     // from warp management (kestrel_sm_warps)
     .active_i(active), .bar_release_i(bar_release), .blk_done_i(blk_done), .disp_busy_i(disp_busy),
     .disp_used_i(disp_used), .div_inflight_i(div_inflight), .exited_i(exited),
-    .grp_valid_i(grp_valid), .long_i(long), .lsu_inflight_i(lsu_inflight), .waiting_i(waiting),
+    .grp_valid_i(grp_valid), .long_i(long), .mem_busy_i(mem_busy), .lsu_inflight_i(lsu_inflight),
+    .waiting_i(waiting),
     // from the SM's ports
     .mem_req_ready_i,
     // to the SM's ports

@@ -14,6 +14,8 @@ module kestrel_sm_backend #(
   parameter int unsigned FpuStages = 3,
   parameter int unsigned ClockKhz = 100_000,
   parameter int unsigned TexUnit = 1,          // 1: kx.tex runs in a texture unit; 0: none
+  parameter int unsigned LsuSlots = 8,         // memory instructions in the LSU
+  parameter int unsigned LsuLines = 16,        // line requests in flight (a power of two)
   parameter int unsigned TexSets = 16,         // the texture unit's texel cache sets
   parameter int unsigned TexWays = 4,          // ... ways
   parameter int unsigned TexDescEntries = 4,   // ... and descriptor cache lines
@@ -101,6 +103,7 @@ module kestrel_sm_backend #(
   output logic                       resv3_o,
   output logic                       rf_we_o,
   output logic                       sb_clear_o,
+  output logic                       fsb_clear_o,       // the LSU wrote an f register (flw)
   output logic                       sfu_busy_o,
   // to warp management (kestrel_sm_warps)
   output logic                       bar_issue_o,
@@ -300,7 +303,9 @@ module kestrel_sm_backend #(
   );
 
   // One slot per warp: a warp has at most one memory instruction in flight.
-  kestrel_lsu #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .Slots(Warps)) u_lsu (
+  kestrel_lsu #(
+    .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .Slots(LsuSlots), .OutstandingLines(LsuLines)
+  ) u_lsu (
     .clk_i, .rst_ni,
     .flush_i          (start_i),
     .slot_start_i     (disp_take_i ? blk_slots_i : '0),
@@ -543,6 +548,7 @@ module kestrel_sm_backend #(
     .xwe_o            (rf_we_o),
     .fwe_o            (frf_we_o),
     .sb_clear_o       (sb_clear_o),
+    .fsb_clear_o      (fsb_clear_o),
     .bar_issue_o      (bar_issue_o),
     .bar_issue_slot_o (bar_issue_slot_o)
   );

@@ -34,6 +34,7 @@ module kestrel_sm_events #(
   input  logic [Warps*Lanes-1:0]  exited_i,
   input  logic [Warps-1:0]        grp_valid_i,
   input  logic [Warps-1:0]        long_i,
+  input  logic [Warps-1:0]        mem_busy_i,   // loads/stores in flight (the warp may still issue)
   input  logic                    lsu_inflight_i,
   input  logic [Warps*Lanes-1:0]  waiting_i,
   // from the SM's ports
@@ -58,7 +59,7 @@ module kestrel_sm_events #(
     events_o.diverged = issue_i && imask_i != ~exited_i[32'(iw_i)*Lanes +: Lanes];
     events_o.stall_idle = !issue_i && active_i == '0;
     events_o.stall_scoreboard = !issue_i && |(sb_hazard_i & active_i & grp_valid_i);
-    events_o.stall_memory = !issue_i && (|(long_i & active_i) || |(fetch_want_i));
+    events_o.stall_memory = !issue_i && (|((long_i | mem_busy_i) & active_i) || |(fetch_want_i));
     events_o.stall_barrier = !issue_i && waiting_i != '0;
     events_o.block_done = blk_done_i;
     events_o.mem_request = mem_req_valid_i && mem_req_ready_i;

@@ -39,6 +39,7 @@ module kestrel_sm_frontend #(
   input  logic                   s1_valid_i,
   input  logic [WarpW-1:0]       s1_warp_i,
   input  logic                   sb_clear_i,
+  input  logic                   fsb_clear_i,     // an LSU write-back of an f register
   input  logic                   sfu_busy_i,
   // from warp management (kestrel_sm_warps)
   input  logic [Warps-1:0]       active_i,
@@ -54,6 +55,8 @@ module kestrel_sm_frontend #(
   input  logic [Warps*32-1:0]    grp_pc_i,
   input  logic [Warps-1:0]       grp_valid_i,
   input  logic [Warps-1:0]       long_i,
+  input  logic [Warps-1:0]       mem_busy_i,      // loads/stores of the warp in flight
+  input  logic [Warps-1:0]       mem_full_i,
   input  logic                   lsu_busy_i,      // the LSU takes no instruction next cycle
   input  logic [Warps-1:0]       sched_launch_i,
   input  logic                   stop_i,
@@ -144,6 +147,8 @@ module kestrel_sm_frontend #(
     .ctrl_i         (ctrl_i),
     .backoff_i      (backoff_i),
     .long_i         (long_i),
+    .mem_busy_i     (mem_busy_i),
+    .mem_full_i     (mem_full_i),
     .drain_i        (drain_i),
     .wblk_i         (wblk_i),
     .release_i      (bar_release_i),
@@ -175,7 +180,10 @@ module kestrel_sm_frontend #(
     .rf_rs3_o       (rf_rs3),
     .sb_clear_i     (sb_clear_i),
     .sb_clear_warp_i(sb_clear_warp),
-    .sb_clear_rd_i  (sb_clear_rd)
+    .sb_clear_rd_i  (sb_clear_rd),
+    .fsb_clear_i     (fsb_clear_i),
+    .fsb_clear_warp_i(sb_clear_warp),
+    .fsb_clear_rd_i  (sb_clear_rd)
   );
   kestrel_fp_regfile #(.Lanes(Lanes), .Warps(Warps)) u_fp_regfile (
     .clk_i, .rst_ni,

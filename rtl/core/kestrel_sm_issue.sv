@@ -14,6 +14,19 @@
 // instruction in stage 1, which then holds issue) and its rd marked in the
 // scoreboard.
 //
+// Loads and stores do not block their warp (docs/microarchitecture.md,
+// "Memory instructions in flight"): the warp goes on issuing while up to
+// MemInFlight of them are in the LSU, and what reads a loaded register waits
+// in the scoreboards (x, and the f-load scoreboard here for flw).  Two rules
+// keep each warp's retire order one the lock-step checker can replay: an
+// instruction that orders memory or leaves the pipe's fixed timing (fences,
+// atomics, kx.tex, barriers, exits, warp-synchronous instructions, traps,
+// illegal instructions, divides, divsqrt and the SFU) waits until the warp
+// has no memory instruction in flight; and a load or store waits until the
+// warp's older pipe instructions have retired (two cycles after the last
+// one issued), so that every record of a warp carries the count of the
+// warp's memory instructions issued before it (kestrel_sm_warp_ctrl).
+//
 // Latency: combinational from the warps' state to issue_o; one instruction
 // per cycle.  No backpressure: stage 1 always takes what issues (the checks
 // above keep every later stage free).
@@ -42,6 +55,8 @@ module kestrel_sm_issue #(
   input  logic [Warps-1:0]         ctrl_i,       // control instruction in flight
   input  logic [Warps-1:0]         backoff_i,    // spinning warp waiting out its back-off (timing only)
   input  logic [Warps-1:0]         long_i,       // unit instruction in flight
+  input  logic [Warps-1:0]         mem_busy_i,   // loads/stores of the warp in the LSU
+  input  logic [Warps-1:0]         mem_full_i,   // ... as many as a warp may have
   input  logic [Warps*Lanes-1:0]   drain_i,      // barrier results still to write
   input  logic [Warps*WarpW-1:0]   wblk_i,       // block slot of each warp
   input  logic [Warps-1:0]         release_i,    // barrier of a block slot releases
@@ -77,7 +92,11 @@ module kestrel_sm_issue #(
   // x scoreboard clear (retire)
   input  logic                     sb_clear_i,
   input  logic [WarpW-1:0]         sb_clear_warp_i,
-  input  logic [4:0]               sb_clear_rd_i
+  input  logic [4:0]               sb_clear_rd_i,
+  // f-load scoreboard clear (an LSU write-back of an f register)
+  input  logic                     fsb_clear_i,
+  input  logic [WarpW-1:0]         fsb_clear_warp_i,
+  input  logic [4:0]               fsb_clear_rd_i
 );
   // The issuing instruction's decode (x and F fields); the per-warp decodes
   // are kept flat (Yosys 0.23 has no arrays of structs, nor $bits of a type).
@@ -111,6 +130,10 @@ module kestrel_sm_issue #(
   logic [Warps*18-1:0] sb_check;
   logic [Warps-1:0] sb_hazard;
   logic [Warps-1:0] sb_busy;
+  logic [Warps-1:0] wdrain;      // the warp's next instruction waits for its memory instructions
+  logic [Warps-1:0] fld_haz;     // ... reads or writes an f register a load in flight will write
+  logic [Warps*32-1:0] fld_pend; // f registers loads in flight will write, per warp
+  logic [Warps*2-1:0] young_q, young_d;  // cycles until the warp's last pipe instruction retired
 
   for (genvar g = 0; g < Warps; g++) begin : gen_warp_decode
     logic [17:0] wregs;
@@ -131,6 +154,16 @@ module kestrel_sm_issue #(
       .unit_o  (wfp_unit[g*2 +: 2])
     );
     assign sb_check[g*18 +: 18] = ffault_i[g] ? 18'd0 : wregs;
+    kestrel_sm_mem_hazard u_mem_hazard (
+      .dec_i         (wdec_flat[g*DecW +: DecW]),
+      .fp_i          (wfp_flat[g*FpDecW +: FpDecW]),
+      .opcode_i      (word_i[g*32 +: 7]),
+      .fpx_i         (wfpx[g]),
+      .ffault_i      (ffault_i[g]),
+      .fload_pend_i  (fld_pend[g*32 +: 32]),
+      .drain_o       (wdrain[g]),
+      .fload_hazard_o(fld_haz[g])
+    );
     assign wshfl[g] = word_i[g*32 +: 7] == kestrel_pkg::OpSimt && word_i[g*32 + 12 +: 3] == 3'd2;
     assign wpair[g] = Xlen == 32 && word_i[g*32 +: 7] == kestrel_pkg::OpAtomic && word_i[g*32 + 12 +: 3] == 3'd3;
   end
@@ -139,6 +172,7 @@ module kestrel_sm_issue #(
   logic [WarpW-1:0] sb_set_warp;
   logic [4:0] sb_set_rd;
 
+  logic [Warps*32-1:0] sb_pend_unused;
   kestrel_scoreboard #(.Warps(Warps), .ClearPorts(1)) u_scoreboard (
     .clk_i, .rst_ni,
     .flush_i     (flush_i),
@@ -150,7 +184,8 @@ module kestrel_sm_issue #(
     .clear_i     (sb_clear_i),
     .clear_warp_i(sb_clear_warp_i),
     .clear_rd_i  (sb_clear_rd_i),
-    .busy_o      (sb_busy)
+    .busy_o      (sb_busy),
+    .pending_o   (sb_pend_unused)
   );
 
   always_comb begin
@@ -161,6 +196,8 @@ module kestrel_sm_issue #(
       if (!ffault_i[w]) begin
         if (sb_hazard[w]) ready[w] = 1'b0;
         if (wmem[w] && lsu_busy_i) ready[w] = 1'b0;
+        if (mem_busy_i[w] && (wdrain[w] || fld_haz[w])) ready[w] = 1'b0;
+        if ((wmem[w] || wtex[w]) && (mem_full_i[w] || young_q[w*2 +: 2] != '0)) ready[w] = 1'b0;
         if (wdiv[w] && div_busy_i) ready[w] = 1'b0;
         if (wtex[w] && tex_busy_i) ready[w] = 1'b0;
         // With lane ops outstanding only an independent lane op may follow.
@@ -181,6 +218,39 @@ module kestrel_sm_issue #(
       end
       if (stop_i || hold_i || s1_pair) ready[w] = 1'b0;
     end
+  end
+
+  // The f-load scoreboard: flw sets f rd at issue, its LSU write-back clears it.
+  logic fsb_set;
+  logic [Warps-1:0] fsb_hazard_unused, fsb_busy_unused;
+  assign fsb_set = issue && !iffault && wmem[iw] && ifp.load && ifp.rd_we;
+  kestrel_scoreboard #(.Warps(Warps), .ClearPorts(1), .HardZero(1'b0)) u_fload_scoreboard (
+    .clk_i, .rst_ni,
+    .flush_i     (flush_i),
+    .check_i     ('0),
+    .hazard_o    (fsb_hazard_unused),
+    .set_i       (fsb_set),
+    .set_warp_i  (iw),
+    .set_rd_i    (ifp.rd),
+    .clear_i     (fsb_clear_i),
+    .clear_warp_i(fsb_clear_warp_i),
+    .clear_rd_i  (fsb_clear_rd_i),
+    .busy_o      (fsb_busy_unused),
+    .pending_o   (fld_pend)
+  );
+
+  // A pipe instruction issued at t retires at t+3; a load or store of its
+  // warp may issue from then on.
+  always_comb begin
+    for (int unsigned w = 0; w < Warps; w++) begin
+      young_d[w*2 +: 2] = (young_q[w*2 +: 2] != '0) ? young_q[w*2 +: 2] - 2'd1 : 2'd0;
+      if (issue && iw == WarpW'(w) && !wmem[w]) young_d[w*2 +: 2] = 2'd2;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) young_q <= '0;
+    else if (flush_i) young_q <= '0;
+    else young_q <= young_d;
   end
 
   kestrel_warp_sched #(.Warps(Warps), .Policy(SchedPolicy)) u_sched (
@@ -247,7 +317,7 @@ module kestrel_sm_issue #(
   end
   // Lint sink: of stage 1's decode only class, funct3, rs2 and rd matter here.
   logic unused_s1_dec;
-  assign unused_s1_dec = ^s1_dec_i;
+  assign unused_s1_dec = ^s1_dec_i ^ (^fsb_hazard_unused) ^ (^fsb_busy_unused) ^ (^sb_pend_unused);
 
   assign issue_o = issue;
   assign issue_warp_o = iw;

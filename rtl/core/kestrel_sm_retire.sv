@@ -107,6 +107,7 @@ module kestrel_sm_retire #(
   output logic                     xwe_o,      // x register write
   output logic                     fwe_o,      // f register write
   output logic                     sb_clear_o, // x scoreboard clear
+  output logic                     fsb_clear_o, // f-load scoreboard clear (an flw's write-back)
   output logic                     bar_issue_o,
   output logic [WarpW-1:0]         bar_issue_slot_o
 );
@@ -257,6 +258,7 @@ module kestrel_sm_retire #(
     // The scoreboard only tracks pipe and unit results; barrier results block
     // their warp instead.
     sb_clear_o = xwe_o && !grant_drain;
+    fsb_clear_o = fwe_o && grant_lsu;
   end
 
   // Every retire of a model-visible instruction feeds the barrier watchdog.

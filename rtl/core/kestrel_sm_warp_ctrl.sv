@@ -28,12 +28,14 @@ module kestrel_sm_warp_ctrl #(
   parameter int unsigned Xlen = 64,
   parameter int unsigned Lanes = 32,
   parameter int unsigned Warps = 8,
+  parameter int unsigned MemInFlight = 4,  // loads/stores in the LSU per warp (at most 15)
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1,
   localparam int unsigned RowW = Lanes * Xlen,
   localparam int unsigned CountW = 11,
   localparam int unsigned TidW = 30,
-  localparam int unsigned SleepW = 48
+  localparam int unsigned SleepW = 48,
+  localparam int unsigned MemQW = $clog2(MemInFlight + 1)
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -131,6 +133,11 @@ module kestrel_sm_warp_ctrl #(
   output logic [Warps-1:0]              ctrl_o,
   output logic [Warps-1:0]              backoff_o,        // spinning warps backing off
   output logic [Warps-1:0]              long_o,
+  output logic [Warps-1:0]              mem_busy_o,       // memory instructions of the warp in flight
+  output logic [Warps-1:0]              mem_full_o,       // ... MemInFlight of them
+  // the retiring record's place among its warp's memory instructions
+  input  logic [WarpW-1:0]              retire_warp_i,
+  output logic [3:0]                    retire_mem_seq_o,
   output logic [Warps*Lanes*TidW-1:0]   tid_o,
   output logic [Warps*Lanes*5-1:0]      fflags_o,
   output logic [Warps*Lanes*3-1:0]      frm_o,
@@ -295,7 +302,14 @@ module kestrel_sm_warp_ctrl #(
   logic [63:0] cycle_q;
   logic [Warps*Lanes*5-1:0] fflags_q, fflags_d;  // per thread
   logic [Warps*Lanes*3-1:0] frm_q, frm_d;
-  logic [Warps-1:0] lsu_warps_q, lsu_warps_d;   // warps with a memory instruction in the LSU
+  // Memory instructions (the LSU's and kx.tex) per warp: in flight, and
+  // modulo 16 issued and completed; a retire record carries how many of its
+  // warp's precede it in program order (retire_mem_seq_o): a memory
+  // instruction's own completion count, any other record's issue count (a
+  // load or store never issues before its warp's older pipe instructions
+  // retired, kestrel_sm_issue, so none younger is counted).
+  logic [Warps*MemQW-1:0] memq_q, memq_d;
+  logic [Warps*4-1:0] mem_issued_q, mem_issued_d, mem_done_q, mem_done_d;
   logic div_inflight_q, div_inflight_d;
   logic div_pending_q, div_pending_d;            // divider finished, waiting for the retire slot
 
@@ -471,7 +485,9 @@ module kestrel_sm_warp_ctrl #(
     fault_valid_d = fault_valid_q;
     fault_d = fault_q;
     stop_d = stop_q;
-    lsu_warps_d = lsu_warps_q;
+    memq_d = memq_q;
+    mem_issued_d = mem_issued_q;
+    mem_done_d = mem_done_q;
     div_inflight_d = div_inflight_q;
     div_pending_d = div_pending_q;
     fflags_d = fflags_q;
@@ -498,6 +514,8 @@ module kestrel_sm_warp_ctrl #(
         resel_d[disp_warp] = 1'b1;
         ctrl_d[disp_warp] = 1'b0;
         long_d[disp_warp] = 1'b0;
+        mem_issued_d[32'(disp_warp)*4 +: 4] = '0;
+        mem_done_d[32'(disp_warp)*4 +: 4] = '0;
         fair_d[32'(disp_warp)*FairW +: FairW] = '0;
         rr_d[32'(disp_warp)*32 +: 32] = '0;
         yield_d[32'(disp_warp)*YieldW +: YieldW] = '0;
@@ -549,8 +567,14 @@ module kestrel_sm_warp_ctrl #(
           resel_d[iw] = 1'b1;
         end
       end
-      if (is_mem_class(idec.cls) || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
-      if (is_mem_class(idec.cls)) lsu_warps_d[iw] = 1'b1;
+      // Loads and stores leave the warp free to issue; atomics and kx.tex
+      // (issued with no memory instruction in flight) hold it like divides.
+      if (idec.cls == kestrel_pkg::ClassAtomic || idec.cls == kestrel_pkg::ClassTex
+          || idec.cls == kestrel_pkg::ClassDiv) long_d[iw] = 1'b1;
+      if (is_mem_class(idec.cls)) begin
+        memq_d[32'(iw)*MemQW +: MemQW] = memq_q[32'(iw)*MemQW +: MemQW] + MemQW'(1);
+        mem_issued_d[32'(iw)*4 +: 4] = mem_issued_q[32'(iw)*4 +: 4] + 4'd1;
+      end
       if (idec.cls == kestrel_pkg::ClassDiv) div_inflight_d = 1'b1;
       if (ifpx && ifp.unit != kestrel_fpu_pkg::FpUnitLane) long_d[iw] = 1'b1;
       if (iffault || idec.cls == kestrel_pkg::ClassIllegal || idec.cls == kestrel_pkg::ClassTrap) stop_d = 1'b1;
@@ -718,8 +742,10 @@ module kestrel_sm_warp_ctrl #(
     // ---- LSU, divider and barrier-result retires -----------------------------
     // A pair's first beat writes rd only; the instruction ends with the second.
     if (grant_lsu && lsu_rsp_last) begin
-      lsu_warps_d[lsu_rsp_warp] = 1'b0;
-      if (lsu_warps_q[lsu_rsp_warp]) begin
+      if (memq_q[32'(lsu_rsp_warp)*MemQW +: MemQW] != '0) begin
+        // memq_d: an issue of the same warp in this cycle has counted already.
+        memq_d[32'(lsu_rsp_warp)*MemQW +: MemQW] = memq_d[32'(lsu_rsp_warp)*MemQW +: MemQW] - MemQW'(1);
+        mem_done_d[32'(lsu_rsp_warp)*4 +: 4] = mem_done_q[32'(lsu_rsp_warp)*4 +: 4] + 4'd1;
         long_d[lsu_rsp_warp] = 1'b0;
         if (lsu_rsp_fault != kestrel_pkg::FaultNone && !fault_valid_d) begin
           fault_valid_d = 1'b1;
@@ -806,7 +832,9 @@ module kestrel_sm_warp_ctrl #(
       fault_q <= '0;
       stop_q <= 1'b0;
       cycle_q <= '0;
-      lsu_warps_q <= '0;
+      memq_q <= '0;
+      mem_issued_q <= '0;
+      mem_done_q <= '0;
       div_inflight_q <= 1'b0;
       div_pending_q <= 1'b0;
     end else if (flush) begin
@@ -824,7 +852,9 @@ module kestrel_sm_warp_ctrl #(
       resel_q <= '0;
       ctrl_q <= '0;
       long_q <= '0;
-      lsu_warps_q <= '0;
+      memq_q <= '0;
+      mem_issued_q <= '0;
+      mem_done_q <= '0;
       div_inflight_q <= 1'b0;
       div_pending_q <= 1'b0;
       if (start_i) begin
@@ -859,7 +889,9 @@ module kestrel_sm_warp_ctrl #(
       fault_q <= fault_d;
       stop_q <= stop_d;
       cycle_q <= cycle_q + 64'd1;
-      lsu_warps_q <= lsu_warps_d;
+      memq_q <= memq_d;
+      mem_issued_q <= mem_issued_d;
+      mem_done_q <= mem_done_d;
       div_inflight_q <= div_inflight_d;
       div_pending_q <= div_pending_d;
     end
@@ -923,7 +955,13 @@ module kestrel_sm_warp_ctrl #(
   assign fault_o = fault_q;
   assign stop_o = stop_q;
   assign cycle_o = cycle_q;
-  assign lsu_inflight_o = lsu_warps_q != '0;
+  assign lsu_inflight_o = memq_q != '0;
+  for (genvar g = 0; g < Warps; g++) begin : gen_mem_state
+    assign mem_busy_o[g] = memq_q[g*MemQW +: MemQW] != '0;
+    assign mem_full_o[g] = memq_q[g*MemQW +: MemQW] == MemQW'(MemInFlight);
+  end
+  assign retire_mem_seq_o = grant_lsu_i ? mem_done_q[32'(lsu_rsp_warp_i)*4 +: 4]
+                                        : mem_issued_q[32'(retire_warp_i)*4 +: 4];
   assign div_inflight_o = div_inflight_q;
   assign div_pending_o = div_pending_q;
 
@@ -935,6 +973,8 @@ module kestrel_sm_warp_ctrl #(
   // after reset, never while valid).
   `KESTREL_ASSERT(start_free, disp_start_i |-> !active_q[disp_warp_i])
   `KESTREL_ASSERT(issue_active, issue_i |-> active_q[issue_warp_i])
+  `KESTREL_ASSERT(mem_in_flight_bound,
+                  issue_i && !iffault && is_mem_class(idec.cls) |-> !mem_full_o[issue_warp_i])
   `KESTREL_ASSERT(issue_lanes, issue_i |-> (issue_mask_i & exited_q[32'(issue_warp_i)*Lanes +: Lanes]) == '0)
   `KESTREL_ASSERT_KNOWN(issue_known, issue_i)
   `KESTREL_ASSERT_KNOWN(s1_valid_known, s1_valid_i)

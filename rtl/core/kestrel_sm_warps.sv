@@ -12,6 +12,7 @@ module kestrel_sm_warps #(
   parameter int unsigned Warps = 8,
   parameter int unsigned SharedBytes = 64 * 1024,
   parameter int unsigned BarrierWatchdogLog2 = kestrel_pkg::BarrierWatchdogLog2,
+  parameter int unsigned MemInFlight = 4,  // loads/stores in flight per warp
   localparam int unsigned WarpW = (Warps > 1) ? $clog2(Warps) : 1,
   localparam int unsigned LaneW = (Lanes > 1) ? $clog2(Lanes) : 1,
   localparam int unsigned RowW = Lanes * Xlen,
@@ -63,6 +64,7 @@ module kestrel_sm_warps #(
   input  logic [WarpW-1:0]            s1_warp_i,
   input  logic                        s1_wsfault_i,
   input  logic                        s2_valid_i,
+  input  logic [WarpW-1:0]            retire_warp_i,
   input  logic [63:0]                 s3_a1_i,
   input  logic                        s3_faulting_i,
   input  logic [LaneW-1:0]            s3_flane_i,
@@ -128,10 +130,13 @@ module kestrel_sm_warps #(
   output logic                        fault_valid_o,
   output logic [Warps-1:0]            grp_valid_o,
   output logic [Warps-1:0]            long_o,
+  output logic [Warps-1:0]            mem_busy_o,
+  output logic [Warps-1:0]            mem_full_o,
   output logic                        lsu_inflight_o,
   output logic [Warps*WarpW-1:0]      wblk_o,
   // to the SM's ports
   output logic                        blk_ready_o,
+  output logic [3:0]                  retire_mem_seq_o,  // the retire record's place in its warp's memory order
   // to kestrel_sm
   output kestrel_pkg::fault_t         fault_o
 );
@@ -216,7 +221,7 @@ module kestrel_sm_warps #(
   // ===========================================================================
   // Warp control: lane PCs, groups, exits, barriers, syncwarp, sleep, faults
   // ===========================================================================
-  kestrel_sm_warp_ctrl #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps)) u_warp_ctrl (
+  kestrel_sm_warp_ctrl #(.Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .MemInFlight(MemInFlight)) u_warp_ctrl (
     .clk_i, .rst_ni, .start_i,
     .flush_i             (flush_i),
     .entry_pc_i          (launch_i.entry_pc[31:0]),
@@ -303,6 +308,10 @@ module kestrel_sm_warps #(
     .ctrl_o              (ctrl_o),
     .backoff_o           (backoff_o),
     .long_o              (long_o),
+    .mem_busy_o          (mem_busy_o),
+    .mem_full_o          (mem_full_o),
+    .retire_warp_i       (retire_warp_i),
+    .retire_mem_seq_o    (retire_mem_seq_o),
     .tid_o               (tid_o),
     .fflags_o            (fflags_o),
     .frm_o               (frm_o),
@@ -327,7 +336,7 @@ module kestrel_sm_warps #(
     .held_i          (held_o),
     .swait_i         (swait_o),
     .ctrl_i          (ctrl_o),
-    .long_i          (long_o),
+    .long_i          (long_o | mem_busy_o),
     .wblk_i          (wblk_o),
     .widx_i          (widx_o),
     .lpc_i           (lpc_o),

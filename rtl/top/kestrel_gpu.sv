@@ -24,7 +24,7 @@ module kestrel_gpu #(
   parameter int unsigned SharedBytes = 64 * 1024,
   parameter int unsigned MemBytes = 256 * 1024 * 1024,
   parameter int unsigned ClockKhz = 100_000,
-  parameter int unsigned MemOutstanding = 16,
+  parameter int unsigned MemOutstanding = 32,
   // SM parameters (kestrel_sm), reported in CONFIG2: the warp scheduler
   // policy (a kestrel_pkg::sched_policy_e value, as an int so that
   // `verilator -G` and Yosys take it), the I-cache lines and the FMA
@@ -39,12 +39,16 @@ module kestrel_gpu #(
   // Timing only (a warp goes through them in Lanes / SfuLanes turns): no
   // result depends on it, so CONFIG2 does not report it.
   parameter int unsigned SfuLanes = (Lanes < 4) ? Lanes : 4,
+  // Loads and stores in flight per warp (1..15) and line requests in flight
+  // in each SM's LSU (kestrel_sm).  Timing only: no result depends on them.
+  parameter int unsigned MemInFlight = 4,
+  parameter int unsigned LsuLines = 32,
   // The shared L2 (kestrel_l2_cache) in front of the DRAM port: L2Sets x
   // L2Ways lines of 64 bytes, L2Mshrs line fills in flight; L2Sets = 0
   // leaves it out (the board preset).  Reported in CONFIG3.
   parameter int unsigned L2Sets = 256,
   parameter int unsigned L2Ways = 8,
-  parameter int unsigned L2Mshrs = 16,
+  parameter int unsigned L2Mshrs = 32,
   // Each SM's two caches on its memory port (kestrel_sm_cache): the
   // constant cache, ConstCacheSets x ConstCacheWays lines of read-only pages
   // (kernel parameters, __constant__ data, .rodata), and the L1 data cache,
@@ -101,7 +105,9 @@ module kestrel_gpu #(
   output logic [NumSms-1:0]             retire_rd_we_o,
   output logic [NumSms-1:0]             retire_rd_fp_o,
   output logic [NumSms*5-1:0]           retire_rd_o,
-  output logic [NumSms*Lanes*Xlen-1:0]  retire_rd_data_o
+  output logic [NumSms*Lanes*Xlen-1:0]  retire_rd_data_o,
+  output logic [NumSms-1:0]             retire_lsu_o,
+  output logic [NumSms*4-1:0]           retire_mem_seq_o
 );
   kestrel_pkg::launch_t launch;
   logic [31:0] watchdog;
@@ -163,6 +169,8 @@ module kestrel_gpu #(
       .TexUnit(TexUnit),
       .SfuLanes(SfuLanes),
       .FpuStages(FpuStages),
+      .MemInFlight(MemInFlight),
+      .LsuLines(LsuLines),
       .ClockKhz(ClockKhz)
     ) u_sm (
       .clk_i,
@@ -196,7 +204,9 @@ module kestrel_gpu #(
       .retire_rd_we_o(retire_rd_we_o[s]),
       .retire_rd_fp_o(retire_rd_fp_o[s]),
       .retire_rd_o(retire_rd_o[s*5 +: 5]),
-      .retire_rd_data_o(retire_rd_data_o[s*Lanes*Xlen +: Lanes*Xlen])
+      .retire_rd_data_o(retire_rd_data_o[s*Lanes*Xlen +: Lanes*Xlen]),
+      .retire_lsu_o(retire_lsu_o[s]),
+      .retire_mem_seq_o(retire_mem_seq_o[s*4 +: 4])
     );
     // A registered stage each way between the SM and the crossbar: the SM's
     // memory arbitration mixes its port's ready into its valid in one block,

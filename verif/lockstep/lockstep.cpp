@@ -50,6 +50,8 @@ bool Checker::place_block(uint32_t block_index, uint32_t sm, const std::vector<u
                 ": the model refused: " + e.what());
   }
   placements_[key(sm, block_index)] = warp_slots;
+  // The RTL starts the warp's memory-instruction counts again.
+  for (uint32_t slot : warp_slots) order_.erase(key(sm, slot));
   return true;
 }
 
@@ -116,6 +118,17 @@ bool Checker::is_pair_atomic(uint64_t pc) const {
   return (word & 0x7F) == 0x2B && ((word >> 12) & 7) == 3;  // custom-1, funct3 3 (docs/isa.md section 2.2)
 }
 
+bool Checker::is_load_or_store(uint64_t pc) const {
+  uint32_t word = 0;
+  try {
+    gpu_.read_mem(pc, &word, 4);
+  } catch (const Error&) {
+    return false;
+  }
+  const uint32_t opcode = word & 0x7F;
+  return opcode == 0x03 || opcode == 0x07 || opcode == 0x23 || opcode == 0x27;  // LOAD, LOAD-FP, STORE, STORE-FP
+}
+
 int Checker::tex_rd(uint64_t pc) const {
   uint32_t word = 0;
   try {
@@ -160,12 +173,40 @@ bool Checker::retire(const RtlRetire& rtl) {
   if (!ok()) return false;
   ++retired_;
   if (model_faulted_) return true;  // retires after the model's own fault (watchdog) are not comparable
+  WarpOrder& order = order_[key(rtl.sm, rtl.warp_slot)];
+  if ((rtl.mem_seq & 15u) != order.mem_done) {
+    order.held.push_back(rtl);
+    return true;
+  }
+  if (!replay(rtl)) return false;
+  while (!order.held.empty() && (order.held.front().mem_seq & 15u) == order.mem_done) {
+    const RtlRetire next = order.held.front();
+    order.held.pop_front();
+    if (!replay(next)) return false;
+  }
+  return true;
+}
+
+bool Checker::replay(const RtlRetire& rtl) {
+  const uint64_t warp_key = key(rtl.sm, rtl.warp_slot);
+  if (model_faulted_) return true;
+  if (!compare(rtl)) return false;
+  // A memory instruction counts as executed once its last record is in (a
+  // kx.tex's fourth, a pair atomic's second).
+  if (rtl.lsu && tex_owed_.count(warp_key) == 0 && pair_low_.count(warp_key) == 0) {
+    uint8_t& done = order_[warp_key].mem_done;
+    done = static_cast<uint8_t>((done + 1) & 15u);
+  }
+  return true;
+}
+
+bool Checker::compare(const RtlRetire& rtl) {
+  const uint64_t warp_key = key(rtl.sm, rtl.warp_slot);
   if (rtl.rd_data.size() < lanes_)
     return fail("retire record with " + std::to_string(rtl.rd_data.size()) + " lanes");
   // An RV32 register-pair atomic retires as two records of its warp: rd with
   // the low words, then rd+1 with the high words.  The model steps when both
   // are in, so that an oracle gets the 64-bit old values.
-  const uint64_t warp_key = key(rtl.sm, rtl.warp_slot);
   // A kx.tex retires as four records of its warp (f rd, rd+1, rd+2, rd+3);
   // the first stepped the model.
   if (tex_owed_.count(warp_key) != 0) return match_tex_record(rtl);
@@ -345,13 +386,24 @@ bool Checker::fault(const model::Fault& rtl) {
       return fail("rtl faulted in a warp that still owes f" + std::to_string(owed->second.next_reg) +
                   " of the kx.tex at " + hex(owed->second.pc) + ": " + fault_text(rtl));
     }
-    try {
-      gpu_.step(rtl.sm, slot);
-    } catch (const Error& e) {
-      return fail(std::string("stepping the faulting warp: ") + e.what());
-    }
-    if (gpu_.state() != model::LaunchState::kFault) {
-      return fail("rtl fault " + fault_text(rtl) + " but the model executed that instruction without one");
+    // The faulting instruction may be younger than memory instructions still
+    // in flight and records held behind them: the model executes those
+    // first (uncompared; the launch ends here), then must fault.
+    std::deque<RtlRetire>& held = order_[key(rtl.sm, slot)].held;
+    for (;;) {
+      model::Retire m;
+      try {
+        m = gpu_.step(rtl.sm, slot);
+      } catch (const Error& e) {
+        return fail(std::string("stepping the faulting warp: ") + e.what());
+      }
+      if (gpu_.state() == model::LaunchState::kFault) break;
+      const bool held_record = m.issued && !held.empty() && held.front().pc == m.pc;
+      if (held_record) {
+        held.pop_front();
+      } else if (!m.issued || !is_load_or_store(m.pc)) {
+        return fail("rtl fault " + fault_text(rtl) + " but the model executed that instruction without one");
+      }
     }
   }
   const model::Fault& m = gpu_.fault();
@@ -365,6 +417,13 @@ bool Checker::fault(const model::Fault& rtl) {
 
 bool Checker::finish() {
   if (!ok()) return false;
+  for (const auto& [k, order] : order_) {
+    if (order.held.empty()) continue;
+    const RtlRetire& r = order.held.front();
+    return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " retired " + describe(r) + " after " +
+                std::to_string(r.mem_seq) + " of its memory instructions, but only " +
+                std::to_string(order.mem_done) + " (mod 16) completed");
+  }
   for (const auto& [k, first] : pair_low_) {
     return fail("warp slot " + std::to_string(k & 0xFFFFFFFF) + " never wrote the high word x" +
                 std::to_string(first.rd + 1) + " of its pair atomic at " + hex(first.pc));

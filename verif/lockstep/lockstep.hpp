@@ -24,6 +24,15 @@
 //   model's writes of f rd+1..rd+3 until the warp's next records match them
 //   in that order (counted among the barrier-result records).  A faulting
 //   kx.tex retires nothing (the fault path).
+// * Loads and stores in flight (docs/microarchitecture.md, "Memory
+//   instructions in flight"): a warp goes on issuing past its loads and
+//   stores, so its later instructions may retire before them.  Every RTL
+//   record carries how many of its warp's memory instructions precede it in
+//   program order (mod 16); memory instructions complete in program order.
+//   The checker steps the model for a record only when the model has
+//   executed exactly that many of the warp's memory instructions, and holds
+//   the others back until then, so the model executes each warp in program
+//   order and each memory instruction where the RTL performed it.
 // * cycle/time CSR reads: the model counts issued instructions, the RTL clock
 //   cycles; those values are not compared, and the model takes the RTL's
 //   value into its register so that what is computed from it agrees.
@@ -47,6 +56,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -67,6 +77,11 @@ struct RtlRetire {
   bool rd_fp = false;
   uint8_t rd = 0;
   std::vector<uint64_t> rd_data;  // one value per lane (lanes of the warp)
+  // The record is a memory instruction's completion (LSU or kx.tex); the
+  // number of the warp's memory instructions before it in program order,
+  // mod 16 (retire_mem_seq_o).
+  bool lsu = false;
+  uint8_t mem_seq = 0;
 };
 
 class Checker {
@@ -116,6 +131,7 @@ class Checker {
   bool fail(const std::string& message);
   bool is_cycle_read(uint64_t pc) const;
   bool is_pair_atomic(uint64_t pc) const;
+  bool is_load_or_store(uint64_t pc) const;
   // The f rd of the kx.tex at pc, or -1 when pc holds no kx.tex.
   int tex_rd(uint64_t pc) const;
   bool match_tex_record(const RtlRetire& rtl);
@@ -124,6 +140,10 @@ class Checker {
   bool step_and_compare(const RtlRetire& rtl, const std::vector<uint64_t>* wide_values);
   std::string describe(const RtlRetire& rtl) const;
   bool match_barrier_record(const RtlRetire& rtl);
+  // One record whose older memory instructions the model has executed:
+  // compare() it and count it if it completes a memory instruction.
+  bool replay(const RtlRetire& rtl);
+  bool compare(const RtlRetire& rtl);
   bool raced_load(const model::Retire& m, const model::RegWrite& w, uint64_t rtl_value,
                   const std::string& where);
   uint32_t slot_of(uint32_t sm, uint32_t block_index, uint32_t warp) const;
@@ -146,6 +166,14 @@ class Checker {
     std::vector<uint64_t> values;   // per register, lane by lane
   };
   std::map<uint64_t, OwedTex> tex_owed_;
+  // Per warp (same key): the memory instructions the model has executed, mod
+  // 16, and the records that retired ahead of an older memory instruction,
+  // in retire order.
+  struct WarpOrder {
+    uint8_t mem_done = 0;
+    std::deque<RtlRetire> held;
+  };
+  std::map<uint64_t, WarpOrder> order_;
   // A plain load whose value the RTL read differently from the model (GPU
   // lock-step): accepted only if, at the end, it is a value of a followed
   // word's chain; `message` is the mismatch reported otherwise.

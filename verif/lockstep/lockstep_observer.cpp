@@ -122,6 +122,8 @@ class LockstepObserver final : public tap::Observer {
     rtl.rd_fp = r.rd_fp;
     rtl.rd = r.rd;
     rtl.rd_data = r.rd_data;
+    rtl.lsu = r.lsu;
+    rtl.mem_seq = r.mem_seq;
     if (rtl.rd_we) {
       if (++writes_seen_ == args_.inject && rtl.mask != 0) flip_first_lane(rtl);  // must be seen as wrong
       if (args_.inject_atomic != 0 && is_atomic(rtl.pc) && ++atomics_seen_ == args_.inject_atomic &&

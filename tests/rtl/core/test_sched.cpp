@@ -10,6 +10,7 @@
 #include "Vsched_gto4.h"
 #include "Vsched_rr4.h"
 #include "Vscoreboard4.h"
+#include "Vscoreboard4f.h"
 #include "rtl_test.hpp"
 
 namespace {
@@ -81,6 +82,7 @@ TEST(RtlScoreboard, MatchesReference) {
                         (u.rs2_re && (pending[w] >> u.rs2 & 1));
       ASSERT_EQ(bool(bench->hazard_o >> w & 1), want) << "cycle " << cycle << " warp " << w;
       ASSERT_EQ(bool(bench->busy_o >> w & 1), pending[w] != 0);
+      ASSERT_EQ(bench->pending_o[w], pending[w]) << "cycle " << cycle << " warp " << w;
     }
     bench.tick();
     for (unsigned p = 0; p < 2; ++p)
@@ -101,6 +103,34 @@ TEST(RtlScoreboard, X0IsNeverPending) {
   use[1] = RegUse{true, 0, true, 0, true, 0};
   set_check(bench, use);
   bench.eval();
+  EXPECT_EQ(bench->hazard_o, 0u);
+}
+
+// HardZero = 0 (the f-load scoreboard): register 0 is an ordinary register.
+TEST(RtlScoreboard, RegisterZeroIsTrackedWithoutHardZero) {
+  Bench<Vscoreboard4f> bench;
+  bench.reset();
+  bench->set_i = 1;
+  bench->set_warp_i = 1;
+  bench->set_rd_i = 0;
+  bench.tick();
+  bench->set_i = 0;
+  bench->check_i[0] = 0;
+  bench->check_i[1] = 0;
+  bench->check_i[2] = 0;
+  // warp 1's rs1 = register 0, read: bits 18 + 11 (rs1_re) and 18 + 6.. (rs1 = 0)
+  bench->check_i[0] = 1u << (18 + 11);
+  bench.eval();
+  EXPECT_EQ(bench->pending_o[1], 1u);
+  EXPECT_EQ(bench->hazard_o, 2u);
+  EXPECT_EQ(bench->busy_o, 2u);
+  bench->clear_i = 1;
+  bench->clear_warp_i = 1;
+  bench->clear_rd_i = 0;
+  bench.tick();
+  bench->clear_i = 0;
+  bench.eval();
+  EXPECT_EQ(bench->pending_o[1], 0u);
   EXPECT_EQ(bench->hazard_o, 0u);
 }
 

@@ -147,6 +147,9 @@ struct RunResult {
   uint64_t cycles = 0;
   uint64_t retired = 0;  // model-visible instructions compared
   uint64_t thread_instrs = 0;
+  // Records that retired while an older memory instruction of their warp was
+  // still in flight (their mem_seq ahead of the warp's completed count).
+  uint64_t retired_ahead = 0;
   bool faulted = false;
   model::Fault fault;
   // The SM's counter events, summed (kestrel_pkg::sm_events_t), and the
@@ -239,6 +242,7 @@ class SmHarness {
     uint32_t next_block = 0, done_blocks = 0;
     uint64_t fault_seen_at = 0;
     bool fault_seen = false;
+    std::vector<uint8_t> mem_done(cfg_.warps, 0);  // per warp slot: memory instructions completed, mod 16
     uint64_t cycle = 0;
     mem_.clear_reservations();  // launch start ends every reservation
     dut_->start_i = 1;
@@ -265,14 +269,15 @@ class SmHarness {
         for (unsigned w = 0; w < cfg_.warps; ++w)
           if ((static_cast<uint64_t>(dut_->blk_slots_o) >> w) & 1) slots.push_back(w);
         checker.place_block(next_block, 0, slots);
+        for (uint32_t slot : slots) mem_done[slot] = 0;
         ++next_block;
       }
       if (dut_->retire_valid_o) {
         lockstep::RtlRetire r = read_retire();
         if (trace_) {
-          std::fprintf(stderr, "cycle %llu retire warp %u pc 0x%llx mask 0x%x",
+          std::fprintf(stderr, "cycle %llu retire warp %u pc 0x%llx mask 0x%x%s mem_seq %u",
                        static_cast<unsigned long long>(cycle), r.warp_slot,
-                       static_cast<unsigned long long>(r.pc), r.mask);
+                       static_cast<unsigned long long>(r.pc), r.mask, r.lsu ? " lsu" : "", r.mem_seq);
           if (r.rd_we) {
             std::fprintf(stderr, " x%u =", r.rd);
             for (uint64_t v : r.rd_data) std::fprintf(stderr, " %llx", static_cast<unsigned long long>(v));
@@ -280,6 +285,15 @@ class SmHarness {
           std::fprintf(stderr, "\n");
         }
         res.thread_instrs += static_cast<uint64_t>(__builtin_popcount(r.mask));
+        if (r.warp_slot < mem_done.size()) {
+          // A memory instruction's records (a pair atomic has two) carry its
+          // own place; any other record the count of memory instructions
+          // issued before it.
+          if (r.lsu)
+            mem_done[r.warp_slot] = static_cast<uint8_t>((r.mem_seq + 1) & 15u);
+          else if (r.mem_seq != mem_done[r.warp_slot])
+            ++res.retired_ahead;
+        }
         checker.retire(r);
       }
       if (dut_->blk_done_o) ++done_blocks;
@@ -426,6 +440,8 @@ class SmHarness {
     r.rd_we = dut_->retire_rd_we_o;
     r.rd_fp = dut_->retire_rd_fp_o;
     r.rd = dut_->retire_rd_o;
+    r.lsu = dut_->retire_lsu_o;
+    r.mem_seq = dut_->retire_mem_seq_o;
     // Lanes x Xlen bits: Verilator's VlWide above 64 bits, a plain integer
     // up to 64 (one lane, or two RV32 lanes).
     const auto& port = dut_->retire_rd_data_o;

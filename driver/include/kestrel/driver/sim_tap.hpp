@@ -23,7 +23,7 @@ namespace kestrel::tap {
 
 // Bumped whenever the interface below changes; a plug-in built against
 // another version is refused.
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 
 // A block the hardware placed: its linear index, SM and warp slots in warp
 // order.
@@ -43,6 +43,11 @@ struct Retire {
   bool rd_fp = false;
   uint8_t rd = 0;
   std::vector<uint64_t> rd_data;  // one value per lane of the warp
+  // A memory instruction's completion (LSU, kx.tex); how many of the warp's
+  // memory instructions precede the record in program order, mod 16 (a
+  // warp's later instructions may retire before its loads and stores).
+  bool lsu = false;
+  uint8_t mem_seq = 0;
 };
 
 // The backend's device DRAM (at KESTREL_GLOBAL_BASE), read-only.
