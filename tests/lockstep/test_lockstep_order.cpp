@@ -29,13 +29,13 @@ Assembler kernel() {
   a.csrr(t0, KESTREL_CSR_TID_X);
   a.slli(t1, t0, 2);
   a.add(s0, a0, t1);
-  a.lw(s1, s0, 0x100);   // memory instruction 0
-  a.lw(s3, s0, 0x200);   // memory instruction 1
-  a.addi(s2, t0, 3);     // independent: may retire ahead of both loads
+  a.lw(s1, s0, 0x100);  // memory instruction 0
+  a.lw(s3, s0, 0x200);  // memory instruction 1
+  a.addi(s2, t0, 3);    // independent: may retire ahead of both loads
   a.xori(s4, s2, 0x5A);
-  a.add(s5, s1, s3);     // waits for the loads
+  a.add(s5, s1, s3);  // waits for the loads
   a.add(s5, s5, s4);
-  a.sw(s5, s0, 0x300);   // memory instruction 2
+  a.sw(s5, s0, 0x300);  // memory instruction 2
   a.kx_exit();
   return a;
 }

@@ -126,7 +126,8 @@ bool Checker::is_load_or_store(uint64_t pc) const {
     return false;
   }
   const uint32_t opcode = word & 0x7F;
-  return opcode == 0x03 || opcode == 0x07 || opcode == 0x23 || opcode == 0x27;  // LOAD, LOAD-FP, STORE, STORE-FP
+  return opcode == 0x03 || opcode == 0x07 || opcode == 0x23 ||
+         opcode == 0x27;  // LOAD, LOAD-FP, STORE, STORE-FP
 }
 
 int Checker::tex_rd(uint64_t pc) const {

@@ -281,7 +281,7 @@ TYPED_TEST(SmLockstep, LoadsInFlightOverlapAndRetireAheadOfThem) {
     // Independent of the loads: retires ahead of them.
     a.addi(s3, t0, 5);
     a.xori(s3, s3, 0x55);
-    a.add(s4, s1, s2);      // waits for both loads
+    a.add(s4, s1, s2);  // waits for both loads
     a.fadd(f(3), f(1), f(2));
     a.fsw(f(2), s0, -kStride);  // fsw of a loaded f register: waits for it
     a.fmv_x_w(s5, f(3));
@@ -293,10 +293,12 @@ TYPED_TEST(SmLockstep, LoadsInFlightOverlapAndRetireAheadOfThem) {
   };
   RunResult overlapped = this->run(program(false), Dim3{1, 1, 1}, Dim3{threads, 1, 1});
   RunResult chained = this->run(program(true), Dim3{1, 1, 1}, Dim3{threads, 1, 1});
-  std::printf("four loads per warp at latency %u: %llu cycles independent, %llu chained; %llu records retired ahead\n",
-              kLatency, static_cast<unsigned long long>(overlapped.cycles),
-              static_cast<unsigned long long>(chained.cycles),
-              static_cast<unsigned long long>(overlapped.retired_ahead));
+  std::printf(
+      "four loads per warp at latency %u: %llu cycles independent, %llu chained; %llu records retired "
+      "ahead\n",
+      kLatency, static_cast<unsigned long long>(overlapped.cycles),
+      static_cast<unsigned long long>(chained.cycles),
+      static_cast<unsigned long long>(overlapped.retired_ahead));
   EXPECT_GT(overlapped.retired_ahead, 0u);
   // Three of the four latencies hidden, less what the warps' own turns cost.
   EXPECT_LT(overlapped.cycles + 2 * kLatency, chained.cycles);
@@ -1809,8 +1811,9 @@ TYPED_TEST(SmLockstep, RandomPrograms) {
     retired += r.retired;
     ahead += r.retired_ahead;
   }
-  std::printf("%u random programs, %llu warp-instructions compared, %llu retired ahead of an older load or store\n",
-              count, static_cast<unsigned long long>(retired), static_cast<unsigned long long>(ahead));
+  std::printf(
+      "%u random programs, %llu warp-instructions compared, %llu retired ahead of an older load or store\n",
+      count, static_cast<unsigned long long>(retired), static_cast<unsigned long long>(ahead));
   // The programs' loads and stores are followed by independent work often
   // enough that some retire out of order: the checker's replay is exercised.
   if (count >= 10) EXPECT_GT(ahead, 0u);
