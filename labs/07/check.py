@@ -25,7 +25,9 @@ LATENCIES = (20, 100, 300)
 N = 1024                                 # memory.cu's copy: floats per array
 COPY_BYTES = 2 * N * 4                   # what the copy reads and writes
 # The scale_wide figures part 2 asks of the student's change.
-WIDE_ROW_HITS, WIDE_CYCLES = 0.90, 0.95
+# (0.85: the solution's scale_wide measures 0.90 since loads and stores stopped
+# blocking their warp and the warps drift further apart.)
+WIDE_ROW_HITS, WIDE_CYCLES = 0.85, 0.95
 
 
 def hint(otherwise):
@@ -107,18 +109,19 @@ guess = lab.predictions(keys=[f"copy_bytes_per_cycle_{latency}" for latency in L
 for latency in LATENCIES:
     measured = COPY_BYTES / copies[latency]["counters"]["cycles"]
     lab.predicted(guess, f"copy_bytes_per_cycle_{latency}", measured, 0.15 * measured,
-                  hint="the launch is a chain of round trips, one after the other: each warp's memory instructions,\n"
-                       "one at a time, the 8 warps side by side (8 slots, one per warp): the copy's loads and\n"
-                       "stores and the parameter loads that miss in the L2 (make plot: the loads counter and the\n"
-                       "L2's hits), and the code fetches, which stall every warp; each takes the latency plus\n"
-                       "the overhead you found at latency 20 (step 3)")
+                  hint="the launch is a chain of round trips, one after the other: each warp waits where an\n"
+                       "instruction needs what is not back yet, the 8 warps side by side: the parameter loads\n"
+                       "(make plot: the loads counter and the L2's hits), the copy's loads (a store waits for its\n"
+                       "load, the next load does not wait for the store), the exit's wait for the last store, and\n"
+                       "the code fetch that no load hides; each takes the latency plus the overhead you found at\n"
+                       "latency 20 (step 3)")
 # Little's law on the DRAM's own figures: every line on the bus over the
 # launch's cycles, times the cycles a line request waits for its answer.
 dram = copies[300]["dram"]
 in_flight = dram["bytes_per_cycle"] * dram["average_read_latency"]
 lab.predicted(guess, "copy_bytes_in_flight_300", in_flight, 0.2 * in_flight,
               hint="how many 64-byte lines does one warp's load (or store) of 32 floats name, and how many\n"
-                   "memory instructions of an SM are in flight at once (8 slots, one instruction per warp;\n"
+                   "memory instructions of a warp are in flight at once (its load and its previous store;\n"
                    "docs/memory-system.md, \"The path today\")? Less reaches the DRAM while the parameter\n"
                    "loads (most of them hit the L2) and the code fetches are out: average over the launch's\n"
                    "round trips")

@@ -1816,7 +1816,9 @@ TYPED_TEST(SmLockstep, RandomPrograms) {
       count, static_cast<unsigned long long>(retired), static_cast<unsigned long long>(ahead));
   // The programs' loads and stores are followed by independent work often
   // enough that some retire out of order: the checker's replay is exercised.
-  if (count >= 10) EXPECT_GT(ahead, 0u);
+  if (count >= 10) {
+    EXPECT_GT(ahead, 0u);
+  }
 }
 
 }  // namespace
