@@ -44,6 +44,8 @@ module kestrel_sm_warp_ctrl #(
   input  logic [31:0]                   entry_pc_i,
   // block dispatch (kestrel_sm_dispatch)
   input  logic                          disp_busy_i,
+  input  logic                          disp_take_i,      // a block is accepted ...
+  input  logic [WarpW-1:0]              disp_take_slot_i, // ... into this block slot; its walk follows
   input  logic [WarpW-1:0]              disp_warp_i,
   input  logic [LaneW-1:0]              disp_lane_i,
   input  logic [TidW-1:0]               disp_tid_i,
@@ -291,6 +293,10 @@ module kestrel_sm_warp_ctrl #(
   logic [Warps*YieldW-1:0] yield_q, yield_d, grp_yield_q, grp_yield_d;
   logic [Warps*32-1:0] yield_pc_q, yield_pc_d;
   logic [Warps-1:0] resel_q, resel_d;          // group must be recomputed
+  // The block slot whose threads the dispatcher walks (while disp_busy_i): a
+  // warp of it that exits before its later warps have started leaves the
+  // block incomplete.
+  logic [WarpW-1:0] walk_slot_q;
   logic [Warps-1:0] ctrl_q, ctrl_d;            // control instruction in flight: lane PCs not final
   logic [Warps-1:0] long_q, long_d;            // LSU or divider instruction outstanding
   logic [Warps*Lanes*64-1:0] instret_q, instret_d;
@@ -691,6 +697,8 @@ module kestrel_sm_warp_ctrl #(
           for (int unsigned w = 0; w < Warps; w++) begin
             if (w != 32'(w3) && active_q[w] && wblk_q[w*WarpW +: WarpW] == slot3) any_left = 1'b1;
           end
+          // Warps of the block still to start: the block is not done either.
+          if (disp_busy && walk_slot_q == slot3) any_left = 1'b1;
           if (!any_left) begin
             // Warp slots stay allocated until the whole block completes.
             blk_done = 1'b1;
@@ -900,8 +908,10 @@ module kestrel_sm_warp_ctrl #(
 
   // Bookkeeping registers whose reset value never matters: each is written
   // before it is read (lanes get their PC at warp start, smask is read only
-  // for lanes in swait_q, the group only when grp_valid_q).
+  // for lanes in swait_q, the group only when grp_valid_q, the walked block
+  // slot only while the dispatcher walks, after its take).
   always_ff @(posedge clk_i) begin
+    if (disp_take_i) walk_slot_q <= disp_take_slot_i;
     lpc_q <= lpc_d;
     bar_rd_q <= bar_rd_d;
     bar_kind_q <= bar_kind_d;

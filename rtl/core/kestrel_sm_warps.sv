@@ -226,6 +226,8 @@ module kestrel_sm_warps #(
     .flush_i             (flush_i),
     .entry_pc_i          (launch_i.entry_pc[31:0]),
     .disp_busy_i         (disp_busy_o),
+    .disp_take_i         (disp_take_o),
+    .disp_take_slot_i    (disp_take_slot),
     .disp_warp_i         (disp_warp_o),
     .disp_lane_i         (disp_lane),
     .disp_tid_i          (disp_tid),
