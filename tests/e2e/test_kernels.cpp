@@ -209,6 +209,24 @@ TEST_P(KernelTest, Indexing2DCoversEveryThreadOnce) {
   }
 }
 
+// Warps that exit before their block's later warps have started (on the RTL
+// the dispatcher starts a block's warps one after another): the block ends
+// once, after its last warp (a block counted done early made the RTL's CTA
+// dispatcher assert "more blocks done than dispatched").
+TEST_P(KernelTest, EarlyWarpsExitBeforeTheLastWarpStarts) {
+  Module module = load("indexing");
+  const unsigned blocks = 6, threads = 256;
+  DeviceBuffer<unsigned> out(device(), 32 * blocks);
+  out.fill_bytes(0xFF);
+  module.kernel("last_warp_writes").launch(Dim3(blocks), Dim3(threads), 0, out);
+  device().synchronize();
+  const std::vector<unsigned> got = out.download();
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned l = 0; l < 32; ++l)
+      ASSERT_EQ(got[32 * b + l], b * 1000 + threads - 32 + l) << b << " " << l;
+  EXPECT_EQ(device().counters().value[KESTREL_CNT_BLOCKS], blocks);
+}
+
 TEST_P(KernelTest, Indexing3DCoversEveryThreadOnce) {
   Module module = load("indexing");
   const Dim3 grid(2, 3, 2), block(4, 2, 3);

@@ -35,3 +35,12 @@ __global__ void index_3d(unsigned int* ids, unsigned int* coords) {
   c[4] = blockIdx.y;
   c[5] = blockIdx.z;
 }
+
+// Every warp but a block's last exits at once; the last one writes.  On the
+// RTL a block's warps start one after another as the dispatcher walks its
+// threads, so early warps exit before later ones have started: the block
+// must not count as done until its last warp has started and exited.
+__global__ void last_warp_writes(unsigned int* out) {
+  if (threadIdx.x < blockDim.x - 32) return;
+  out[blockIdx.x * 32 + threadIdx.x % 32] = blockIdx.x * 1000 + threadIdx.x;
+}
