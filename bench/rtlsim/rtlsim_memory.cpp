@@ -183,8 +183,8 @@ bool run_chase() {
       "with its latency set.\n   The DRAM row visits 4096 lines once; the cached rows follow their chain "
       "one round and then five, and give the\n   extra rounds' cycles per hop; the hit counts are the "
       "long run's (its code and parameters too).\n");
-  std::printf("%-8s %-32s %11s %14s %12s %9s %9s %9s %9s\n", "latency", "chain", "cycles/hop", "DRAM read lat",
-              "beyond DRAM", "row hits", "L2 hits", "L1 hits", "const hits");
+  std::printf("%-8s %-32s %11s %14s %12s %9s %9s %9s %9s\n", "latency", "chain", "cycles/hop",
+              "DRAM read lat", "beyond DRAM", "row hits", "L2 hits", "L1 hits", "const hits");
   bool ok = true;
   for (const unsigned latency : latencies) {
     for (const Chain& chain : chains) {
@@ -207,7 +207,8 @@ bool run_chase() {
         std::snprintf(beyond, sizeof beyond, "%.1f", shown.cycles_per_hop - shown.dram_read_latency);
       std::printf("%-8u %-32s %11.1f %14.1f %12s %8.1f%% %9llu %9llu %9llu%s\n", latency, chain.label,
                   shown.cycles_per_hop, shown.dram_read_latency, beyond, 100.0 * shown.row_hit_rate,
-                  static_cast<unsigned long long>(shown.l2_hits), static_cast<unsigned long long>(shown.l1_hits),
+                  static_cast<unsigned long long>(shown.l2_hits),
+                  static_cast<unsigned long long>(shown.l1_hits),
                   static_cast<unsigned long long>(shown.const_hits), correct ? "" : "  WRONG POINTER");
       ok = ok && correct;
     }
@@ -275,7 +276,8 @@ uint32_t bank_passes(uint64_t base, uint32_t stride_words) {
 }
 
 struct LaunchCounts {
-  uint64_t cycles, mem_requests, shared_accesses, shared_passes, dram_reads, side_reads, l2_hits, sm_cache_hits;
+  uint64_t cycles, mem_requests, shared_accesses, shared_passes, dram_reads, side_reads, l2_hits,
+      sm_cache_hits;
   bool correct;
 };
 
@@ -342,8 +344,9 @@ bool run_coalescing() {
                        l2_hits == side_reads && dram_reads == 0;
     const bool correct = few.correct && many.correct;
     std::printf("%-7u %14.2f %15u %12.2f %12.2f %10.2f %12.2f %16.1f%s%s\n", stride, requests, expected,
-                sm_cache_hits, side_reads, l2_hits, dram_reads, static_cast<double>(many.cycles - few.cycles) / extra,
-                match ? "" : "  MISMATCH", correct ? "" : "  WRONG SUM");
+                sm_cache_hits, side_reads, l2_hits, dram_reads,
+                static_cast<double>(many.cycles - few.cycles) / extra, match ? "" : "  MISMATCH",
+                correct ? "" : "  WRONG SUM");
     ok = ok && match && correct;
   }
   return ok;

@@ -379,14 +379,16 @@ TEST(Rtlsim, L2SeesHostWritesBetweenLaunchesAndIsCounted) {
     const uint64_t misses = mem_counter(*rtl, KESTREL_MEM_CNT_L2_MISSES);
     const uint64_t merges = mem_counter(*rtl, KESTREL_MEM_CNT_L2_MERGES);
     const uint64_t fetches = mem_counter(*rtl, KESTREL_MEM_CNT_FETCHES);
-    EXPECT_EQ(hits + misses + merges, reads + fetches) << "every read and fetch that leaves the SM looks up the L2";
+    EXPECT_EQ(hits + misses + merges, reads + fetches)
+        << "every read and fetch that leaves the SM looks up the L2";
     EXPECT_GE(misses, 4u + 1u) << "a launch starts with an empty L2: the data and the code miss";
     EXPECT_LE(misses, 4u + fetches);
     EXPECT_GT(hits + merges, 0u);
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L2_WRITES), 16u) << "write-through";
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L2_EVICTIONS), 0u);
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_DRAM_REQUESTS), misses + 16u);
-    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_CONST_HITS) + mem_counter(*rtl, KESTREL_MEM_CNT_CONST_MISSES), 0u)
+    EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_CONST_HITS) + mem_counter(*rtl, KESTREL_MEM_CNT_CONST_MISSES),
+              0u)
         << "no read-only data: the code page is fetched, not read";
     EXPECT_EQ(mem_counter(*rtl, KESTREL_MEM_CNT_L1_EVICTIONS), 0u);
     EXPECT_EQ(reads + l1_hits + mem_counter(*rtl, KESTREL_MEM_CNT_WRITES) + fetches,
@@ -675,7 +677,8 @@ TEST(Rtlsim, L1SeesAStoreOfTheOtherSm) {
   ASSERT_EQ(rtl->read_reg(KESTREL_REG_STATUS), KESTREL_STATUS_DONE);
   std::vector<uint32_t> polls(kBlock);
   rtl->read_mem(kOut + 64, polls.data(), polls.size() * 4);
-  for (uint32_t i = 0; i < kBlock; ++i) EXPECT_LT(polls[i], kMaxPolls) << "poller " << i << " never saw the flag";
+  for (uint32_t i = 0; i < kBlock; ++i)
+    EXPECT_LT(polls[i], kMaxPolls) << "poller " << i << " never saw the flag";
   EXPECT_GT(*std::max_element(polls.begin(), polls.end()), 0u) << "the pollers started after the store";
   EXPECT_GT(mem_counter(*rtl, KESTREL_MEM_CNT_L1_HITS), 0u) << "polls of a held line hit the L1";
 }

@@ -284,7 +284,8 @@ TEST(SystemcPlatform, HostWriteDuringALaunchReachesThePollingKernel) {
   // Let the kernel poll the flag's line into the L2 first.
   ASSERT_EQ(kestrel_launch_advance(d, 512, &running), KESTREL_SUCCESS);
   const int flag = 9;
-  ASSERT_EQ(kestrel_memcpy_htod_concurrent(d, state.ptr() + sizeof(int), &flag, sizeof flag), KESTREL_SUCCESS);
+  ASSERT_EQ(kestrel_memcpy_htod_concurrent(d, state.ptr() + sizeof(int), &flag, sizeof flag),
+            KESTREL_SUCCESS);
   device.synchronize();
   const std::vector<int> result = state.download();
   EXPECT_EQ(result[2], flag) << "the kernel never saw the host's write";

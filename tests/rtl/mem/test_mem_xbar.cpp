@@ -176,7 +176,8 @@ TEST(MemXbar, RandomTrafficInOrderPerSm) {
       const MemRsp r = kestrel::rtlbench::unpack_rsp(b->sm_rsp_o.data(), s * mem_rsp::kBits);
       ASSERT_EQ(r.tag, e.tag) << "SM " << s << " out of order";
       ASSERT_EQ(r.fault, e.fault) << "SM " << s;
-      EXPECT_EQ(b->sm_rsp_readonly_o != 0, e.readonly) << "SM " << s << " read-only flag, tag " << unsigned{e.tag};
+      EXPECT_EQ(b->sm_rsp_readonly_o != 0, e.readonly)
+          << "SM " << s << " read-only flag, tag " << unsigned{e.tag};
       readonly_answers += e.readonly;
       if (e.read && e.fault == KESTREL_FAULT_NONE) {
         ASSERT_EQ(std::memcmp(r.rdata, e.data.data(), 64), 0) << "SM " << s << " read data";
