@@ -173,21 +173,21 @@ def memory():
     for n in range(2):
         y = 70 + n * 170
         s.box(30, y, 250, 140, f"SM {n if n == 0 else 'N-1'}", ["fetch: I-cache, line buffers",
-                                                               "LSU: a slot per warp,",
-                                                               "≤ 16 lines in flight", "shared memory: 32 banks",
+                                                               "LSU: 4 loads/stores per warp,",
+                                                               "≤ 32 lines in flight", "shared memory: 32 banks",
                                                                "(shared atomics at the banks)"], "hw")
         s.box(320, y + 45, 120, 50, "skid buffer", ["each way"], "hw")
         s.arrow([(280, y + 70), (320, y + 70)], both=True)
         s.arrow([(440, y + 70), (490, y + 70 if n == 0 else y + 40)], both=True)
     s.text(155, 228, "⋮", 20)
     s.box(490, 90, 170, 220, "kestrel_mem_xbar", ["round-robin", "over the SMs,", "page check,", "order FIFO",
-                                                   "(16 in flight)"], "mem")
+                                                   "(32 in flight)"], "mem")
     s.box(490, 350, 170, 80, "kestrel_page_table", ["3 bits per 4 KiB page", "R, W, X"], "reg")
     s.arrow([(575, 350), (575, 310)], "check", label_at=(582, 336))
     s.box(683, 120, 177, 160, "kestrel_mem_atomic", ["global atomics:", "read line, AMO ALU,", "hold the line,",
                                                       "LR/SC reservations"], "mem")
     s.arrow([(660, 200), (683, 200)], both=True)
-    s.box(880, 110, 160, 180, "kestrel_l2_cache", ["128 KiB, 8 ways,", "16 fills in flight,", "write-through,",
+    s.box(880, 110, 160, 180, "kestrel_l2_cache", ["128 KiB, 8 ways,", "32 fills in flight,", "write-through,",
                                                     "in order; emptied", "at START and by", "mem_changed_i"], "mem")
     s.arrow([(860, 200), (880, 200)], both=True)
     s.box(1060, 140, 100, 120, "DRAM", ["in-order", "responses,", "tag echo"], "mem")
