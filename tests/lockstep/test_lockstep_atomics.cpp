@@ -20,6 +20,7 @@
 #include "atomic_chains.hpp"
 #include "harness.hpp"
 #include "lockstep.hpp"
+#include "retire_records.hpp"
 
 namespace kestrel::lockstep {
 namespace {
@@ -183,23 +184,6 @@ model::rvasm::Assembler race_kernel() {
   a.sw(s2, t2, 64);
   a.kx_exit();
   return a;
-}
-
-// The retire record the RTL would send for a model retire.
-RtlRetire record_of(const model::Retire& m, unsigned lanes) {
-  RtlRetire r;
-  r.sm = m.sm;
-  r.warp_slot = m.warp_slot;
-  r.pc = m.pc;
-  r.mask = m.mask;
-  r.rd_data.assign(lanes, 0);
-  for (const model::RegWrite& w : m.writes) {
-    r.rd_we = true;
-    r.rd = w.reg;
-    r.rd_fp = w.fp;
-    r.rd_data[w.lane] = w.value;
-  }
-  return r;
 }
 
 struct Race {

@@ -13,6 +13,7 @@
 
 #include "harness.hpp"
 #include "lockstep.hpp"
+#include "retire_records.hpp"
 
 namespace kestrel::lockstep {
 namespace {
@@ -49,21 +50,6 @@ bool is_memory(TestGpu& g, uint64_t pc) {
   return opcode == 0x03 || opcode == 0x23;
 }
 
-RtlRetire record_of(const model::Retire& m) {
-  RtlRetire r;
-  r.sm = m.sm;
-  r.warp_slot = m.warp_slot;
-  r.pc = m.pc;
-  r.mask = m.mask;
-  r.rd_data.assign(kLanes, 0);
-  for (const model::RegWrite& w : m.writes) {
-    r.rd_we = true;
-    r.rd = w.reg;
-    r.rd_data[w.lane] = w.value;
-  }
-  return r;
-}
-
 void set_up(TestGpu& g) {
   g.load(kernel());
   for (uint32_t i = 0; i < 2 * kLanes; ++i) {
@@ -89,7 +75,7 @@ struct OrderRun {
       for (;;) {
         const model::Retire m = rtl.gpu().step(0, slot);
         if (!m.issued) break;
-        RtlRetire r = record_of(m);
+        RtlRetire r = record_of(m, kLanes);
         r.mem_seq = seq;
         r.lsu = is_memory(rtl, m.pc);
         if (r.lsu) ++seq;

@@ -55,13 +55,18 @@ bool Checker::place_block(uint32_t block_index, uint32_t sm, const std::vector<u
   return true;
 }
 
-bool Checker::is_cycle_read(uint64_t pc) const {
+uint32_t Checker::instruction_at(uint64_t pc) const {
   uint32_t word = 0;
   try {
     gpu_.read_mem(pc, &word, 4);
   } catch (const Error&) {
-    return false;
+    return 0;
   }
+  return word;
+}
+
+bool Checker::is_cycle_read(uint64_t pc) const {
+  const uint32_t word = instruction_at(pc);
   const uint32_t csr = word >> 20;
   const bool csr_op = (word & 0x7F) == 0x73 && ((word >> 12) & 3) != 0;
   return csr_op && (csr == 0xC00 || csr == 0xC01 || csr == 0xC80 || csr == 0xC81);
@@ -109,34 +114,19 @@ bool Checker::match_barrier_record(const RtlRetire& rtl) {
 
 bool Checker::is_pair_atomic(uint64_t pc) const {
   if (xlen_ != 32) return false;
-  uint32_t word = 0;
-  try {
-    gpu_.read_mem(pc, &word, 4);
-  } catch (const Error&) {
-    return false;
-  }
+  const uint32_t word = instruction_at(pc);
   return (word & 0x7F) == 0x2B && ((word >> 12) & 7) == 3;  // custom-1, funct3 3 (docs/isa.md section 2.2)
 }
 
 bool Checker::is_load_or_store(uint64_t pc) const {
-  uint32_t word = 0;
-  try {
-    gpu_.read_mem(pc, &word, 4);
-  } catch (const Error&) {
-    return false;
-  }
+  const uint32_t word = instruction_at(pc);
   const uint32_t opcode = word & 0x7F;
   return opcode == 0x03 || opcode == 0x07 || opcode == 0x23 ||
          opcode == 0x27;  // LOAD, LOAD-FP, STORE, STORE-FP
 }
 
 int Checker::tex_rd(uint64_t pc) const {
-  uint32_t word = 0;
-  try {
-    gpu_.read_mem(pc, &word, 4);
-  } catch (const Error&) {
-    return -1;
-  }
+  const uint32_t word = instruction_at(pc);
   return (word & 0x7F) == KESTREL_OPC_TEX ? static_cast<int>((word >> 7) & 0x1F) : -1;  // custom-2
 }
 

@@ -129,6 +129,9 @@ class Checker {
     uint64_t value;
   };
   bool fail(const std::string& message);
+  // The instruction word at pc; 0 (no instruction: all-zero is illegal)
+  // where the model's memory has none.
+  uint32_t instruction_at(uint64_t pc) const;
   bool is_cycle_read(uint64_t pc) const;
   bool is_pair_atomic(uint64_t pc) const;
   bool is_load_or_store(uint64_t pc) const;
