@@ -6,8 +6,12 @@
 // Instructions in flight (docs/microarchitecture.md, "Load/store unit"): the
 // unit has Slots instruction slots.  The front takes one instruction at a
 // time into a free slot, checks it, makes its shared-memory passes and sends
-// its line requests; then it hands the slot over and takes the next
-// instruction while the lines are still outstanding.  Up to OutstandingLines
+// its line requests; in the cycle of its last pass or request it takes the
+// next instruction, while the lines are still outstanding, so accesses
+// without bank conflicts go through at one warp instruction per cycle.  An
+// instruction the front cannot take yet waits in a queue of two (the SM's
+// stage 1 hands one over every cycle it offers one; req_full_o tells the
+// issue stage when a third could find no room).  Up to OutstandingLines
 // line requests of any slots are in flight; each remembers its slot, so a
 // response (the memory answers in request order) fills its own slot's lanes.
 // Slots are taken and completed in a ring, so instructions complete (and
@@ -56,7 +60,9 @@
 // request carries the low words (rs2, and rd for a CAS); the high words
 // (rs2+1, rd+1) arrive on req_wdata_hi_i/req_cmp_hi_i in the cycle after the
 // request is taken (the SM reads them in a second register-file cycle), and
-// nothing is sent before they are in.  The old 64-bit values come back in two
+// nothing is sent before they are in.  So a pair never waits in the queue:
+// the SM issues one only when req_front_free_o says the front will take it
+// at once.  The old 64-bit values come back in two
 // completion beats: rd with the low words (rsp_last_o low), then rd+1 with the
 // high words (rsp_last_o high); a fault or rd = x0 is one beat.
 //
@@ -105,7 +111,9 @@ module kestrel_lsu #(
   // instruction side
   input  logic                        req_valid_i,
   output logic                        req_ready_o,
-  output logic                        idle_o,            // no instruction in the front or a slot
+  output logic                        req_full_o,        // an instruction offered next cycle might find no room
+  output logic                        req_front_free_o,  // one offered next cycle goes straight to the front
+  output logic                        idle_o,            // no instruction in the queue, the front or a slot
   input  logic [WarpW-1:0]            req_warp_i,
   input  logic [31:0]                 req_pc_i,          // carried to the completion
   input  logic                        req_fp_i,          // flw: rd is an f register (carried)
@@ -165,6 +173,46 @@ module kestrel_lsu #(
   localparam int unsigned LinesW = $clog2(OutstandingLines + 1);
 
   typedef enum logic [1:0] {TargetShared, TargetLocal, TargetGlobal} target_e;
+
+  // ---- the queue in front of the front ----------------------------------------
+  // An offered instruction goes straight to the front when the front takes
+  // one this cycle and nobody waits; otherwise it waits here, in order.  The
+  // taken instruction (t_*) is the queue's head, or the offered one.
+  localparam int unsigned SizeW = $bits(kestrel_pkg::mem_size_e);
+  localparam int unsigned ReqW = WarpW + 32 + 1 + 5 + 1 + 1 + 5 + SizeW + 1 + Lanes + 3 * Lanes * Xlen + 1 + 32 + 32;
+  logic take_ok, take_queued, take_offered;
+  logic q_valid, q_in_ready;
+  logic [1:0] q_count;
+  logic [ReqW-1:0] q_head, offered_req;
+  logic [WarpW-1:0] t_warp;
+  logic [31:0] t_pc, t_shared_phys, t_local_base;
+  logic t_fp, t_store, t_amo, t_unsigned, t_pair;
+  logic [4:0] t_rd, t_amo_op;
+  kestrel_pkg::mem_size_e t_size;
+  logic [Lanes-1:0] t_mask;
+  logic [Lanes*Xlen-1:0] t_addr, t_wdata, t_cmp;
+  assign offered_req = {req_warp_i, req_pc_i, req_fp_i, req_rd_i, req_store_i, req_amo_i, req_amo_op_i, req_size_i,
+                        req_unsigned_i, req_mask_i, req_addr_i, req_wdata_i, req_cmp_i, req_pair_i,
+                        req_shared_phys_i, req_local_base_i};
+  assign {t_warp, t_pc, t_fp, t_rd, t_store, t_amo, t_amo_op, t_size, t_unsigned, t_mask, t_addr, t_wdata, t_cmp,
+          t_pair, t_shared_phys, t_local_base} = q_valid ? q_head : offered_req;
+  assign take_queued = take_ok && q_valid;
+  assign take_offered = take_ok && !q_valid && req_valid_i;
+  kestrel_fifo #(.Width(ReqW), .Depth(2)) u_queue (
+    .clk_i, .rst_ni, .flush_i,
+    .in_valid_i (req_valid_i && !take_offered),
+    .in_ready_o (q_in_ready),
+    .in_data_i  (offered_req),
+    .out_valid_o(q_valid),
+    .out_ready_i(take_ok),
+    .out_data_o (q_head),
+    .count_o    (q_count)
+  );
+  assign req_ready_o = take_offered || q_in_ready;
+  // The issue stage decides a cycle ahead: the instruction it issues now is
+  // offered next cycle, when the queue may hold what it holds now plus the
+  // one offered now (if the front takes nothing meanwhile).
+  assign req_full_o = 2'(q_count) + 2'(req_valid_i) >= 2'd2;
 
   // ---- the front's instruction registers -------------------------------------
   logic busy_q;
@@ -434,6 +482,13 @@ module kestrel_lsu #(
   logic issuing, shared_go, mem_go;
   logic shared_rd_q, rmw_q;
   logic [Lanes-1:0] served_q;
+  // A read pass's context, for its data in the next cycle: the slot and each
+  // lane's bank and byte, the size and extension.
+  logic [SlotW-1:0] read_slot_q;
+  logic [BankW-1:0] read_bank_q [Lanes];
+  logic [1:0] read_byte_q [Lanes];
+  logic read_dword_q, read_unsigned_q;
+  kestrel_pkg::mem_size_e read_size_q;
 
   // No new pass or request while an atomic pass writes its banks back.
   assign issuing = busy_q && lead_valid && front_fault == kestrel_pkg::FaultNone && !rmw_q && !hi_wait_q;
@@ -628,16 +683,17 @@ module kestrel_lsu #(
     merge_hi = (old_bits & ~mask) | (new_bits & mask);
   endfunction
 
-  // Per lane, this cycle: the front slot's shared-memory result (the pass of
-  // the previous cycle, or a shared SC's rd) and the head line's response for
-  // its slot.  The two never serve the same lane of one slot.
-  logic [Lanes-1:0] sh_we, line_we;
-  logic [Lanes*Xlen-1:0] sh_val, line_val;
+  // Per lane, this cycle: the shared-memory result of the previous cycle's
+  // read pass (for read_slot_q: the front may have moved on), a shared SC's
+  // rd (for the front slot) and the head line's response for its slot.  No
+  // two of them serve the same lane of one slot.
+  logic [Lanes-1:0] sh_we, sc_we, line_we;
+  logic [Lanes*Xlen-1:0] sh_val, sc_val, line_val;
   logic [Lanes*32-1:0] sh_hi, line_hi;
   // The same enables as bit masks over a slot's data (one slot's write is
-  // then two merges, not a loop over its lanes: with Slots x Lanes loop
+  // then a few merges, not a loop over its lanes: with Slots x Lanes loop
   // bodies Verilator would no longer unroll the slots' storage).
-  logic [Lanes*Xlen-1:0] sh_bits, line_bits;
+  logic [Lanes*Xlen-1:0] sh_bits, sc_bits, line_bits;
   logic [Lanes*32-1:0] sh_hi_bits, line_hi_bits;
   logic rsp_take;
   logic [63:0] pair, raw;
@@ -649,17 +705,15 @@ module kestrel_lsu #(
     for (int unsigned l = 0; l < Lanes; l++) begin
       lane_off[l*OffW +: OffW] = lane_phys[l][OffW-1:0];
       // Shared data: the lane's bank word (and the odd bank's for 64 bits).
-      pair = {dword ? bank_rdata_q[32'(lane_bank[l]) * 32 + 32 +: 32] : 32'd0,
-              bank_rdata_q[32'(lane_bank[l])*32 +: 32]};
-      raw = pair >> (32'(lane_phys[l][1:0]) * 8);
+      pair = {read_dword_q ? bank_rdata_q[32'(read_bank_q[l]) * 32 + 32 +: 32] : 32'd0,
+              bank_rdata_q[32'(read_bank_q[l])*32 +: 32]};
+      raw = pair >> (32'(read_byte_q[l]) * 8);
       sh_we[l] = shared_rd_q && served_q[l];
-      sh_val[l*Xlen +: Xlen] = extend(raw, size_q, unsigned_q);
+      sh_val[l*Xlen +: Xlen] = extend(raw, read_size_q, read_unsigned_q);
       sh_hi[l*32 +: 32] = raw[63:32];  // a pair's high word (RV32)
       // A shared SC's rd: 0 if the lane wrote, else 1.
-      if (shared_go && sc && served[l]) begin
-        sh_we[l] = 1'b1;
-        sh_val[l*Xlen +: Xlen] = Xlen'(!writer[l]);
-      end
+      sc_we[l] = shared_go && sc && served[l];
+      sc_val[l*Xlen +: Xlen] = Xlen'(!writer[l]);
       raw = line_bytes(mem_rsp_i.rdata, slot_off_q[outq_slot][l*OffW +: OffW]);
       line_we[l] = rsp_take && outq_mask[l];
       line_val[l*Xlen +: Xlen] = extend(raw, slot_size_q[outq_slot], slot_unsigned_q[outq_slot]);
@@ -667,6 +721,7 @@ module kestrel_lsu #(
     end
     for (int unsigned l = 0; l < Lanes; l++) begin
       sh_bits[l*Xlen +: Xlen] = {Xlen{sh_we[l]}};
+      sc_bits[l*Xlen +: Xlen] = {Xlen{sc_we[l]}};
       line_bits[l*Xlen +: Xlen] = {Xlen{line_we[l]}};
       sh_hi_bits[l*32 +: 32] = {32{sh_we[l]}};
       line_hi_bits[l*32 +: 32] = {32{line_we[l]}};
@@ -685,18 +740,30 @@ module kestrel_lsu #(
   );
 
   // ---- the front --------------------------------------------------------------------
-  // The next slot of the ring for the next instruction; the front hands its
-  // slot over once every lane is served or sent (or a line failed) and no
-  // pass is pending.
-  logic accept, finished;
+  // The next slot of the ring for the next instruction.  The front is
+  // finished with its instruction in the cycle it serves or sends the last
+  // lane (or once a line failed), unless an atomic pass's write-back follows,
+  // and takes the next one in that cycle.  It hands the slot over then, or a
+  // cycle later when that last pass read the banks: the read data reaches the
+  // slot in the next cycle (read_slot_q).
+  logic accept, finished, late_hand_q;
   logic [SlotW-1:0] free_slot;
-  assign req_ready_o = !busy_q && !used_q[free_slot];
+  logic [Lanes-1:0] pending_next;
+  always_comb begin
+    pending_next = pending_eff;
+    if (shared_go) pending_next = pending_eff & ~served;
+    else if (mem_go && mem_req_ready_i) pending_next = pending_eff & ~group;
+  end
+  assign finished = busy_q && (pending_next == '0 || front_fault != kestrel_pkg::FaultNone)
+                    && !(shared_go && serial) && !rmw_q && !hi_wait_q;
+  assign take_ok = (!busy_q || finished) && !used_q[free_slot];
+  assign accept = take_queued || take_offered;
   // The front may be free while slots still wait for lines: the SM is busy
   // (an abort's launch end waits) until every slot has completed.
-  assign idle_o = !busy_q && used_q == '0;
-  assign accept = req_valid_i && req_ready_o;
-  assign finished = busy_q && (pending_eff == '0 || front_fault != kestrel_pkg::FaultNone)
-                    && !shared_rd_q && !rmw_q && !hi_wait_q;
+  assign idle_o = !busy_q && used_q == '0 && !q_valid;
+  // Nothing offered now or waiting, and the front and its next slot free: an
+  // instruction offered next cycle goes straight to the front.
+  assign req_front_free_o = !busy_q && !q_valid && !req_valid_i && !used_q[free_slot];
 
   // ---- the completion ---------------------------------------------------------------
   // out_slot_q: the oldest slot, on the completion port (valid a cycle after
@@ -716,7 +783,8 @@ module kestrel_lsu #(
       lines_d[s] = lines_q[s];
       if (mem_go && mem_req_ready_i && front_slot_q == SlotW'(s)) lines_d[s] = lines_d[s] + LinesW'(1);
       if (rsp_take && outq_slot == SlotW'(s)) lines_d[s] = lines_d[s] - LinesW'(1);
-      handed_d[s] = handed_q[s] || (finished && front_slot_q == SlotW'(s));
+      handed_d[s] = handed_q[s] || (finished && front_slot_q == SlotW'(s) && !(shared_go && !wr_pass))
+                    || (late_hand_q && read_slot_q == SlotW'(s));
       if (out_take && out_slot_q == SlotW'(s)) handed_d[s] = 1'b0;
     end
   end
@@ -738,6 +806,7 @@ module kestrel_lsu #(
       rmw_q <= 1'b0;
       passes_q <= '0;
       hi_wait_q <= 1'b0;
+      late_hand_q <= 1'b0;
       beat_q <= 1'b0;
     end else if (flush_i) begin
       busy_q <= 1'b0;
@@ -752,10 +821,12 @@ module kestrel_lsu #(
       rmw_q <= 1'b0;
       passes_q <= '0;
       hi_wait_q <= 1'b0;
+      late_hand_q <= 1'b0;
       beat_q <= 1'b0;
     end else begin
-      hi_wait_q <= Rv32 && accept && req_pair_i;
+      hi_wait_q <= Rv32 && take_offered && req_pair_i;
       shared_rd_q <= shared_go && !wr_pass;
+      late_hand_q <= finished && shared_go && !wr_pass;
       // A float add's pass stays in the write-back until its last bank.
       rmw_q <= (shared_go && serial) || (rmw_q && fadd && (rmw_left_q & ~fadd_onehot) != '0);
       for (int unsigned s = 0; s < Slots; s++) lines_q[s] <= lines_d[s];
@@ -766,17 +837,11 @@ module kestrel_lsu #(
         front_slot_q <= free_slot;
         alloc_q <= ring_next(alloc_q);
         used_q[free_slot] <= 1'b1;
-        pending_q <= req_mask_i;  // trimmed below the first failing lane next cycle
+        pending_q <= t_mask;  // trimmed below the first failing lane next cycle
         passes_q <= '0;
       end else if (busy_q) begin
-        if (shared_go) begin
-          pending_q <= pending_eff & ~served;
-          passes_q <= passes_q + 7'd1;
-        end else if (mem_go && mem_req_ready_i) begin
-          pending_q <= pending_eff & ~group;
-        end else begin
-          pending_q <= pending_eff;
-        end
+        pending_q <= pending_next;
+        if (shared_go) passes_q <= passes_q + 7'd1;
         if (finished) busy_q <= 1'b0;
       end
       out_slot_q <= next_out;
@@ -788,19 +853,19 @@ module kestrel_lsu #(
   // The front's registers: loaded on acceptance, no reset needed.
   always_ff @(posedge clk_i) begin
     if (accept) begin
-      warp_q <= req_warp_i;
-      store_q <= req_store_i;
-      amo_q <= req_amo_i;
-      amo_op_q <= req_amo_op_i;
-      unsigned_q <= req_unsigned_i;
-      size_q <= req_size_i;
-      mask_q <= req_mask_i;
-      addr_q <= req_addr_i;
-      wdata_q <= req_wdata_i;
-      cmp_q <= req_cmp_i;
-      shared_phys_q <= req_shared_phys_i;
-      local_base_q <= req_local_base_i;
-      pair_q <= Rv32 && req_pair_i;
+      warp_q <= t_warp;
+      store_q <= t_store;
+      amo_q <= t_amo;
+      amo_op_q <= t_amo_op;
+      unsigned_q <= t_unsigned;
+      size_q <= t_size;
+      mask_q <= t_mask;
+      addr_q <= t_addr;
+      wdata_q <= t_wdata;
+      cmp_q <= t_cmp;
+      shared_phys_q <= t_shared_phys;
+      local_base_q <= t_local_base;
+      pair_q <= Rv32 && t_pair;
     end
     if (hi_wait_q) begin
       wdata_hi_q <= req_wdata_hi_i;
@@ -808,6 +873,14 @@ module kestrel_lsu #(
     end
     served_q <= served;
     if (shared_go) begin
+      read_slot_q <= front_slot_q;
+      read_dword_q <= dword;
+      read_size_q <= size_q;
+      read_unsigned_q <= unsigned_q;
+      for (int unsigned l = 0; l < Lanes; l++) begin
+        read_bank_q[l] <= lane_bank[l];
+        read_byte_q[l] <= lane_phys[l][1:0];
+      end
       for (int unsigned b = 0; b < Banks; b++) begin
         int unsigned home;
         home = (dword && (b % 2) == 1) ? b - 1 : b;
@@ -824,29 +897,31 @@ module kestrel_lsu #(
   always_ff @(posedge clk_i) begin
     for (int unsigned s = 0; s < Slots; s++) begin
       if (accept && free_slot == SlotW'(s)) begin
-        slot_warp_q[s] <= req_warp_i;
-        slot_pc_q[s] <= req_pc_i;
-        slot_rd_q[s] <= req_rd_i;
-        slot_fp_q[s] <= req_fp_i;
-        slot_store_q[s] <= req_store_i;
-        slot_serial_q[s] <= req_amo_i && req_amo_op_i != kestrel_pkg::AmoLr && req_amo_op_i != kestrel_pkg::AmoSc;
-        slot_pair_q[s] <= Rv32 && req_pair_i;
-        slot_unsigned_q[s] <= req_unsigned_i;
-        slot_size_q[s] <= req_size_i;
-        slot_mask_q[s] <= req_mask_i;
+        slot_warp_q[s] <= t_warp;
+        slot_pc_q[s] <= t_pc;
+        slot_rd_q[s] <= t_rd;
+        slot_fp_q[s] <= t_fp;
+        slot_store_q[s] <= t_store;
+        slot_serial_q[s] <= t_amo && t_amo_op != kestrel_pkg::AmoLr && t_amo_op != kestrel_pkg::AmoSc;
+        slot_pair_q[s] <= Rv32 && t_pair;
+        slot_unsigned_q[s] <= t_unsigned;
+        slot_size_q[s] <= t_size;
+        slot_mask_q[s] <= t_mask;
         slot_data_q[s] <= '0;
         slot_data_hi_q[s] <= '0;
         slot_pf_q[s] <= kestrel_pkg::FaultNone;
         slot_pf_lane_q[s] <= '0;
         slot_pf_addr_q[s] <= '0;
       end else begin
-        // The front's shared results, then the head line's (never the same lane).
-        if ((busy_q && front_slot_q == SlotW'(s) && sh_we != '0) || (outq_slot == SlotW'(s) && line_we != '0)) begin
-          slot_data_q[s] <= merge_bits(merge_bits(slot_data_q[s], sh_val,
-                                                  (busy_q && front_slot_q == SlotW'(s)) ? sh_bits : '0),
+        // The shared results, then the head line's (never the same lane).
+        if ((read_slot_q == SlotW'(s) && sh_we != '0) || (front_slot_q == SlotW'(s) && sc_we != '0)
+            || (outq_slot == SlotW'(s) && line_we != '0)) begin
+          slot_data_q[s] <= merge_bits(merge_bits(merge_bits(slot_data_q[s], sh_val,
+                                                             (read_slot_q == SlotW'(s)) ? sh_bits : '0),
+                                                  sc_val, (front_slot_q == SlotW'(s)) ? sc_bits : '0),
                                        line_val, (outq_slot == SlotW'(s)) ? line_bits : '0);
           slot_data_hi_q[s] <= merge_hi(merge_hi(slot_data_hi_q[s], sh_hi,
-                                                 (busy_q && front_slot_q == SlotW'(s)) ? sh_hi_bits : '0),
+                                                 (read_slot_q == SlotW'(s)) ? sh_hi_bits : '0),
                                         line_hi, (outq_slot == SlotW'(s)) ? line_hi_bits : '0);
         end
         if (rsp_take && outq_slot == SlotW'(s) && mem_rsp_i.fault != kestrel_pkg::FaultNone
@@ -990,6 +1065,9 @@ module kestrel_lsu #(
                                {rsp_warp_o, rsp_pc_o, rsp_fp_o, rsp_rd_o, rsp_load_o, rsp_last_o, rsp_mask_o,
                                 rsp_fault_o, rsp_fault_lane_o, rsp_fault_addr_o}, !flush_i)
   `KESTREL_ASSERT_KNOWN(req_valid_known, req_valid_i)
+  // A register pair is offered only to a free front (req_front_free_o; the
+  // SM's stage 1 also offers nothing where req_full_o says there is no room).
+  `KESTREL_ASSERT(pair_goes_straight, (req_valid_i && req_pair_i) |-> take_offered)
   `KESTREL_ASSERT_KNOWN(mem_rsp_valid_known, mem_rsp_valid_i)
   // A response belongs to a slot still in use.
   `KESTREL_ASSERT(rsp_slot_used, (mem_rsp_valid_i && outq_valid) |-> used_q[outq_slot])

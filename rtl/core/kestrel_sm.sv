@@ -196,7 +196,7 @@ module kestrel_sm #(
   logic s1_rmfault;
   logic div_done;
   logic [Lanes*5-1:0] fpx_flags, fpl_flags;
-  logic lsu_idle, lsu_busy;
+  logic lsu_idle, lsu_busy, lsu_pair_busy;
   logic lsu_rsp_last;
   logic [WarpW-1:0] lsu_rsp_warp;
   kestrel_pkg::fault_kind_e lsu_rsp_fault;
@@ -294,8 +294,9 @@ module kestrel_sm #(
     // from warp management (kestrel_sm_warps)
     .active_i(active), .backoff_i(backoff), .bar_release_i(bar_release), .ctrl_i(ctrl), .disp_warp_i(disp_warp),
     .disp_warp_done_i(disp_warp_done), .div_inflight_i(div_inflight), .drain_i(drain),
-    .fault_valid_i(fault_valid), .grp_mask_i(grp_mask), .grp_pc_i(grp_pc), .grp_valid_i(grp_valid),
+    .fault_valid_i(fault_valid), .grp_mask_i(grp_mask), .frm_i(frm), .grp_pc_i(grp_pc), .grp_valid_i(grp_valid),
     .long_i(long), .mem_busy_i(mem_busy), .mem_full_i(mem_full), .lsu_busy_i(lsu_busy),
+    .lsu_pair_busy_i(lsu_pair_busy),
     .sched_launch_i(sched_launch), .stop_i(stop),
     .wblk_i(wblk),
     // from the SM's ports
@@ -343,6 +344,7 @@ module kestrel_sm #(
     // to kestrel_sm_events
     .lsu_ev_atomics_o(lsu_ev_atomics), .lsu_ev_shared_access_o(lsu_ev_shared_access),
     .lsu_ev_shared_passes_o(lsu_ev_shared_passes), .lsu_idle_o(lsu_idle), .lsu_busy_o(lsu_busy),
+    .lsu_pair_busy_o(lsu_pair_busy),
     // to the front end (kestrel_sm_frontend)
     .ds_busy_o(ds_busy), .fpend_o(fpend), .frf_we_o(frf_we), .hold_issue_o(hold_issue),
     .lane_busy_o(lane_busy), .lsu_mem_req_o(lsu_mem_req), .lsu_mem_req_valid_o(lsu_mem_req_valid),

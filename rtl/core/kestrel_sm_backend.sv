@@ -83,6 +83,7 @@ module kestrel_sm_backend #(
   output logic [6:0]                 lsu_ev_shared_passes_o,
   output logic                       lsu_idle_o,        // no memory instruction in the LSU
   output logic                       lsu_busy_o,        // issue no memory instruction this cycle
+  output logic                       lsu_pair_busy_o,   // issue no register-pair atomic this cycle
   // to the front end (kestrel_sm_frontend)
   output logic                       ds_busy_o,
   output logic [Warps*32-1:0]        fpend_o,
@@ -196,11 +197,12 @@ module kestrel_sm_backend #(
   logic [Lanes-1:0] lsu_rsp_mask;
   logic [RowW-1:0] lsu_rsp_data;
   logic [FpMetaW-1:0] fpl_meta, fpx_meta, s1_fp_meta;
-  logic lsu_req_valid, lsu_req_ready;
-  // An instruction issued now reaches the LSU next cycle, which must take it:
-  // the LSU is busy for issue while stage 1 hands it one or it has no free
-  // front (kestrel_lsu's req_ready_o only falls on a taken instruction).
-  assign lsu_busy_o = lsu_req_valid || !lsu_req_ready;
+  logic lsu_req_valid, lsu_req_ready, lsu_req_full, lsu_front_free;
+  // An instruction issued now reaches the LSU next cycle, which must take it
+  // (into its front or its queue); a register pair must go straight to the
+  // front, which reads the pair's high words in the cycle after.
+  assign lsu_busy_o = lsu_req_full;
+  assign lsu_pair_busy_o = !lsu_front_free;
   // The same for kx.tex: one instruction at a time in the texture unit.
   logic tex_req_valid, tex_req_ready, tex_unit_busy;
   assign tex_busy_o = tex_req_valid || tex_unit_busy;
@@ -302,7 +304,8 @@ module kestrel_sm_backend #(
     .rsp_tag_o       (fpx_rsp_tag)
   );
 
-  // One slot per warp: a warp has at most one memory instruction in flight.
+  // LsuSlots = Warps x MemInFlight: a slot for every memory instruction the
+  // warps may have in flight.
   kestrel_lsu #(
     .Xlen(Xlen), .Lanes(Lanes), .Warps(Warps), .SharedBytes(SharedBytes), .Slots(LsuSlots), .OutstandingLines(LsuLines)
   ) u_lsu (
@@ -315,6 +318,8 @@ module kestrel_sm_backend #(
     .stack_bytes_i    (launch_i.stack_bytes),
     .req_valid_i      (lsu_req_valid),
     .req_ready_o      (lsu_req_ready),
+    .req_full_o       (lsu_req_full),
+    .req_front_free_o (lsu_front_free),
     .idle_o           (lsu_idle_o),
     .req_warp_i       (s1_warp_o),
     .req_pc_i         (s1_pkt_o.pc),

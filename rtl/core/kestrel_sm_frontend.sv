@@ -52,12 +52,14 @@ module kestrel_sm_frontend #(
   input  logic [Warps*Lanes-1:0] drain_i,
   input  logic                   fault_valid_i,
   input  logic [Warps*Lanes-1:0] grp_mask_i,
+  input  logic [Warps*Lanes*3-1:0] frm_i,        // each thread's frm
   input  logic [Warps*32-1:0]    grp_pc_i,
   input  logic [Warps-1:0]       grp_valid_i,
   input  logic [Warps-1:0]       long_i,
   input  logic [Warps-1:0]       mem_busy_i,      // loads/stores of the warp in flight
   input  logic [Warps-1:0]       mem_full_i,
   input  logic                   lsu_busy_i,      // the LSU takes no instruction next cycle
+  input  logic                   lsu_pair_busy_i, // ... no register-pair atomic
   input  logic [Warps-1:0]       sched_launch_i,
   input  logic                   stop_i,
   input  logic [Warps*WarpW-1:0] wblk_i,
@@ -142,6 +144,7 @@ module kestrel_sm_frontend #(
     .ffault_i       (fetch_fault_w),
     .pc_i           (grp_pc_i),
     .mask_i         (grp_mask_i),
+    .frm_i          (frm_i),
     .active_i       (active_i),
     .grp_valid_i    (grp_valid_i),
     .ctrl_i         (ctrl_i),
@@ -154,6 +157,7 @@ module kestrel_sm_frontend #(
     .release_i      (bar_release_i),
     .launch_i       (sched_launch_i),
     .lsu_busy_i     (lsu_busy_i),
+    .lsu_pair_busy_i(lsu_pair_busy_i),
     .tex_busy_i     (tex_busy_i),
     .div_busy_i     (div_inflight_i),
     .ds_busy_i      (ds_busy_i),

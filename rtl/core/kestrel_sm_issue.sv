@@ -50,6 +50,7 @@ module kestrel_sm_issue #(
   input  logic [Warps-1:0]         ffault_i,     // fetching the PC faults
   input  logic [Warps*32-1:0]      pc_i,         // the selected group's PC and mask
   input  logic [Warps*Lanes-1:0]   mask_i,
+  input  logic [Warps*Lanes*3-1:0] frm_i,        // each thread's frm
   input  logic [Warps-1:0]         active_i,
   input  logic [Warps-1:0]         grp_valid_i,
   input  logic [Warps-1:0]         ctrl_i,       // control instruction in flight
@@ -63,6 +64,7 @@ module kestrel_sm_issue #(
   input  logic [Warps-1:0]         launch_i,     // warps that start (scheduler)
   // units and stages behind issue
   input  logic                     lsu_busy_i,
+  input  logic                     lsu_pair_busy_i, // a register pair must find the LSU's front free
   input  logic                     tex_busy_i,      // the texture unit takes no instruction next cycle
   input  logic                     div_busy_i,
   input  logic                     ds_busy_i,
@@ -134,6 +136,7 @@ module kestrel_sm_issue #(
   logic [Warps-1:0] fld_haz;     // ... reads or writes an f register a load in flight will write
   logic [Warps*32-1:0] fld_pend; // f registers loads in flight will write, per warp
   logic [Warps*2-1:0] young_q, young_d;  // cycles until the warp's last pipe instruction retired
+  logic [Warps-1:0] frm_unsure;  // an active thread's frm is 5..7, or a CSR write may be changing it
 
   for (genvar g = 0; g < Warps; g++) begin : gen_warp_decode
     logic [17:0] wregs;
@@ -154,12 +157,20 @@ module kestrel_sm_issue #(
       .unit_o  (wfp_unit[g*2 +: 2])
     );
     assign sb_check[g*18 +: 18] = ffault_i[g] ? 18'd0 : wregs;
+    // A CSR instruction of the warp in stage 1 may be writing frm now, so
+    // the frm read here may be stale: that counts as unsure too.
+    always_comb begin
+      frm_unsure[g] = s1_valid_i && s1_warp_i == WarpW'(g) && s1_dec_i.cls == kestrel_pkg::ClassCsr;
+      for (int unsigned l = 0; l < Lanes; l++)
+        if (mask_i[g*Lanes + l] && frm_i[(g*Lanes + l)*3 +: 3] > 3'd4) frm_unsure[g] = 1'b1;
+    end
     kestrel_sm_mem_hazard u_mem_hazard (
       .dec_i         (wdec_flat[g*DecW +: DecW]),
       .fp_i          (wfp_flat[g*FpDecW +: FpDecW]),
       .opcode_i      (word_i[g*32 +: 7]),
       .fpx_i         (wfpx[g]),
       .ffault_i      (ffault_i[g]),
+      .frm_unsure_i  (frm_unsure[g]),
       .fload_pend_i  (fld_pend[g*32 +: 32]),
       .drain_o       (wdrain[g]),
       .fload_hazard_o(fld_haz[g])
@@ -196,6 +207,7 @@ module kestrel_sm_issue #(
       if (!ffault_i[w]) begin
         if (sb_hazard[w]) ready[w] = 1'b0;
         if (wmem[w] && lsu_busy_i) ready[w] = 1'b0;
+        if (wpair[w] && lsu_pair_busy_i) ready[w] = 1'b0;
         if (mem_busy_i[w] && (wdrain[w] || fld_haz[w])) ready[w] = 1'b0;
         if ((wmem[w] || wtex[w]) && (mem_full_i[w] || young_q[w*2 +: 2] != '0)) ready[w] = 1'b0;
         if (wdiv[w] && div_busy_i) ready[w] = 1'b0;

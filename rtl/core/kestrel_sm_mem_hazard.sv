@@ -5,7 +5,11 @@
 // drain_o: the instruction orders memory or leaves the pipe's fixed timing
 // (fences, atomics, kx.tex, barriers, exits, warp-synchronous instructions,
 // traps, illegal instructions and fetch faults, divides, divsqrt and the
-// SFU), so it waits until the warp has no memory instruction in flight.
+// SFU), or it may fault where a load or store in flight could fault first
+// (an F operation with a static rm of 5 or 6, or rm = 7 while frm_unsure_i:
+// an active thread's frm is 5..7, or may be changing), so it waits until
+// the warp has no memory instruction in flight.  The first fault a warp
+// reports is then its oldest one's, as in the functional model.
 // Loads, stores, the integer pipe's instructions and the F lane-pipeline
 // operations go on.
 // fload_hazard_o: it reads or writes an f register that an flw in flight
@@ -22,6 +26,7 @@ module kestrel_sm_mem_hazard (
   input  logic [6:0]            opcode_i,
   input  logic                  fpx_i,        // goes to kestrel_fp_exec
   input  logic                  ffault_i,     // fetching it faults
+  input  logic                  frm_unsure_i, // an active thread's frm is 5..7 or may be being written
   input  logic [31:0]           fload_pend_i, // f registers flw in flight will write
   output logic                  drain_o,
   output logic                  fload_hazard_o
@@ -44,7 +49,7 @@ module kestrel_sm_mem_hazard (
       default: drain_o = 1'b1;
     endcase
     if (fpx_i && fp_unit != kestrel_fpu_pkg::FpUnitLane) drain_o = 1'b1;
-    if (ffault_i) drain_o = 1'b1;
+    if (ffault_i || (fpx_i && ((fp_i.rm == 3'd7) ? frm_unsure_i : fp_i.rm > 3'd4))) drain_o = 1'b1;
     fload_hazard_o = fpx_i ? fpx_hazard : (fp_i.store && fload_pend_i[fp_i.rs2]);
   end
 

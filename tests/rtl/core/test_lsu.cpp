@@ -8,12 +8,15 @@
 // against the model's fadd; a shared float-add pass writes its banks back one
 // at a time through the LSU's one adder)
 // that the memory model performs as kestrel_mem_atomic does; the bank passes
-// of every access against the functional model's rule (docs/isa.md 2.3).
+// of every access against the functional model's rule (docs/isa.md 2.3);
+// and the rate: shared accesses without bank conflicts at one warp
+// instruction per cycle through the LSU's queue and front.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <random>
@@ -833,4 +836,100 @@ TEST_F(RtlLsu, InstructionsOverlapAndCompleteWithTheirOwnData) {
   uint64_t stored = 0;
   std::memcpy(&stored, &memory.dram[0x400], 8);
   EXPECT_EQ(stored, store.data[0]);
+}
+
+// Shared accesses without bank conflicts go through at one warp instruction
+// per cycle (issue 15): offered the way the SM's issue stage offers them
+// (stage 1 hands an instruction over in the cycle after req_full_o was low,
+// and the LSU must then have room for it), 16 stores and 16 loads of
+// distinct words are taken on 32 consecutive cycles and complete a few
+// cycles after the last, in order, each load with what its store wrote.
+// With a two-way conflict every access takes two passes, so the same stream
+// takes twice the cycles (guide G.3.3: an n-way conflict is n requests).
+TEST_F(RtlLsu, SharedAccessesOnePerCycleWithoutConflicts) {
+  auto& d = bench.dut();
+  struct Result {
+    unsigned offered_cycles = 0;  // from the first offer to the last one
+    unsigned total_cycles = 0;    // from the first offer to the last completion
+    std::vector<uint32_t> pcs;
+    std::vector<std::array<uint64_t, kLanes>> data;
+  };
+  auto run_stream = [&](unsigned stride_words) {
+    std::vector<Access> stream;
+    for (const bool store : {true, false}) {
+      for (unsigned i = 0; i < 16; ++i) {
+        Access a;
+        a.store = store;
+        a.size_log2 = 2;
+        a.mask = 0xF;
+        for (unsigned l = 0; l < kLanes; ++l) {
+          // Word (i * kLanes + l) * stride: banks l * stride mod 4.
+          a.addr[l] = kSharedBase + 4 * ((i * kLanes + l) * stride_words % (kSharedSize / 4));
+          a.data[l] = 0x1000u * i + l + 1;
+        }
+        stream.push_back(a);
+      }
+    }
+    Result r;
+    size_t next = 0;
+    bool offer = true;  // issued "last cycle"
+    int first = -1, last_offer = -1;
+    for (int cycle = 0; cycle < 1000 && r.pcs.size() < stream.size(); ++cycle) {
+      memory.drive(d);
+      d.req_valid_i = offer && next < stream.size();
+      if (d.req_valid_i) {
+        const Access& a = stream[next];
+        d.req_warp_i = next % 4;
+        d.req_rd_i = 5;
+        d.req_pc_i = 0x2000 + 4 * uint32_t(next);
+        d.req_fp_i = 0;
+        d.req_store_i = a.store;
+        d.req_amo_i = 0;
+        d.req_pair_i = 0;
+        d.req_size_i = a.size_log2;
+        d.req_unsigned_i = 0;
+        d.req_mask_i = a.mask;
+        for (unsigned l = 0; l < kLanes; ++l) {
+          d.req_addr_i[2 * l] = uint32_t(a.addr[l]);
+          d.req_addr_i[2 * l + 1] = uint32_t(a.addr[l] >> 32);
+          d.req_wdata_i[2 * l] = uint32_t(a.data[l]);
+          d.req_wdata_i[2 * l + 1] = 0;
+        }
+      }
+      bench.eval();
+      if (d.req_valid_i) {
+        EXPECT_TRUE(d.req_ready_o) << "an instruction offered after req_full_o was low finds room";
+        if (first < 0) first = cycle;
+        last_offer = cycle;
+      }
+      if (d.rsp_valid_o) {
+        EXPECT_EQ(d.rsp_fault_o, KESTREL_FAULT_NONE);
+        r.pcs.push_back(d.rsp_pc_o);
+        std::array<uint64_t, kLanes> x{};
+        for (unsigned l = 0; l < kLanes; ++l) x[l] = d.rsp_data_o[2 * l];
+        r.data.push_back(x);
+        r.total_cycles = unsigned(cycle - first);
+      }
+      const bool took = d.req_valid_i && d.req_ready_o;
+      offer = !d.req_full_o;
+      bench.tick();
+      if (took) ++next;
+    }
+    d.req_valid_i = 0;
+    r.offered_cycles = unsigned(last_offer - first + 1);
+    EXPECT_EQ(r.pcs.size(), stream.size());
+    for (size_t i = 0; i < r.pcs.size(); ++i) EXPECT_EQ(r.pcs[i], 0x2000 + 4 * i) << "completions in order";
+    for (size_t i = 16; i < r.data.size(); ++i)
+      for (unsigned l = 0; l < kLanes; ++l)
+        EXPECT_EQ(r.data[i][l], stream[i - 16].data[l]) << i << " lane " << l;
+    return r;
+  };
+  const Result free_run = run_stream(1);  // lanes on four banks: one pass each
+  const Result conflict = run_stream(2);  // two lanes per bank: two passes each
+  EXPECT_EQ(free_run.offered_cycles, 32u) << "one instruction offered and taken every cycle";
+  EXPECT_LE(free_run.total_cycles, 32u + 5u);
+  EXPECT_GE(conflict.total_cycles, 2 * 32u);
+  EXPECT_LE(conflict.total_cycles, 2 * 32u + 5u);
+  std::printf("32 shared accesses: %u cycles without conflicts, %u with two-way conflicts\n",
+              free_run.total_cycles, conflict.total_cycles);
 }

@@ -31,9 +31,10 @@ struct Case {
   std::function<void(Assembler&)> emit;
 };
 
-bool drains(Bench<Vsm_mem_hazard>& bench, uint32_t word, bool ffault = false) {
+bool drains(Bench<Vsm_mem_hazard>& bench, uint32_t word, bool ffault = false, bool frm_unsure = false) {
   bench->instr_i = word;
   bench->ffault_i = ffault;
+  bench->frm_unsure_i = frm_unsure;
   bench->fload_pend_i = 0;
   bench.eval();
   return bench->drain_o;
@@ -78,6 +79,23 @@ TEST(RtlSmMemHazard, OrderingAndUnitInstructionsWaitForTheWarpsMemory) {
   EXPECT_TRUE(drains(bench, word_of([](Assembler& a) { a.addi(t0, t1, 5); }), true));
 }
 
+// An F operation that may fault on its rounding mode waits, so that a load
+// in flight of its warp that faults is reported first, as the model does
+// (its oldest instruction faults first): a static rm of 5 or 6, or the
+// dynamic rm while an active thread's frm is 5..7 or may be being written.
+TEST(RtlSmMemHazard, RoundingModeFaultsWaitForTheWarpsMemory) {
+  Bench<Vsm_mem_hazard> bench;
+  const uint32_t dynamic = word_of([](Assembler& a) { a.fadd(f(1), f(2), f(3)); });
+  const uint32_t nearest = word_of([](Assembler& a) { a.fadd(f(1), f(2), f(3), kRne); });
+  const uint32_t reserved = word_of([](Assembler& a) { a.fadd(f(1), f(2), f(3), Rm(5)); });
+  EXPECT_FALSE(drains(bench, dynamic));
+  EXPECT_TRUE(drains(bench, dynamic, false, true));
+  EXPECT_FALSE(drains(bench, nearest, false, true));
+  EXPECT_TRUE(drains(bench, reserved));
+  // Not an F operation: frm does not matter.
+  EXPECT_FALSE(drains(bench, word_of([](Assembler& a) { a.addi(t0, t1, 5); }), false, true));
+}
+
 TEST(RtlSmMemHazard, FloatLoadsInFlightHoldTheirReaders) {
   Bench<Vsm_mem_hazard> bench;
   struct FCase {
@@ -102,6 +120,7 @@ TEST(RtlSmMemHazard, FloatLoadsInFlightHoldTheirReaders) {
   for (const FCase& c : cases) {
     bench->instr_i = word_of(c.emit);
     bench->ffault_i = 0;
+    bench->frm_unsure_i = 0;
     bench->fload_pend_i = 1u << 1;
     bench.eval();
     EXPECT_EQ(bool(bench->fload_hazard_o), c.hazard) << c.name;

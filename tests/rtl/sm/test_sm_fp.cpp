@@ -35,6 +35,8 @@ class SmFpLockstep : public ::testing::Test {
   unsigned lanes() const { return C::config().lanes; }
   unsigned warps() const { return C::config().warps; }
 
+  void set_latency(unsigned cycles) { sm_->set_latency(cycles, cycles); }
+
   RunResult run(const Assembler& a, Dim3 grid, Dim3 block, bool expect_fault = false) {
     sm_->load(a);
     RunResult r = sm_->run(sm_->desc(grid, block), expect_fault);
@@ -246,6 +248,24 @@ TYPED_TEST(SmFpLockstep, DynamicRoundingModeFromBadFrmIsIllegal) {
   a.fadd(f(10), f(2), f(3), kRne);
   a.fsgnj(f(11), f(2), f(3));  // no rounding: frm not consulted
   a.fadd(f(12), f(2), f(3));
+  a.ret();
+  this->run(a, Dim3{1, 1, 1}, Dim3{4, 1, 1}, true);
+}
+
+// A load that faults is still in flight when a younger dynamic-rm operation
+// of its warp would fault on frm = 6: the model reports the load's fault
+// (the older instruction), and so must the SM, whose F operation waits for
+// the warp's memory while its frm is invalid (kestrel_sm_mem_hazard).  With
+// a memory latency of 40 cycles the F operation would otherwise fault long
+// before the load's answer comes back.
+TYPED_TEST(SmFpLockstep, LoadFaultInFlightComesBeforeALaterRoundingModeFault) {
+  this->set_latency(40);
+  Assembler a = this->assembler();
+  this->thread_operands(a);
+  a.csrrwi(zero, kCsrFrm, 6);
+  a.li(t1, static_cast<int64_t>(kestrel::rtlbench::kUnmapped));
+  a.lw(t2, t1, 0);
+  a.fadd(f(10), f(2), f(3));
   a.ret();
   this->run(a, Dim3{1, 1, 1}, Dim3{4, 1, 1}, true);
 }
