@@ -168,7 +168,7 @@ int main() {
       kWarps, kLanes, kXlen, kElements);
   std::printf("%-24s %-6s %6s %10s %9s %11s %8s %9s %9s %8s\n", "DRAM", "kernel", "unroll", "cycles",
               "of peak", "bus B/cyc", "peak", "row hits", "read lat", "mem stall");
-  for (const unsigned unroll : {1u, 4u}) {
+  for (const unsigned unroll : {1u, 4u, 8u}) {
     for (const Dram& dram : drams) {
       for (const Kernel& kernel : kernels) {
         const Figures r = run(kernel, unroll, dram);

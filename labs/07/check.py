@@ -106,9 +106,13 @@ lab.check(wide_cycles <= tall_cycles * WIDE_CYCLES,
 # The predictions.
 guess = lab.predictions(keys=[f"copy_bytes_per_cycle_{latency}" for latency in LATENCIES] +
                         ["copy_bytes_in_flight_300", "tall_row_hit_rate", "wide_row_hit_rate", "wide_speedup"])
+# 15 % at latency 20, the run the overhead comes from; 20 % at 100 and 300:
+# that overhead includes the bus's queueing at latency 20 (a round trip's
+# lines need more bus cycles than 20 + the rest), so the prediction from it
+# comes out low there (step 3 asks why).
 for latency in LATENCIES:
     measured = COPY_BYTES / copies[latency]["counters"]["cycles"]
-    lab.predicted(guess, f"copy_bytes_per_cycle_{latency}", measured, 0.15 * measured,
+    lab.predicted(guess, f"copy_bytes_per_cycle_{latency}", measured, (0.15 if latency == 20 else 0.2) * measured,
                   hint="the launch is a chain of round trips, one after the other: each warp waits where an\n"
                        "instruction needs what is not back yet, the 8 warps side by side: the parameter loads\n"
                        "(make plot: the loads counter and the L2's hits), the copy's loads (a store waits for its\n"

@@ -178,8 +178,10 @@ module kestrel_lsu #(
   // An offered instruction goes straight to the front when the front takes
   // one this cycle and nobody waits; otherwise it waits here, in order.  The
   // taken instruction (t_*) is the queue's head, or the offered one.
-  localparam int unsigned SizeW = $bits(kestrel_pkg::mem_size_e);
-  localparam int unsigned ReqW = WarpW + 32 + 1 + 5 + 1 + 1 + 5 + SizeW + 1 + Lanes + 3 * Lanes * Xlen + 1 + 32 + 32;
+  kestrel_pkg::mem_size_e t_size;
+  // (The size's width from a signal: Yosys 0.23 takes no $bits of a type.)
+  localparam int unsigned ReqW = WarpW + 32 + 1 + 5 + 1 + 1 + 5 + $bits(t_size) + 1 + Lanes + 3 * Lanes * Xlen + 1
+                                 + 32 + 32;
   logic take_ok, take_queued, take_offered;
   logic q_valid, q_in_ready;
   logic [1:0] q_count;
@@ -188,7 +190,6 @@ module kestrel_lsu #(
   logic [31:0] t_pc, t_shared_phys, t_local_base;
   logic t_fp, t_store, t_amo, t_unsigned, t_pair;
   logic [4:0] t_rd, t_amo_op;
-  kestrel_pkg::mem_size_e t_size;
   logic [Lanes-1:0] t_mask;
   logic [Lanes*Xlen-1:0] t_addr, t_wdata, t_cmp;
   assign offered_req = {req_warp_i, req_pc_i, req_fp_i, req_rd_i, req_store_i, req_amo_i, req_amo_op_i, req_size_i,
