@@ -87,7 +87,7 @@ function(kestrel_rtl_model name)
   endif()
   verilate(${name} ${trace}
     SOURCES ${KESTREL_RTL_DIR}/pkg/kestrel_pkg.sv ${KESTREL_RTL_DIR}/fpu/kestrel_fpu_pkg.sv ${KESTREL_RTL_DIR}/board/kestrel_board_pkg.sv
-      ${KESTREL_RTL_DIR}/tex/kestrel_tex_pkg.sv ${rtl_units} ${ARG_EXTRA}
+      ${KESTREL_RTL_DIR}/tex/kestrel_tex_pkg.sv ${rtl_units} ${ARG_EXTRA} ${KESTREL_RTL_DIR}/verilator/simulation.vlt
     TOP_MODULE ${ARG_TOP}
     PREFIX V${name}
     VERILATOR_ARGS -Wall -Wno-fatal ${assert} -I${KESTREL_RTL_INCLUDE_DIR} -O3 --x-assign fast --x-initial fast ${params} ${ARG_ARGS}

@@ -5,6 +5,7 @@
 #include <bitset>
 #include <cstring>
 
+#include "kestrel/abi.h"
 #include "kestrel/error.hpp"
 #include "kestrel_contract.hpp"
 
@@ -123,7 +124,10 @@ uint64_t DramBanks::schedule(uint64_t now, uint64_t offset, bool write, uint64_t
 }
 
 DramModel::DramModel(uint64_t bytes, const DramTiming& timing)
-    : bytes_(bytes), banks_(timing), storage_(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1))) {
+    : bytes_(bytes),
+      banks_(timing),
+      storage_(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1))),
+      pages_written_((bytes + KESTREL_PAGE_SIZE - 1) / KESTREL_PAGE_SIZE) {
   if (!storage_) throw Error(KESTREL_ERROR_OUT_OF_MEMORY, "rtlsim: cannot allocate device DRAM");
 }
 
@@ -134,6 +138,7 @@ uint64_t DramModel::access(uint64_t now, uint64_t offset, bool write, uint64_t b
     for (unsigned i = 0; i < kLineBytes; ++i) {
       if ((byte_enables >> i) & 1u) line[i] = wdata[i];
     }
+    if (byte_enables != 0) pages_written_[offset >> KESTREL_PAGE_SHIFT] = 1;
   } else {
     std::memcpy(rdata, line, kLineBytes);
   }

@@ -1,8 +1,11 @@
 #include "lockstep.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
+#include "kestrel/abi.h"
 #include "kestrel/error.hpp"
 
 namespace kestrel::lockstep {
@@ -454,6 +457,28 @@ bool Checker::finish_atomics(const std::function<uint64_t(uint64_t addr, unsigne
     gpu_.write_mem(addr, &value, bytes);  // little-endian host: the low bytes
   }
   return true;
+}
+
+std::string dram_difference(const model::Gpu& model, const uint8_t* hardware, size_t size,
+                            const uint8_t* pages_written) {
+  // The rest of DRAM (256 MiB by default, most of it never touched) is
+  // neither read nor compared: reading it costs a page fault per page on
+  // each side.
+  const size_t pages = (size + KESTREL_PAGE_SIZE - 1) / KESTREL_PAGE_SIZE;
+  std::vector<uint8_t> model_bytes(KESTREL_PAGE_SIZE);
+  for (size_t page = 0; page < pages; ++page) {
+    const uint64_t at = uint64_t{page} * KESTREL_PAGE_SIZE;
+    const bool hardware_wrote = pages_written == nullptr || pages_written[page] != 0;
+    if (!hardware_wrote && (model.page_perms(KESTREL_GLOBAL_BASE + at) & KESTREL_PAGE_WRITE) == 0) continue;
+    const size_t n = std::min<size_t>(KESTREL_PAGE_SIZE, size - at);
+    model.read_mem(KESTREL_GLOBAL_BASE + at, model_bytes.data(), n);
+    if (std::memcmp(model_bytes.data(), hardware + at, n) == 0) continue;
+    size_t i = 0;
+    while (model_bytes[i] == hardware[at + i]) ++i;
+    return "device DRAM differs at " + hex(KESTREL_GLOBAL_BASE + at + i) + ": rtl " + hex(hardware[at + i]) +
+           " model " + hex(model_bytes[i]);
+  }
+  return "";
 }
 
 }  // namespace kestrel::lockstep

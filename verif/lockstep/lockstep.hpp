@@ -55,6 +55,7 @@
 // Mismatches are reported as readable text, never thrown.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -196,5 +197,15 @@ class Checker {
   uint64_t cycle_reads_ = 0;
   std::string error_;
 };
+
+// Device DRAM after a launch without fault, the model's against the
+// hardware's `size` bytes at KESTREL_GLOBAL_BASE: the first byte that
+// differs, as a readable sentence, or "" when none does.  Host copies reach
+// both sides, so only the pages the launch could have written are compared:
+// those the hardware wrote (`pages_written`, one byte per page, nonzero where
+// it wrote) and those the model could write (mapped writable).
+// `pages_written` null compares every page.
+std::string dram_difference(const model::Gpu& model, const uint8_t* hardware, size_t size,
+                            const uint8_t* pages_written);
 
 }  // namespace kestrel::lockstep

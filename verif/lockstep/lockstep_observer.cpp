@@ -6,8 +6,6 @@
 // model's completion and device DRAM.  Built as the plug-in
 // libkestrel-lockstep.so, which the rtlsim backend loads for KESTREL_LOCKSTEP=1
 // (docs/host-interface.md, "Taps").
-#include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -22,12 +20,6 @@
 
 namespace kestrel::lockstep {
 namespace {
-
-std::string hex(uint64_t v) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(v));
-  return text;
-}
 
 class LockstepObserver final : public tap::Observer {
  public:
@@ -170,18 +162,7 @@ class LockstepObserver final : public tap::Observer {
   // Device DRAM must be the same on both sides after a launch without fault
   // (stores write no register, so the retire records do not show them).
   void compare_dram(const tap::Dram& dram) {
-    constexpr size_t kChunk = 64 * 1024;
-    std::vector<uint8_t> model_bytes(kChunk);
-    for (size_t at = 0; at < dram.size; at += kChunk) {
-      const size_t n = std::min(kChunk, dram.size - at);
-      gpu_.read_mem(KESTREL_GLOBAL_BASE + at, model_bytes.data(), n);
-      if (std::memcmp(model_bytes.data(), dram.bytes + at, n) == 0) continue;
-      size_t i = 0;
-      while (model_bytes[i] == dram.bytes[at + i]) ++i;
-      error_ = "device DRAM differs at " + hex(KESTREL_GLOBAL_BASE + at + i) + ": rtl " +
-               hex(dram.bytes[at + i]) + " model " + hex(model_bytes[i]);
-      return;
-    }
+    error_ = dram_difference(gpu_, dram.bytes, dram.size, dram.pages_written);
   }
 
   tap::ObserverArgs args_;

@@ -54,6 +54,10 @@ struct Retire {
 struct Dram {
   const uint8_t* bytes = nullptr;
   size_t size = 0;
+  // One byte per page (KESTREL_PAGE_SIZE), nonzero where the backend's
+  // hardware wrote since the launch's START; null when the backend does not
+  // know (then any page may differ).
+  const uint8_t* pages_written = nullptr;
 };
 
 // What a backend tells an observer when it makes one.

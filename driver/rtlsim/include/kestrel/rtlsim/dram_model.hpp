@@ -16,6 +16,7 @@
 // touches: a 256 MiB device costs what its kernels and copies use.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -98,6 +99,12 @@ class DramModel {
 
   const DramCounters& counters() const { return banks_.counters(); }
 
+  // Which pages (KESTREL_PAGE_SIZE) line writes reached since the last
+  // forget_writes(), one byte per page, nonzero where one did: lock-step
+  // compares those pages of DRAM after a launch, not all of it.
+  const uint8_t* pages_written() const { return pages_written_.data(); }
+  void forget_writes() { std::fill(pages_written_.begin(), pages_written_.end(), uint8_t{0}); }
+
  private:
   struct FreeDeleter {
     void operator()(uint8_t* p) const { std::free(p); }
@@ -106,6 +113,7 @@ class DramModel {
   uint64_t bytes_;
   DramBanks banks_;
   std::unique_ptr<uint8_t, FreeDeleter> storage_;
+  std::vector<uint8_t> pages_written_;
 };
 
 }  // namespace kestrel::rtlsim
