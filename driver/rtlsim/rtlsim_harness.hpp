@@ -223,7 +223,7 @@ class Harness final : public Engine {
     if (start && !abort) {
       validate_launch();
       launch_cycles_ = 0;
-      if (memory_ == nullptr) dram_.forget_writes();
+      dram_.forget_writes();  // empty when memory_ is the memory
     }
     if (observer_ && observed_ && (start || abort)) finish_observed(abort);
     if (observer_ || itrace_) mirror_reg(offset, value);
@@ -474,7 +474,7 @@ class Harness final : public Engine {
       return;
     }
     if (observer_->ok() && !model_->running_o) {
-      const tap::Dram dram{dram_.data(), dram_.size(), memory_ == nullptr ? dram_.pages_written() : nullptr};
+      const tap::Dram dram{dram_.data(), dram_.size(), dram_.pages_written()};
       if (read_reg(KESTREL_REG_STATUS) == KESTREL_STATUS_FAULT) {
         model::Fault f;
         f.kind = static_cast<kestrel_fault_kind>(read_reg(KESTREL_REG_FAULT_KIND));
