@@ -248,7 +248,7 @@ Inst decode_cuda_atomic(Inst in, uint32_t w, bool rv64) {
 Inst decode_tex(Inst in, uint32_t w) {
   const uint32_t form = (w >> 12) & 7;
   const uint32_t op = (w >> 25) & 3;
-  if (form <= KESTREL_TEX_FORM_2D_LAYERED && op == KESTREL_TEX_OP_FETCH && in.rd <= 32 - kTexResults &&
+  if (form <= KESTREL_TEX_FORM_1D_FETCH && op == KESTREL_TEX_OP_FETCH && in.rd <= 32 - kTexResults &&
       in.rs3 <= 29) {
     in.op = Op::kTex;
     in.aux = static_cast<uint8_t>(form);

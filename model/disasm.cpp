@@ -354,8 +354,8 @@ std::string simt(const Inst& in) {
       return std::string("kx.sfu.") + (funct7 < 6 ? kinds[funct7] : "?") + " " + f(in.rd) + ", " + f(in.rs1);
     }
     case Op::kTex: {
-      static const char* const forms[] = {"1d", "2d", "3d", "1dl", "2dl"};
-      return std::string("kx.tex.") + (in.aux <= KESTREL_TEX_FORM_2D_LAYERED ? forms[in.aux] : "?") + " " +
+      static const char* const forms[] = {"1d", "2d", "3d", "1dl", "2dl", "1dfetch"};
+      return std::string("kx.tex.") + (in.aux <= KESTREL_TEX_FORM_1D_FETCH ? forms[in.aux] : "?") + " " +
              f(in.rd) + ", " + x(in.rs1) + ", " + x(in.rs2) + ", " + f(in.rs3);
     }
     case Op::kKxAmoW: {

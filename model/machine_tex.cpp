@@ -2,7 +2,7 @@
 // fetch of every executing lane, bit for bit as kestrel_tex_unit: the
 // descriptor decided on as kestrel_tex_desc_decode does
 // (kestrel/texture_unit.hpp), the taps' lines checked in the unit's order
-// (kestrel::texture::unit_taps), the components from the shared arithmetic
+// (kestrel::texture::unit_lane_taps), the components from the shared arithmetic
 // (kestrel/texture_math.hpp) that the device SDK's software fetches use too.
 #include <cstring>
 
@@ -34,7 +34,7 @@ template <class X>
 bool Machine<X>::exec_tex(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, uint32_t mask) {
   using kestrel::texture::Texels;
   const X* objects = xrow(w, in.rs1);
-  const X* layers = xrow(w, in.rs2);
+  const X* layers_or_indices = xrow(w, in.rs2);
   const uint32_t* coords[3] = {frow(w, in.rs3), frow(w, in.rs3 + 1u), frow(w, in.rs3 + 2u)};
   Texels results[32];
   for (uint32_t m = mask; m != 0; m &= m - 1) {
@@ -59,7 +59,7 @@ bool Machine<X>::exec_tex(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, 
     const float x = __builtin_bit_cast(float, coords[0][l]);
     const float y = __builtin_bit_cast(float, coords[1][l]);
     const float z = __builtin_bit_cast(float, coords[2][l]);
-    const int layer = static_cast<int>(static_cast<uint32_t>(layers[l]));
+    const int layer_or_index = static_cast<int>(static_cast<uint32_t>(layers_or_indices[l]));
     // The taps' lines in the order the unit reads them; the first that
     // cannot be read faults.
     bool unreadable = false;
@@ -72,7 +72,7 @@ bool Machine<X>::exec_tex(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, 
         bad_line = line;
       }
     };
-    kestrel::texture::unit_taps(image.texture, x, y, z, layer, check);
+    kestrel::texture::unit_lane_taps(image, in.aux, x, y, z, layer_or_index, check);
     if (unreadable) {
       raise(KESTREL_FAULT_ILLEGAL_ADDRESS, sm_id, w, l, pc, bad_line);
       return false;
@@ -84,7 +84,7 @@ bool Machine<X>::exec_tex(uint32_t sm_id, Warp& w, const Inst& in, uint64_t pc, 
       const uint8_t* line = tex_line(address & ~(kLineBytes - 1));
       for (uint32_t i = 0; i < image.texel_bytes; ++i) out[i] = line[(address + i) % kLineBytes];
     };
-    results[l] = kestrel::texture::sample(image.texture, read, x, y, z, layer);
+    results[l] = kestrel::texture::unit_lane_fetch(image, in.aux, read, x, y, z, layer_or_index);
   }
   for (unsigned c = 0; c < kTexResults; ++c) {
     uint32_t* fd = frow(w, in.rd + c);

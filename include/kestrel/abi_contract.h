@@ -151,17 +151,19 @@
 #define KESTREL_F7_SFU_COS_INSN        0x05
 
 /* funct3 of custom-2 (kx.tex): the fetch's form, which must be the object's shape (1D also
- * reads 1D arrays, 2D also pitched 2D memory). */
+ * reads 1D arrays, 2D also pitched 2D memory, 1D fetch only linear memory). */
 #define KESTREL_TEX_FORM_1D        0x0u /* tex1D: x */
 #define KESTREL_TEX_FORM_2D        0x1u /* tex2D: x, y */
 #define KESTREL_TEX_FORM_3D        0x2u /* tex3D: x, y, z */
 #define KESTREL_TEX_FORM_1D_LAYERED 0x3u /* tex1DLayered: x and rs2's layer */
 #define KESTREL_TEX_FORM_2D_LAYERED 0x4u /* tex2DLayered: x, y and rs2's layer */
+#define KESTREL_TEX_FORM_1D_FETCH  0x5u /* tex1Dfetch: rs2's integer index into linear memory (no coordinates) */
 #define KESTREL_TEX_FORM_1D_INSN       0x00
 #define KESTREL_TEX_FORM_2D_INSN       0x01
 #define KESTREL_TEX_FORM_3D_INSN       0x02
 #define KESTREL_TEX_FORM_1D_LAYERED_INSN 0x03
 #define KESTREL_TEX_FORM_2D_LAYERED_INSN 0x04
+#define KESTREL_TEX_FORM_1D_FETCH_INSN 0x05
 
 /* funct2 of custom-2: the operation (others reserved: an illegal instruction). */
 #define KESTREL_TEX_OP_FETCH       0x0u /* the four components of the filtered fetch to f rd..rd+3 */

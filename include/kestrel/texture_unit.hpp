@@ -30,8 +30,9 @@ namespace unit_detail {
 constexpr uint32_t kMaxExtent = 1u << 17;
 constexpr uint32_t kMaxLayers = 0xFFFFu;
 
-// The kx.tex form that reads a shape (a pitched 2D resource reads as 2D),
-// or -1 for a shape the unit does not fetch (cubemaps, linear memory).
+// The kx.tex form that reads a shape (a pitched 2D resource reads as 2D,
+// linear memory with tex1Dfetch's form), or -1 for a shape the unit does
+// not fetch (cubemaps).
 KESTREL_TEXTURE_MATH_FN int form_of_shape(uint32_t shape) {
   switch (shape) {
     case KESTREL_TEX_SHAPE_1D:
@@ -45,6 +46,8 @@ KESTREL_TEXTURE_MATH_FN int form_of_shape(uint32_t shape) {
       return KESTREL_TEX_FORM_1D_LAYERED;
     case KESTREL_TEX_SHAPE_2D_LAYERED:
       return KESTREL_TEX_FORM_2D_LAYERED;
+    case KESTREL_TEX_SHAPE_LINEAR:
+      return KESTREL_TEX_FORM_1D_FETCH;
     default:
       return -1;
   }
@@ -58,12 +61,14 @@ KESTREL_TEXTURE_MATH_FN bool extent_ok(uint32_t extent, uint32_t limit) {
 
 // Whether the texture unit fetches the object the descriptor `words`
 // describes with the form of its shape (kestrel_tex_desc_decode's
-// TexStatusUnsupported otherwise): shape 1D, 2D, 3D, 1D or 2D layered or
-// pitched 2D; a channel kind, size and count of section 12, but 8-bit
-// floats; normalized reads of 8- and 16-bit integers only; linear filtering
-// of float results only; not an sRGB read of 8-bit unsigned channels as
+// TexStatusUnsupported otherwise): shape 1D, 2D, 3D, 1D or 2D layered,
+// pitched 2D or linear memory; a channel kind, size and count of section
+// 12, but 8-bit floats; normalized reads of 8- and 16-bit integers only;
+// linear filtering of float results only (linear memory: any filter, which
+// tex1Dfetch ignores); not an sRGB read of 8-bit unsigned channels as
 // normalized floats (the unit has no sRGB conversion); 1 to 2^17 texels
-// along each axis and 1 to 65,535 layers; not a surface, not mipmapped.
+// along each axis (linear memory: any nonzero width, as tex1Dfetch's index
+// is an integer) and 1 to 65,535 layers; not a surface, not mipmapped.
 // The descriptor's unit_fetch flag is not read.
 KESTREL_TEXTURE_MATH_FN bool unit_fetches(const uint32_t* words) {
   using namespace unit_detail;
@@ -71,7 +76,8 @@ KESTREL_TEXTURE_MATH_FN bool unit_fetches(const uint32_t* words) {
   const uint32_t size = KESTREL_TEX_UNIT_FIELD(words, CHANNEL_SIZE);
   const uint32_t channels = KESTREL_TEX_UNIT_FIELD(words, CHANNELS);
   const bool read_normalized = KESTREL_TEX_UNIT_FIELD(words, READ_NORMALIZED) != 0;
-  const bool linear = KESTREL_TEX_UNIT_FIELD(words, FILTER) == KESTREL_TEX_FILTER_LINEAR;
+  const bool linear_memory = KESTREL_TEX_UNIT_FIELD(words, SHAPE) == KESTREL_TEX_SHAPE_LINEAR;
+  const bool linear = KESTREL_TEX_UNIT_FIELD(words, FILTER) == KESTREL_TEX_FILTER_LINEAR && !linear_memory;
   const bool is_float = kind == KESTREL_TEX_CHANNEL_FLOAT;
   if (form_of_shape(KESTREL_TEX_UNIT_FIELD(words, SHAPE)) < 0) return false;
   if (kind > KESTREL_TEX_CHANNEL_FLOAT || size > 2 || (channels != 1 && channels != 2 && channels != 4))
@@ -82,7 +88,7 @@ KESTREL_TEXTURE_MATH_FN bool unit_fetches(const uint32_t* words) {
   if (KESTREL_TEX_UNIT_FIELD(words, SRGB) != 0 && kind == KESTREL_TEX_CHANNEL_UNSIGNED && size == 0 &&
       read_normalized)
     return false;
-  if (!extent_ok(KESTREL_TEX_UNIT_FIELD(words, WIDTH), kMaxExtent) ||
+  if (!extent_ok(KESTREL_TEX_UNIT_FIELD(words, WIDTH), linear_memory ? 0xFFFFFFFFu : kMaxExtent) ||
       !extent_ok(KESTREL_TEX_UNIT_FIELD(words, HEIGHT), kMaxExtent) ||
       !extent_ok(KESTREL_TEX_UNIT_FIELD(words, DEPTH), kMaxExtent) ||
       !extent_ok(KESTREL_TEX_UNIT_FIELD(words, LAYERS), kMaxLayers))
@@ -93,7 +99,8 @@ KESTREL_TEXTURE_MATH_FN bool unit_fetches(const uint32_t* words) {
 // What kx.tex with `form` (KESTREL_TEX_FORM_*) does with the descriptor
 // `words`: fetch, or fault TEXTURE because the unit does not fetch the
 // object (unit_fetches) or because the form is not its shape's (a 1D or 2D
-// form reads 1D or 2D arrays, the 2D form pitched 2D memory too).
+// form reads 1D or 2D arrays, the 2D form pitched 2D memory too, the 1D
+// fetch form linear memory only).
 enum class UnitStatus { kFetch, kUnsupported, kFormMismatch };
 
 KESTREL_TEXTURE_MATH_FN UnitStatus unit_status(const uint32_t* words, uint32_t form) {
@@ -163,6 +170,30 @@ KESTREL_TEXTURE_MATH_FN Image image_of(const Words& words) {
 KESTREL_TEXTURE_MATH_FN uint32_t unit_texel_address(const Image& image, int x, int y, int z, int layer) {
   return image.base + static_cast<uint32_t>(z + layer) * image.slice_pitch +
          static_cast<uint32_t>(y) * image.pitch + static_cast<uint32_t>(x) * image.texel_bytes;
+}
+
+// The texels kx.tex of `form` reads for one lane, in the unit's order:
+// tex1Dfetch's (KESTREL_TEX_FORM_1D_FETCH) texel `index` of linear memory
+// when it lies inside (none outside: the lane reads 0), else unit_taps()'s
+// at (x, y, z) of `layer`.  rs2 carries the index and the layer alike.
+template <typename Visit>
+KESTREL_TEXTURE_MATH_FN void unit_lane_taps(const Image& image, uint32_t form, float x, float y, float z,
+                                            int layer_or_index, Visit& visit) {
+  if (form != KESTREL_TEX_FORM_1D_FETCH) {
+    unit_taps(image.texture, x, y, z, layer_or_index, visit);
+  } else if (static_cast<uint32_t>(layer_or_index) < static_cast<uint32_t>(image.texture.width)) {
+    visit(layer_or_index, 0, 0, 0);
+  }
+}
+
+// What kx.tex of `form` returns for one lane (its Texels): fetch_linear()
+// of the 1D fetch form, else sample().
+template <typename Reader>
+KESTREL_TEXTURE_MATH_FN Texels unit_lane_fetch(const Image& image, uint32_t form, Reader& read, float x,
+                                               float y, float z, int layer_or_index) {
+  if (form == KESTREL_TEX_FORM_1D_FETCH)
+    return fetch_linear(image.texture, read, static_cast<uint32_t>(image.texture.width), layer_or_index);
+  return sample(image.texture, read, x, y, z, layer_or_index);
 }
 
 #undef KESTREL_TEX_UNIT_FIELD

@@ -353,7 +353,7 @@ module kestrel_decoder #(
         end
       end
       kestrel_pkg::OpTex: begin
-        legal = TexUnit != 0 && funct3 <= kestrel_pkg::TexForm2dLayered && instr_i[26:25] == kestrel_pkg::TexOpFetch
+        legal = TexUnit != 0 && funct3 <= kestrel_pkg::TexForm1dFetch && instr_i[26:25] == kestrel_pkg::TexOpFetch
                 && rd <= 5'd28 && tex_rs3 <= 5'd29;
         dec_o.cls = kestrel_pkg::ClassTex;
         dec_o.rs1_re = 1'b1;

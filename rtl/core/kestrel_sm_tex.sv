@@ -147,11 +147,12 @@ module kestrel_sm_tex #(
     unit_req.merge = merge_q;
     unit_req.warp = 8'(warp_q);
     unit_req.desc_addr = pass_obj;
-    // funct3 to the unit's form (the decoder allows 0..4 only).
+    // funct3 to the unit's form (the decoder allows 0..5 only).
     unit_req.form.layered = form_q == kestrel_pkg::TexForm1dLayered || form_q == kestrel_pkg::TexForm2dLayered;
     unique case (form_q)
       kestrel_pkg::TexForm1d, kestrel_pkg::TexForm1dLayered: unit_req.form.dim = kestrel_tex_pkg::TexDim1D;
       kestrel_pkg::TexForm3d:                                unit_req.form.dim = kestrel_tex_pkg::TexDim3D;
+      kestrel_pkg::TexForm1dFetch:                           unit_req.form.dim = kestrel_tex_pkg::TexDimIndexed;
       default:                                               unit_req.form.dim = kestrel_tex_pkg::TexDim2D;
     endcase
   end

@@ -111,12 +111,13 @@
   localparam logic [6:0] SimtSfuCos = 7'h05;  // ~cos(x), radians (__cosf)
 
   // funct3 of custom-2 (kx.tex): the fetch's form, which must be the object's shape (1D also reads
-  // 1D arrays, 2D also pitched 2D memory).
+  // 1D arrays, 2D also pitched 2D memory, 1D fetch only linear memory).
   localparam logic [2:0] TexForm1d = 3'h0;  // tex1D: x
   localparam logic [2:0] TexForm2d = 3'h1;  // tex2D: x, y
   localparam logic [2:0] TexForm3d = 3'h2;  // tex3D: x, y, z
   localparam logic [2:0] TexForm1dLayered = 3'h3;  // tex1DLayered: x and rs2's layer
   localparam logic [2:0] TexForm2dLayered = 3'h4;  // tex2DLayered: x, y and rs2's layer
+  localparam logic [2:0] TexForm1dFetch = 3'h5;  // tex1Dfetch: rs2's integer index into linear memory (no coordinates)
 
   // funct2 of custom-2: the operation (others reserved: an illegal instruction).
   localparam logic [1:0] TexOpFetch = 2'h0;  // the four components of the filtered fetch to f rd..rd+3

@@ -4,7 +4,9 @@
 // border colour, log2 of the texel's bytes, and whether the unit can fetch
 // it with the instruction's form (tex_status_e: TexStatusOk, Unsupported,
 // Mismatch).  Shapes map to dimensions as kestrel_texture.h's read_view
-// does.  sRGB reads of 8-bit unsigned channels as normalized floats are
+// does; linear memory is tex1Dfetch's (TexDimIndexed: its filter mode,
+// coordinate normalization and address modes unused, any nonzero width) and
+// goes to the address unit as 1D.  sRGB reads of 8-bit unsigned channels as normalized floats are
 // refused (the datapath has no sRGB conversion; docs/texture.md, "sRGB");
 // for every other format the flag changes nothing, as on the H100.  Of the
 // descriptor, the mipmap fields (a mipmapped texture is refused by its
@@ -24,6 +26,7 @@ module kestrel_tex_desc_decode (
   logic                               shape_ok, format_ok, extent_ok;
   kestrel_tex_pkg::tex_dim_e          dim;
   logic                               layered;
+  logic                               linear_memory;
 
   always_comb begin
     // Shape to dimension and layering, as kestrel_texture.h's read_view.
@@ -43,14 +46,16 @@ module kestrel_tex_desc_decode (
         layered = 1'b1;
       end
       kestrel_pkg::TexShapePitch2d:   dim = kestrel_tex_pkg::TexDim2D;
-      default:                        shape_ok = 1'b0;  // cubemaps, linear memory (tex1Dfetch)
+      kestrel_pkg::TexShapeLinear:    dim = kestrel_tex_pkg::TexDimIndexed;
+      default:                        shape_ok = 1'b0;  // cubemaps
     endcase
+    linear_memory = dim == kestrel_tex_pkg::TexDimIndexed;
 
     fmt_o.kind = kestrel_tex_pkg::TexKindSigned;
     fmt_o.bits = kestrel_tex_pkg::TexBits8;
     fmt_o.channels = kestrel_tex_pkg::TexChannels1;
     fmt_o.normalized_float = desc_i.read_normalized;
-    fmt_o.linear = desc_i.filter == kestrel_pkg::TexFilterLinear;
+    fmt_o.linear = desc_i.filter == kestrel_pkg::TexFilterLinear && !linear_memory;
     format_ok = 1'b1;
     unique case (desc_i.channel_kind)
       kestrel_pkg::TexChannelSigned:   fmt_o.kind = kestrel_tex_pkg::TexKindSigned;
@@ -90,13 +95,14 @@ module kestrel_tex_desc_decode (
     if (desc_i.srgb && desc_i.channel_kind == kestrel_pkg::TexChannelUnsigned && desc_i.channel_size == 2'd0 &&
         desc_i.read_normalized)
       format_ok = 1'b0;
-    // The datapath's extents: 1 .. 2^17 per axis, 1 .. 2^16 - 1 layers.
-    extent_ok = desc_i.width != '0 && desc_i.width <= 32'h2_0000 &&
+    // The datapath's extents: 1 .. 2^17 per axis, 1 .. 2^16 - 1 layers; an
+    // index reaches any width.
+    extent_ok = desc_i.width != '0 && (desc_i.width <= 32'h2_0000 || linear_memory) &&
                 desc_i.height != '0 && desc_i.height <= 32'h2_0000 &&
                 desc_i.depth != '0 && desc_i.depth <= 32'h2_0000 &&
                 desc_i.layers != '0 && desc_i.layers <= 32'hFFFF;
 
-    addr_desc_o.dim = dim;
+    addr_desc_o.dim = linear_memory ? kestrel_tex_pkg::TexDim1D : dim;
     addr_desc_o.layered = layered;
     addr_desc_o.normalized = desc_i.normalized_coords;
     addr_desc_o.linear = fmt_o.linear;

@@ -17,10 +17,13 @@ package kestrel_tex_pkg;
   localparam int unsigned TexTaps = 8;
   localparam int unsigned TexTexelBits = 128;  // 4 channels x 32 bits
 
+  // TexDimIndexed is tex1Dfetch's: linear memory read by an integer index
+  // (the lane's layer field), no coordinates, no address unit.
   typedef enum logic [1:0] {
-    TexDim1D = 2'd0,
-    TexDim2D = 2'd1,
-    TexDim3D = 2'd2
+    TexDim1D      = 2'd0,
+    TexDim2D      = 2'd1,
+    TexDim3D      = 2'd2,
+    TexDimIndexed = 2'd3
   } tex_dim_e;
 
   typedef enum logic [1:0] {
@@ -118,7 +121,7 @@ package kestrel_tex_pkg;
   // --- the texture unit (kestrel_tex_unit): one warp's fetch ---------------
 
   // The fetch form the instruction names (tex1D, tex2D, tex3D,
-  // tex1DLayered, tex2DLayered).  Filtering, coordinate normalization,
+  // tex1DLayered, tex2DLayered; tex1Dfetch as TexDimIndexed).  Filtering, coordinate normalization,
   // address modes and the format are the descriptor's (cudaTextureDesc);
   // the form must match the descriptor's shape (TexStatusMismatch).
   typedef struct packed {
@@ -139,7 +142,8 @@ package kestrel_tex_pkg;
 
   // One lane's coordinates: x, y, z as binary32 bits (x lowest; unused ones
   // ignored) and the layer index of a layered fetch (unsigned: a negative
-  // one reads the last layer).
+  // one reads the last layer) or tex1Dfetch's texel index (unsigned: a
+  // negative one is outside the memory).
   typedef struct packed {
     logic [31:0] layer;
     logic [31:0] z;
@@ -155,8 +159,8 @@ package kestrel_tex_pkg;
 
   typedef enum logic [1:0] {
     TexStatusOk          = 2'd0,  // every active lane's value is valid
-    TexStatusUnsupported = 2'd1,  // the descriptor is one the unit lacks (cubemap, tex1Dfetch's linear
-                                  // memory, mipmapped, a surface) or out of its limits: all values 0
+    TexStatusUnsupported = 2'd1,  // the descriptor is one the unit lacks (cubemap, mipmapped, a
+                                  // surface, sRGB) or out of its limits: all values 0
     TexStatusMismatch    = 2'd2,  // the fetch form differs from the descriptor's shape: all values 0
     TexStatusFault       = 2'd3   // a descriptor or texel line read faulted (fault, fault_addr)
   } tex_status_e;

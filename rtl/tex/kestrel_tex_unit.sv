@@ -7,15 +7,20 @@
 // decoded by kestrel_tex_desc_decode) is
 // looked up in a descriptor cache keyed by its address (DescEntries lines)
 // and read from memory on a miss; its shape must be one the datapath covers
-// (1D, 2D, 3D, 1D/2D layered, pitched 2D; else TexStatusUnsupported) and
-// match the fetch form (else TexStatusMismatch).  Then every active lane in
-// turn, lowest first, goes through kestrel_tex_address (its taps, weights and
-// layer); each tap that is not on the border becomes a byte address
-// (base_addr + slice * slice_pitch + y * pitch + x * texel_bytes, the slice
-// being the layer or the z index) read through the texel cache (Sets x Ways
+// (1D, 2D, 3D, 1D/2D layered, pitched 2D, linear memory; else
+// TexStatusUnsupported) and match the fetch form (else TexStatusMismatch).
+// Then every active lane in turn, lowest first, goes through
+// kestrel_tex_address (its taps, weights and layer); each tap that is not
+// on the border becomes a byte address (base_addr + slice * slice_pitch +
+// y * pitch + x * texel_bytes, the slice being the layer or the z index)
+// read through the texel cache (Sets x Ways
 // lines; a miss reads the line and fills it, so lanes and taps on one line
 // cost one memory read as long as it stays cached); the lane's texels go to
 // kestrel_tex_filter, which works on one lane while the next is addressed.
+// tex1Dfetch (form TexDimIndexed) reads linear memory: its one tap is the
+// lane's index (the layer field, unsigned), point-sampled as 1D, at
+// base_addr + index * texel_bytes; a lane whose index is not below the
+// width reads nothing and returns 0 in all four components (guide B.8.1.1).
 // The CUDA C Programming Guide v8.0's rules (3.2.11.1, appendix F) are those
 // of the two datapath units, bit-exact with include/kestrel/texture_math.hpp.
 //
@@ -139,6 +144,7 @@ module kestrel_tex_unit #(
   kestrel_tex_pkg::tex_format_t       fmt, fmt_q;
   logic [127:0]                       border, border_q;
   logic [31:0]                        base_q, pitch_q, slice_pitch_q;
+  logic [31:0]                        width_q;  // texels of linear memory (tex1Dfetch)
   logic [2:0]                         texel_shift, texel_shift_q;  // log2 of texel bytes
   kestrel_tex_pkg::tex_status_e       desc_status;
 
@@ -158,6 +164,8 @@ module kestrel_tex_unit #(
   logic                               any_pending;
   kestrel_tex_pkg::tex_coord_t        next_coord;
   logic [LaneW-1:0]                   lane_q;          // the lane being addressed
+  logic [31:0]                        index_q;         // ... its tex1Dfetch index
+  logic                               indexed;         // the fetch is tex1Dfetch
   logic [LaneW-1:0]                   filter_lane_q;   // the lane in the filter
 
   always_comb begin
@@ -213,6 +221,8 @@ module kestrel_tex_unit #(
 
   logic [AxisBits-1:0]                ax, ay, az;  // tex_axis_taps_t each
 
+  assign indexed = fetch_q.form.dim == kestrel_tex_pkg::TexDimIndexed;
+
   always_comb begin
     ax = addr_rsp.axis[0 +: AxisBits];
     ay = addr_rsp.axis[AxisBits +: AxisBits];
@@ -226,6 +236,11 @@ module kestrel_tex_unit #(
                  (tap_q[2] ? az[AxisBits-1-IndexBits] : az[kestrel_tex_pkg::TexWeightBits]);
     tap_slice = addr_desc_q.layered ? 32'(addr_rsp.layer) : 32'(tap_z);
     tap_addr = base_q + tap_slice * slice_pitch_q + 32'(tap_y) * pitch_q + (32'(tap_x) << texel_shift_q);
+    // tex1Dfetch's one tap: the index, outside the memory from the width up.
+    if (indexed) begin
+      tap_border = index_q >= width_q;
+      tap_addr = base_q + (index_q << texel_shift_q);
+    end
     // Taps read: point 1, linear 2 (1D layered), 4 (1D, 2D) or 8 (3D).
     if (!addr_desc_q.linear) last_tap = 3'd0;
     else if (addr_desc_q.dim == kestrel_tex_pkg::TexDim3D) last_tap = 3'd7;
@@ -500,6 +515,7 @@ module kestrel_tex_unit #(
   // read); the values are cleared at the request.
   logic [Lanes*128-1:0]               value_q;
   logic                               filter_drop_q;  // the lane in the filter faulted
+  logic                               filter_zero_q;  // ... is a tex1Dfetch outside the memory
 
   always_ff @(posedge clk_i) begin
     if (take) begin
@@ -514,9 +530,13 @@ module kestrel_tex_unit #(
       base_q <= desc_line.base_addr;
       pitch_q <= desc_line.pitch;
       slice_pitch_q <= desc_line.slice_pitch;
+      width_q <= desc_line.width;
       texel_shift_q <= texel_shift;
     end
-    if (state_q == StLane && any_pending && addr_req_ready) lane_q <= next_lane;
+    if (state_q == StLane && any_pending && addr_req_ready) begin
+      lane_q <= next_lane;
+      index_q <= next_coord.layer;
+    end
     if (state_q == StLane) begin
       borders_q <= '0;
       texels_q <= '0;
@@ -538,6 +558,7 @@ module kestrel_tex_unit #(
     if (filter_req_valid && filter_req_ready) begin
       filter_lane_q <= lane_q;
       filter_drop_q <= status_q == kestrel_tex_pkg::TexStatusFault;
+      filter_zero_q <= indexed && borders_q[0];
     end
   end
 
@@ -548,7 +569,7 @@ module kestrel_tex_unit #(
       value_q <= '0;
     end else if (filter_rsp_valid && !filter_drop_q) begin
       for (int l = 0; l < Lanes; l++) begin
-        if (filter_lane_q == LaneW'(l)) value_q[128*l +: 128] <= filter_rsp.value;
+        if (filter_lane_q == LaneW'(l)) value_q[128*l +: 128] <= filter_zero_q ? '0 : filter_rsp.value;
       end
     end
   end

@@ -616,7 +616,9 @@ TEST(TextureObjects, UnitFetchFlagSaysWhatTheTextureUnitFetches) {
     EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
     EXPECT_EQ(cudaFreeArray(a), cudaSuccess);
   }
-  // Linear memory is tex1Dfetch's (software); pitched 2D memory the 2D form's.
+  // Linear memory is tex1Dfetch's (the 1D fetch form), also with a linear
+  // filter, which tex1Dfetch ignores, but not when no whole texel fits (the
+  // software path returns 0); pitched 2D memory is the 2D form's.
   float* memory = nullptr;
   ASSERT_EQ(cudaMalloc(&memory, 4096), cudaSuccess);
   cudaResourceDesc r{};
@@ -627,8 +629,17 @@ TEST(TextureObjects, UnitFetchFlagSaysWhatTheTextureUnitFetches) {
   cudaTextureDesc t{};
   cudaTextureObject_t tex = 0;
   ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  EXPECT_EQ(descriptor_of(tex).unit_fetch, true);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  t.filterMode = cudaFilterModeLinear;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
+  EXPECT_EQ(descriptor_of(tex).unit_fetch, true);
+  EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  r.res.linear.sizeInBytes = 3;
+  ASSERT_EQ(cudaCreateTextureObject(&tex, &r, &t, nullptr), cudaSuccess);
   EXPECT_EQ(descriptor_of(tex).unit_fetch, false);
   EXPECT_EQ(cudaDestroyTextureObject(tex), cudaSuccess);
+  t.filterMode = cudaFilterModePoint;
   r.resType = cudaResourceTypePitch2D;
   r.res.pitch2D.devPtr = memory;
   r.res.pitch2D.desc = f32;

@@ -84,8 +84,10 @@ TEST(Disassembler, KestrelExtensions) {
             "kx.tex.1dl fa0, a0, a2, fa2");
   EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_2D_LAYERED, f(0), a0, a2, f(28)); }),
             "kx.tex.2dl ft0, a0, a2, ft8");
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(KESTREL_TEX_FORM_1D_FETCH, f(4), a0, a3, f(28)); }),
+            "kx.tex.1dfetch ft4, a0, a3, ft8");
   // Reserved forms and operations, and register groups past f31, are no instruction.
-  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(5, f(0), a0, zero, f(28)); }).rfind(".word ", 0), 0u);
+  EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(6, f(0), a0, zero, f(28)); }).rfind(".word ", 0), 0u);
   EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(0, f(0), a0, zero, f(28), 1); }).rfind(".word ", 0), 0u);
   EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(0, f(29), a0, zero, f(28)); }).rfind(".word ", 0), 0u);
   EXPECT_EQ(one(64, [](Assembler& a) { a.kx_tex(0, f(0), a0, zero, f(30)); }).rfind(".word ", 0), 0u);

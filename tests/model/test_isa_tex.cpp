@@ -356,6 +356,75 @@ TEST_P(TexTest, EveryFormAgreesWithTheArithmetic) {
   }
 }
 
+// tex1Dfetch through the unit (form 1D fetch, the index in rs2): texel
+// `index` of linear memory read as its format and read mode say, all four
+// components 0 outside it (guide B.8.1.1), whatever the descriptor's filter,
+// coordinate and address fields (tex1Dfetch ignores them).
+TEST_P(TexTest, FetchByIndexReadsLinearMemory) {
+  std::vector<Texture> cases;
+  {
+    Texture t;  // float, linear filter and normalized coordinates ignored
+    t.linear = true;
+    t.normalized_coords = true;
+    t.width = 20;
+    cases.push_back(t);
+  }
+  {
+    Texture t;  // uchar4 read as normalized floats
+    t.kind = ChannelKind::kUnsigned;
+    t.bits = 8;
+    t.channels = 4;
+    t.read_normalized = true;
+    t.width = 17;
+    cases.push_back(t);
+  }
+  {
+    Texture t;  // short2 as integers (sign-extended; z 0, w 1 inside, 0 outside)
+    t.kind = ChannelKind::kSigned;
+    t.bits = 16;
+    t.channels = 2;
+    t.width = 9;
+    cases.push_back(t);
+  }
+  {
+    Texture t;  // half4
+    t.bits = 16;
+    t.channels = 4;
+    t.width = 11;
+    cases.push_back(t);
+  }
+  uint32_t salt = 0;
+  for (Texture& t : cases) {
+    SCOPED_TRACE("case " + std::to_string(salt));
+    t.shape = KESTREL_TEX_SHAPE_LINEAR;
+    t.pitch = t.slice_pitch = static_cast<uint32_t>(t.texel_bytes()) * t.width;
+    t.base = texels(kTexels, t.pitch, salt);
+    const std::array<uint32_t, 16> w = t.words();
+    EXPECT_TRUE(kestrel::texture::unit_fetches(w.data()));
+    const uint32_t object = place(t, 0);
+    std::vector<Fetch> fetches(32);
+    const int32_t width = static_cast<int32_t>(t.width);
+    const int32_t indices[] = {0, 1, width - 1, width, width + 1, -1, INT32_MIN, INT32_MAX, width / 2};
+    for (uint32_t l = 0; l < 32; ++l) {
+      fetches[l].object = object;
+      fetches[l].layer = l < 9 ? indices[l] : static_cast<int32_t>((l * 7919u + salt) % t.width);
+      fetches[l].x = -1e30f;  // no coordinate is read
+    }
+    ASSERT_EQ(run(KESTREL_TEX_FORM_1D_FETCH, fetches), LaunchState::kDone)
+        << "fault " << g_.gpu().fault().kind;
+    std::vector<uint8_t> memory(t.pitch);
+    g_.gpu().read_mem(t.base, memory.data(), memory.size());
+    for (uint32_t l = 0; l < 32; ++l) {
+      const model::texture::Result want =
+          model::texture::fetch_linear(t.sampling(), memory.data(), t.width, fetches[l].layer);
+      const std::array<uint32_t, 4> got = result(l);
+      for (int c = 0; c < 4; ++c)
+        EXPECT_EQ(got[c], want[c]) << "lane " << l << " index " << fetches[l].layer << " component " << c;
+    }
+    ++salt;
+  }
+}
+
 // Each lane may name its own object; lanes that do not execute keep their
 // registers.
 TEST_P(TexTest, PerLaneObjectsAndAPartialMask) {
@@ -399,12 +468,13 @@ class TexFaultTest : public TexTest {
  protected:
   // A texture of the shape `form` reads.
   FaultSetup good(unsigned form = KESTREL_TEX_FORM_2D) {
-    static const uint32_t kShapes[] = {KESTREL_TEX_SHAPE_1D, KESTREL_TEX_SHAPE_2D, KESTREL_TEX_SHAPE_3D,
-                                       KESTREL_TEX_SHAPE_1D_LAYERED, KESTREL_TEX_SHAPE_2D_LAYERED};
+    static const uint32_t kShapes[] = {KESTREL_TEX_SHAPE_1D,         KESTREL_TEX_SHAPE_2D,
+                                       KESTREL_TEX_SHAPE_3D,         KESTREL_TEX_SHAPE_1D_LAYERED,
+                                       KESTREL_TEX_SHAPE_2D_LAYERED, KESTREL_TEX_SHAPE_LINEAR};
     FaultSetup s;
     s.t.shape = kShapes[form];
     s.t.width = 4;
-    s.t.height = 4;
+    s.t.height = form == KESTREL_TEX_FORM_1D_FETCH ? 1 : 4;
     s.t.linear = true;
     s.t.slice_pitch = s.t.pitch * s.t.height;
     s.t.base = texels(kTexels, s.t.slice_pitch, 3);
@@ -460,7 +530,11 @@ TEST_P(TexFaultTest, UnsupportedDescriptors) {
          t.shape = KESTREL_TEX_SHAPE_CUBEMAP_LAYERED;
          t.layers = 12;
        }},
-      {"linear memory", KESTREL_TEX_FORM_1D, [](Texture& t) { t.shape = KESTREL_TEX_SHAPE_LINEAR; }},
+      {"linear memory of no whole texel", KESTREL_TEX_FORM_1D_FETCH,
+       [](Texture& t) {
+         t.shape = KESTREL_TEX_SHAPE_LINEAR;
+         t.width = 0;
+       }},
       {"sRGB uchar read normalized", KESTREL_TEX_FORM_2D,
        [](Texture& t) {
          t.kind = ChannelKind::kUnsigned;
@@ -503,6 +577,13 @@ TEST_P(TexFaultTest, UnsupportedDescriptors) {
   t.layers = 65535;
   std::array<uint32_t, 16> w = t.words();
   EXPECT_TRUE(kestrel::texture::unit_fetches(w.data()));
+  // Linear memory has no 2^17 limit: tex1Dfetch's index is an integer.
+  t = good().t;
+  t.shape = KESTREL_TEX_SHAPE_LINEAR;
+  t.width = 1u << 27;
+  t.height = 1;
+  w = t.words();
+  EXPECT_TRUE(kestrel::texture::unit_fetches(w.data()));
 }
 
 // The form must be the object's shape: TEXTURE at the object's address.
@@ -518,7 +599,10 @@ TEST_P(TexFaultTest, FormOtherThanTheShape) {
                         {KESTREL_TEX_SHAPE_2D_LAYERED, KESTREL_TEX_FORM_2D},
                         {KESTREL_TEX_SHAPE_2D, KESTREL_TEX_FORM_2D_LAYERED},
                         {KESTREL_TEX_SHAPE_1D_LAYERED, KESTREL_TEX_FORM_1D},
-                        {KESTREL_TEX_SHAPE_PITCH2D, KESTREL_TEX_FORM_2D_LAYERED}};
+                        {KESTREL_TEX_SHAPE_PITCH2D, KESTREL_TEX_FORM_2D_LAYERED},
+                        {KESTREL_TEX_SHAPE_LINEAR, KESTREL_TEX_FORM_1D},
+                        {KESTREL_TEX_SHAPE_1D, KESTREL_TEX_FORM_1D_FETCH},
+                        {KESTREL_TEX_SHAPE_PITCH2D, KESTREL_TEX_FORM_1D_FETCH}};
   for (const Case& c : cases) {
     SCOPED_TRACE("shape " + std::to_string(c.shape) + " form " + std::to_string(c.form));
     Texture t = good().t;
@@ -587,8 +671,8 @@ TEST_P(TexTest, IllegalEncodings) {
   struct Case {
     unsigned form, op, rd, rs3;
   };
-  const Case cases[] = {{5, 0, 0, 28}, {6, 0, 0, 28}, {7, 0, 0, 28}, {1, 1, 0, 28}, {1, 2, 0, 28},
-                        {1, 3, 0, 28}, {1, 0, 29, 8}, {1, 0, 31, 8}, {1, 0, 0, 30}, {1, 0, 0, 31}};
+  const Case cases[] = {{6, 0, 0, 28}, {7, 0, 0, 28}, {1, 1, 0, 28}, {1, 2, 0, 28}, {1, 3, 0, 28},
+                        {1, 0, 29, 8}, {1, 0, 31, 8}, {1, 0, 0, 30}, {1, 0, 0, 31}};
   for (const Case& c : cases) {
     SCOPED_TRACE("form " + std::to_string(c.form) + " op " + std::to_string(c.op) + " rd " +
                  std::to_string(c.rd) + " rs3 " + std::to_string(c.rs3));

@@ -2,13 +2,13 @@
  * v8.0, B.8 texture functions and B.9 surface functions), included by
  * kestrel_cuda.h.
  *
- * tex1D, tex2D, tex3D, tex1DLayered and tex2DLayered go through the SM's
- * texture unit (kx.tex, docs/isa.md section 2.5) when the object's
+ * tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered and tex2DLayered go through
+ * the SM's texture unit (kx.tex, docs/isa.md section 2.5) when the object's
  * descriptor has its unit_fetch flag, which the runtime sets for what the
- * unit fetches (sample_form, unit_fetch below).  Everything else is a
- * software path: each fetch a loop of ordinary loads and integer arithmetic
- * in the calling thread (mipmapped textures, sRGB reads of 8-bit unsigned
- * channels, tex1Dfetch, cubemaps, tex2Dgather, the Lod and Grad forms,
+ * unit fetches (sample_form, fetch_linear, unit_fetch below).  Everything
+ * else is a software path: each fetch a loop of ordinary loads and integer
+ * arithmetic in the calling thread (mipmapped textures, sRGB reads of 8-bit
+ * unsigned channels, cubemaps, tex2Dgather, the Lod and Grad forms,
  * surfaces).  The object's handle is the device address of its 64-byte
  * descriptor (tex_desc_t, tools/contract/contract.toml; the field positions
  * come from the generated KESTREL_TEX_DESC_* macros of
@@ -358,11 +358,22 @@ static __device__ __forceinline__ kestrel::texture::Texels sample_form(unsigned 
   return sample_mipmapped_at_zero(handle, x, y, z, layer);
 }
 
-/* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1, B.8.2.1). */
-static __device__ __forceinline__ kestrel::texture::Texels fetch_linear(unsigned long long handle, int x) {
+/* tex1Dfetch: texel x of linear memory, 0 outside it (B.8.1.1, B.8.2.1):
+ * through the texture unit (the 1D fetch form, x in rs2's place, no
+ * coordinates) when the runtime set the object's unit_fetch flag, else in
+ * software (sRGB reads of 8-bit unsigned channels as normalized floats,
+ * linear memory of no whole texel, a device without texture units). */
+static __device__ __forceinline__ kestrel::texture::Texels fetch_linear_in_software(unsigned long long handle,
+                                                                                    int x) {
   const View view = read_view(handle);
   TexelReader read{&view};
   return kestrel::texture::fetch_linear(view.texture, read, (uint32_t)view.texture.width, x);
+}
+static __device__ __forceinline__ kestrel::texture::Texels fetch_linear(unsigned long long handle, int x) {
+  const uint32_t flags = ((const volatile uint32_t*)(uintptr_t)handle)[KESTREL_TEX_DESC_UNIT_FETCH_WORD];
+  if ((flags >> KESTREL_TEX_DESC_UNIT_FETCH_SHIFT) & KESTREL_TEX_DESC_UNIT_FETCH_MASK)
+    return unit_fetch<KESTREL_TEX_FORM_1D_FETCH>(handle, 0.0f, 0.0f, 0.0f, x);
+  return fetch_linear_in_software(handle, x);
 }
 
 /* --- Texture references (B.8.2) ----------------------------------------------

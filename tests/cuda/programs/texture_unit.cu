@@ -1,10 +1,11 @@
 // Texture fetches through the SM's texture unit (kx.tex, docs/isa.md section
-// 2.5; docs/texture.md): tex1D, tex2D, tex3D, tex1DLayered and tex2DLayered
-// of an object the unit fetches issue kx.tex, and the Lod forms fetch in
-// software (docs/texture.md, "Which fetches go through the unit").
+// 2.5; docs/texture.md): tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered and
+// tex2DLayered of an object the unit fetches issue kx.tex, and the Lod forms
+// fetch in software (docs/texture.md, "Which fetches go through the unit").
 //
 // (a) Each form through the unit against the same fetch in software
-//     (tex*Lod at level 0 of a texture without mipmaps), bit for bit, over
+//     (tex*Lod at level 0 of a texture without mipmaps; for tex1Dfetch the
+//     SDK's software half, and the host's own values), bit for bit, over
 //     formats, filters and address modes, and through a texture reference.
 // (b) Each thread of a warp fetching from its own object, against the
 //     values the host knows.
@@ -71,6 +72,16 @@ __global__ void fetch_2d_layered(cudaTextureObject_t t, const float4* at, uint4*
   const int layer = static_cast<int>(c.w);
   unit[threadIdx.x] = bits_of(tex2DLayered<T>(t, c.x, c.y, layer));
   soft[threadIdx.x] = bits_of(tex2DLayeredLod<T>(t, c.x, c.y, layer, 0.0f));
+}
+
+// tex1Dfetch (guide B.8.1.1): through the unit, and the SDK's software
+// fetch of the same object (Kestrel's own, as no CUDA call forces it).
+template <class T>
+__global__ void fetch_by_index(cudaTextureObject_t t, const int* at, uint4* unit, uint4* soft) {
+  const int i = at[threadIdx.x];
+  unit[threadIdx.x] = bits_of(tex1Dfetch<T>(t, i));
+  soft[threadIdx.x] = bits_of(
+      kestrel_texture_detail::Result<T>::from(kestrel_texture_detail::fetch_linear_in_software(t, i)));
 }
 
 // A texture reference over the 2D texture of case (a).
@@ -188,6 +199,58 @@ static void expect_same(const Buffers& b, const char* what) {
   expect(differ == 0, what);
 }
 
+// tex1Dfetch of linear memory: floats against the host's values (0 outside
+// the memory), uchar4 read as normalized floats against the software fetch;
+// indices inside, at both ends, just outside and far outside.
+static void fetch_by_index_cases(const Buffers& b) {
+  constexpr int kElements = 1000;
+  int indices[kThreads];
+  for (int i = 0; i < kThreads; ++i) indices[i] = (i * 211) % kElements;
+  const int edges[] = {0, 1, kElements - 1, kElements, kElements + 7, -1, -1000000, 2147483647};
+  for (int i = 0; i < 8; ++i) indices[3 * i + 1] = edges[i];
+  int* at = nullptr;
+  CHECK(cudaMalloc(&at, sizeof indices));
+  CHECK(cudaMemcpy(at, indices, sizeof indices, cudaMemcpyHostToDevice));
+  float values[kElements];
+  for (int i = 0; i < kElements; ++i) values[i] = 0.5f * i - 17.25f;
+  void* memory = nullptr;
+  CHECK(cudaMalloc(&memory, sizeof values));
+  CHECK(cudaMemcpy(memory, values, sizeof values, cudaMemcpyHostToDevice));
+  cudaResourceDesc r = {};
+  r.resType = cudaResourceTypeLinear;
+  r.res.linear.devPtr = memory;
+  r.res.linear.desc = cudaCreateChannelDesc<float>();
+  r.res.linear.sizeInBytes = sizeof values;
+  cudaTextureDesc t = sampling(cudaFilterModePoint, cudaAddressModeClamp, cudaReadModeElementType, 0);
+  cudaTextureObject_t object = 0;
+  CHECK(cudaCreateTextureObject(&object, &r, &t, nullptr));
+  fetch_by_index<float><<<1, kThreads>>>(object, at, b.unit, b.soft);
+  expect_same(b, "tex1Dfetch float");
+  uint4 unit[kThreads];
+  CHECK(cudaMemcpy(unit, b.unit, sizeof unit, cudaMemcpyDeviceToHost));
+  int right = 0;
+  for (int i = 0; i < kThreads; ++i) {
+    const float want = indices[i] >= 0 && indices[i] < kElements ? values[indices[i]] : 0.0f;
+    float got = 0;
+    memcpy(&got, &unit[i].x, sizeof got);
+    right += memcmp(&got, &want, sizeof got) == 0;
+  }
+  printf("(a) tex1Dfetch float: %d of %d threads read the host's value (0 outside)\n", right, kThreads);
+  expect(right == kThreads, "tex1Dfetch float against the host");
+  CHECK(cudaDestroyTextureObject(object));
+  // The same bytes as 250 uchar4 read as normalized floats.
+  r.res.linear.desc = cudaCreateChannelDesc<uchar4>();
+  t = sampling(cudaFilterModeLinear, cudaAddressModeWrap, cudaReadModeNormalizedFloat, 1);
+  CHECK(cudaCreateTextureObject(&object, &r, &t, nullptr));
+  for (int& i : indices) i = i % 260 - 4;
+  CHECK(cudaMemcpy(at, indices, sizeof indices, cudaMemcpyHostToDevice));
+  fetch_by_index<float4><<<1, kThreads>>>(object, at, b.unit, b.soft);
+  expect_same(b, "tex1Dfetch uchar4 normalized");
+  CHECK(cudaDestroyTextureObject(object));
+  CHECK(cudaFree(memory));
+  CHECK(cudaFree(at));
+}
+
 static void unit_against_software() {
   Buffers b;
   CHECK(cudaMalloc(&b.at, kThreads * sizeof(float4)));
@@ -246,6 +309,7 @@ static void unit_against_software() {
 
   for (cudaArray_t a : arrays)
     if (a != nullptr) CHECK(cudaFreeArray(a));
+  fetch_by_index_cases(b);
   CHECK(cudaFree(b.at));
   CHECK(cudaFree(b.unit));
   CHECK(cudaFree(b.soft));

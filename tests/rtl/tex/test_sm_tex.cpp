@@ -47,7 +47,7 @@ using kestrel::rtlbench::Bench;
 constexpr int kLanes = 8;
 constexpr unsigned kWarps = 4;
 constexpr unsigned kTexSets = 4, kTexWays = 2, kDescEntries = 2;
-constexpr unsigned kForms = 5;  // KESTREL_TEX_FORM_*
+constexpr unsigned kForms = 6;  // KESTREL_TEX_FORM_*
 
 // The LSU responses the bench injects have a PC with bit 31 set and their
 // serial number below it; the bench's kx.tex PCs are below 2^31.  So every
@@ -103,13 +103,13 @@ LaneFetch kx_tex_lane(const DeviceMemory& memory, uint32_t object, unsigned form
       r.fault_addr = line;
     }
   };
-  tx::unit_taps(image.texture, lane.x, lane.y, lane.z, lane.layer, visit);
+  tx::unit_lane_taps(image, form, lane.x, lane.y, lane.z, lane.layer, visit);
   if (r.fault != kFaultNone) return r;
   auto read = [&](int x, int y, int z, int layer, uint8_t* out) {
     const uint32_t addr = tx::unit_texel_address(image, x, y, z, layer);
     for (uint32_t b = 0; b < image.texel_bytes; ++b) out[b] = memory.byte(addr + b);
   };
-  r.value = tx::sample(image.texture, read, lane.x, lane.y, lane.z, lane.layer);
+  r.value = tx::unit_lane_fetch(image, form, read, lane.x, lane.y, lane.z, lane.layer);
   return r;
 }
 
@@ -668,13 +668,16 @@ struct Objects {
       holed[form_of(t)].push_back(t);
       add(t);
     }
-    // Cubemaps, linear memory, sRGB 8-bit normalized reads, mipmaps,
-    // surfaces.
+    // Cubemaps, linear memory of no whole texel, sRGB 8-bit normalized
+    // reads, mipmaps, surfaces.
     for (int kind = 0; kind < 7; ++kind) {
       Texture t = random_texture(rng, desc += 0x1000u);
       if (kind == 0) t.shape = kShapeCubemap;
       if (kind == 1) t.shape = kShapeCubemapLayered;
-      if (kind == 2) t.shape = kShapeLinear;
+      if (kind == 2) {
+        t.shape = kShapeLinear;
+        t.sampling.width = 0;
+      }
       if (kind == 3 || kind == 4) {
         t.sampling.srgb = true;
         t.sampling.kind = tx::ChannelKind::kUnsigned;
@@ -803,7 +806,7 @@ TEST_P(SmTexRandom, FetchesMatchTheReference) {
   EXPECT_EQ(h.fault_answers, 0u);
   EXPECT_GT(h.multi_pass, 60u) << "instructions of several passes";
   EXPECT_GT(h.all_tex_hits, h.all_tex_misses) << "the caches work";
-  EXPECT_EQ(h.forms_seen, 0x1Fu) << "all five forms";
+  EXPECT_EQ(h.forms_seen, 0x3Fu) << "all six forms";
   EXPECT_GT(h.lsu_beats_while_busy, 0u);
   EXPECT_GT(h.lsu_pairs, 0u);
 }
@@ -835,7 +838,7 @@ TEST_P(SmTexRandom, FaultsAreTheLowestLanes) {
   EXPECT_LT(h.fault_answers, 270u) << "some instructions fetch";
   EXPECT_GT(h.later_pass_wins, 20u) << "a later pass's lower lane replaced an earlier pass's fault";
   EXPECT_GT(h.earlier_pass_wins, 20u) << "an earlier pass's lower lane stood against a later one's";
-  EXPECT_EQ(h.forms_seen, 0x1Fu) << "all five forms";
+  EXPECT_EQ(h.forms_seen, 0x3Fu) << "all six forms";
   EXPECT_GT(h.misaligned, 5u);
   EXPECT_GT(h.desc_faults, 5u);
   EXPECT_GT(h.texel_faults, 5u);
@@ -928,7 +931,10 @@ TEST_F(SmTex, EachFaultAlone) {
       refused.sampling.bits_per_channel = 8;
       refused.sampling.read_mode = tx::ReadMode::kNormalizedFloat;
     }
-    if (kind == 3) refused.shape = kShapeLinear;
+    if (kind == 3) {  // linear memory of no whole texel
+      refused.shape = kShapeLinear;
+      refused.sampling.width = 0;
+    }
     write_descriptor(h.memory, refused);
     expect_fault(instr(refused.desc_addr, 0x80), kFaultTexture, refused.desc_addr, 7);
   }

@@ -59,10 +59,14 @@ struct Response {
   unsigned cycles = 0;  // from the request's acceptance to the response's first valid cycle
 };
 
+// tex_dim_e: 1D, 2D, 3D, and Indexed for tex1Dfetch of linear memory.
+constexpr unsigned kDimIndexed = 3;
+
 Fetch fetch_of(const Texture& t) {
   Fetch f;
   f.desc_addr = t.desc_addr;
-  f.dim = t.sampling.dimension == tx::Dimension::k1D   ? 0u
+  f.dim = t.shape == kShapeLinear                      ? kDimIndexed
+          : t.sampling.dimension == tx::Dimension::k1D ? 0u
           : t.sampling.dimension == tx::Dimension::k2D ? 1u
                                                        : 2u;
   f.layered = t.sampling.layered;
@@ -301,7 +305,8 @@ TEST(TexFetchUnit, LanesOnOneLineCostOneRead) {
   EXPECT_EQ(h.tex_hits(), static_cast<uint32_t>(kLanes - 1));
 }
 
-// Border taps read nothing: every lane far outside a border-mode texture.
+// Border taps read nothing: every lane far outside a border-mode texture;
+// a tex1Dfetch outside linear memory reads nothing either (and returns 0).
 TEST(TexFetchUnit, BorderTapsReadNothing) {
   std::mt19937_64 rng(4);
   Harness h(4);
@@ -313,7 +318,11 @@ TEST(TexFetchUnit, BorderTapsReadNothing) {
     Fetch f = fetch_of(t);
     f.mask = 0xFF;
     const float far = t.sampling.normalized_coordinates ? 7.25f : 3.0e6f;
-    for (Lane& l : f.lane) l = {rng() % 2 ? far : -far, -far, far, 0};
+    for (Lane& l : f.lane) {
+      l = {rng() % 2 ? far : -far, -far, far, 0};
+      if (t.shape == kShapeLinear)
+        l.layer = rng() % 2 ? -1 - static_cast<int32_t>(rng() % 9) : t.sampling.width;
+    }
     const unsigned reads = h.texel_reads();
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusOk);
@@ -338,7 +347,10 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     Fetch f = fetch_of(t);
     if (kind == 0) t.shape = kShapeCubemap;
     if (kind == 1) t.shape = kShapeCubemapLayered;
-    if (kind == 2) t.shape = kShapeLinear;
+    if (kind == 2) {  // linear memory of no whole texel
+      t.shape = kShapeLinear;
+      t.sampling.width = 0;
+    }
     if (kind == 3) t.mip_levels = 3;
     if (kind == 4) t.surface = true;
     if (kind == 5) {  // sRGB of 8-bit unsigned channels read as normalized floats
@@ -358,13 +370,15 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     expect_zero(r);
   }
   // A form other than the descriptor's shape (tex2D on a 3D texture, a
-  // layered fetch of an unlayered one).
-  for (int kind = 0; kind < 2; ++kind) {
+  // layered fetch of an unlayered one, tex1Dfetch of an array or tex1D of
+  // linear memory).
+  for (int kind = 0; kind < 3; ++kind) {
     Texture t = random_texture(rng, desc += 0x1000u);
     write_descriptor(h.memory, t);
     Fetch f = fetch_of(t);
     if (kind == 0) f.dim = (f.dim + 1) % 3;
     if (kind == 1) f.layered = !f.layered;
+    if (kind == 2) f.dim = f.dim == kDimIndexed ? 0u : kDimIndexed;
     f.mask = 0x0F;
     random_lanes(rng, t, f.lane, kLanes);
     const Response r = h.run(f);
@@ -409,6 +423,9 @@ TEST(TexFetchUnit, StatusesAndFaults) {
     f.mask = 0xF8;
     random_lanes(rng, t, f.lane, kLanes);
     for (auto& m : t.sampling.address) m = tx::AddressMode::kClamp;
+    // Every lane's index inside linear memory.
+    if (t.shape == kShapeLinear)
+      for (Lane& l : f.lane) l.layer = static_cast<int32_t>(rng() % static_cast<uint32_t>(t.sampling.width));
     write_descriptor(h.memory, t);
     const Response r = h.run(f);
     EXPECT_EQ(r.status, kStatusFault);
@@ -475,7 +492,8 @@ TEST(TexFetchUnit, CyclesPerWarpFetch) {
     tx::FilterMode filter;
     unsigned shape;
   };
-  const Case cases[] = {{"2D point", tx::FilterMode::kPoint, kShape2D},
+  const Case cases[] = {{"1D fetch (linear memory)", tx::FilterMode::kPoint, kShapeLinear},
+                        {"2D point", tx::FilterMode::kPoint, kShape2D},
                         {"2D bilinear", tx::FilterMode::kLinear, kShape2D},
                         {"3D trilinear", tx::FilterMode::kLinear, kShape3D}};
   uint32_t desc = kDescBase;
@@ -483,9 +501,12 @@ TEST(TexFetchUnit, CyclesPerWarpFetch) {
     Texture t = random_texture(rng, desc += 0x1000u);
     t.shape = c.shape;
     tx::Descriptor& s = t.sampling;
-    s.dimension = c.shape == kShape3D ? tx::Dimension::k3D : tx::Dimension::k2D;
+    s.dimension = c.shape == kShape3D       ? tx::Dimension::k3D
+                  : c.shape == kShapeLinear ? tx::Dimension::k1D
+                                            : tx::Dimension::k2D;
     s.layered = false;
-    s.width = s.height = 64;
+    s.width = c.shape == kShapeLinear ? 64 * 64 : 64;
+    s.height = c.shape == kShapeLinear ? 1 : 64;
     s.depth = c.shape == kShape3D ? 64 : 1;
     s.layers = 1;
     s.kind = tx::ChannelKind::kFloat;
@@ -500,8 +521,9 @@ TEST(TexFetchUnit, CyclesPerWarpFetch) {
     write_descriptor(h.memory, t);
     Fetch f = fetch_of(t);
     f.mask = 0xFF;
-    // Neighbouring texels of one row: the lanes share two lines per row.
-    for (int l = 0; l < kLanes; ++l) f.lane[l] = {8.3f + static_cast<float>(l), 20.6f, 30.4f, 0};
+    // Neighbouring texels of one row: the lanes share two lines per row
+    // (linear memory: texels 8.. of one line).
+    for (int l = 0; l < kLanes; ++l) f.lane[l] = {8.3f + static_cast<float>(l), 20.6f, 30.4f, 8 + l};
     h.flush();
     const unsigned reads = h.texel_reads();
     const Response miss = h.run(f);

@@ -201,19 +201,22 @@ inline uint32_t random_border(std::mt19937_64& rng, const tx::Descriptor& t) {
 }
 
 // A texture the unit supports, laid out as cudaMalloc3DArray would (rows
-// pitched to 64 bytes, page-aligned base) or, for Pitch2D, as
-// cudaMallocPitch memory may be (rows 32 bytes apart or more, the base a
-// multiple of 256); at most 64 MiB so that every texel stays in mapped
-// memory.
+// pitched to 64 bytes, page-aligned base) or, for Pitch2D and linear
+// memory, as cudaMallocPitch or cudaMalloc memory may be (rows 32 bytes
+// apart or more, the base a multiple of 256); at most 64 MiB so that every
+// texel stays in mapped memory.  Linear memory (tex1Dfetch's) is up to 2^22
+// texels wide, its filter and coordinate fields random as the fetch ignores
+// them.
 inline Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
   Texture t;
   tx::Descriptor& s = t.sampling;
-  static const unsigned shapes[] = {kShape1D,        kShape2D,        kShape3D,
-                                    kShape1DLayered, kShape2DLayered, kShapePitch2D};
-  t.shape = shapes[rng() % 6];
-  s.dimension = t.shape == kShape3D                                   ? tx::Dimension::k3D
-                : (t.shape == kShape1D || t.shape == kShape1DLayered) ? tx::Dimension::k1D
-                                                                      : tx::Dimension::k2D;
+  static const unsigned shapes[] = {kShape1D,        kShape2D,      kShape3D,    kShape1DLayered,
+                                    kShape2DLayered, kShapePitch2D, kShapeLinear};
+  t.shape = shapes[rng() % 7];
+  const bool linear_memory = t.shape == kShapeLinear;
+  s.dimension = t.shape == kShape3D                                                    ? tx::Dimension::k3D
+                : (t.shape == kShape1D || t.shape == kShape1DLayered || linear_memory) ? tx::Dimension::k1D
+                                                                                       : tx::Dimension::k2D;
   s.layered = t.shape == kShape1DLayered || t.shape == kShape2DLayered;
   switch (rng() % 3) {
     case 0:
@@ -245,7 +248,7 @@ inline Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
   for (auto& c : s.border_color) c = random_border(rng, s);
   const uint64_t texel = static_cast<uint64_t>(tx::detail::texel_bytes(s));
   for (;;) {
-    s.width = random_extent(rng);
+    s.width = linear_memory && rng() % 4 == 0 ? 1 + static_cast<int>(rng() % (1u << 22)) : random_extent(rng);
     s.height = s.dimension == tx::Dimension::k1D ? 1 : random_extent(rng);
     s.depth = s.dimension == tx::Dimension::k3D ? random_extent(rng) : 1;
     s.layers = s.layered ? 1 + static_cast<int>(rng() % 8) : 1;
@@ -253,8 +256,9 @@ inline Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
     // A pitched resource's rows are 32 bytes apart at least
     // (texturePitchAlignment, runtime/cudart/cuda_arrays.hpp), so a row may
     // start mid-line; an array's start a line.
-    const uint64_t pitch =
-        t.shape == kShapePitch2D ? (row + 31) / 32 * 32 + 32 * (rng() % 3) : (row + 63) / 64 * 64;
+    const uint64_t pitch = linear_memory              ? row
+                           : t.shape == kShapePitch2D ? (row + 31) / 32 * 32 + 32 * (rng() % 3)
+                                                      : (row + 63) / 64 * 64;
     const uint64_t bytes =
         pitch * static_cast<uint64_t>(s.height) * static_cast<uint64_t>(s.depth * s.layers);
     if (bytes > (64u << 20)) continue;
@@ -262,9 +266,10 @@ inline Texture random_texture(std::mt19937_64& rng, uint32_t desc_addr) {
     t.slice_pitch = static_cast<uint32_t>(pitch * static_cast<uint64_t>(s.height));
     break;
   }
-  // Arrays start a page, pitched resources a multiple of textureAlignment (256).
+  // Arrays start a page, pitched and linear memory a multiple of
+  // textureAlignment (256).
   t.base = kTexelBase + static_cast<uint32_t>(rng() % 0x800) * 0x100000u +
-           (t.shape == kShapePitch2D ? static_cast<uint32_t>(rng() % 16) * 256u : 0u);
+           (t.shape == kShapePitch2D || linear_memory ? static_cast<uint32_t>(rng() % 16) * 256u : 0u);
   t.desc_addr = desc_addr;
   return t;
 }
@@ -324,9 +329,28 @@ struct Lane {
   int32_t layer = 0;
 };
 
+// What the fetch returns: tex1Dfetch's texel l.layer of linear memory, else
+// the sample at the lane's coordinates.
 inline tx::Texels reference(const DeviceMemory& memory, const Texture& t, const Lane& l) {
   MemoryReader read{&memory, &t};
+  if (t.shape == kShapeLinear)
+    return tx::fetch_linear(t.sampling, read, static_cast<uint32_t>(t.sampling.width), l.layer);
   return tx::sample(t.sampling, read, l.x, l.y, l.z, l.layer);
+}
+
+// A tex1Dfetch index of linear memory `width` texels wide: near `centre`,
+// inside, just outside either end, or far outside (negative ones too).
+inline int32_t random_index(std::mt19937_64& rng, int width, int32_t centre) {
+  switch (rng() % 8) {
+    case 0:
+      return rng() % 2 ? -1 - static_cast<int32_t>(rng() % 3) : width + static_cast<int32_t>(rng() % 3);
+    case 1:
+      return static_cast<int32_t>(rng());
+    case 2:
+      return width > 0 ? static_cast<int32_t>(rng() % static_cast<uint32_t>(width)) : 0;
+    default:
+      return centre + static_cast<int32_t>(rng() % 9) - 4;
+  }
 }
 
 inline std::string describe(const Texture& t, const Lane& l) {
@@ -345,7 +369,8 @@ inline std::string describe(const Texture& t, const Lane& l) {
 }
 
 // Lanes near one point (neighbouring texels, the common case of a warp) or
-// anywhere, corners included.
+// anywhere, corners included; for linear memory, the layer field is the
+// lane's tex1Dfetch index.
 inline void random_lanes(std::mt19937_64& rng, const Texture& t, Lane* lanes, int count) {
   const tx::Descriptor& s = t.sampling;
   const int extent[3] = {s.width, s.height, s.depth};
@@ -353,6 +378,8 @@ inline void random_lanes(std::mt19937_64& rng, const Texture& t, Lane* lanes, in
   for (int a = 0; a < 3; ++a) centre[a] = random_coordinate(rng, s.normalized_coordinates, extent[a]);
   const bool clustered = rng() % 2 == 0;
   const int32_t layer = static_cast<int32_t>(rng() % 10) - 2;
+  // tex1Dfetch's lanes: indices near one texel, mostly inside.
+  const int32_t index_centre = s.width > 0 ? static_cast<int32_t>(rng() % static_cast<uint32_t>(s.width)) : 0;
   for (int n = 0; n < count; ++n) {
     Lane& l = lanes[n];
     float c[3];
@@ -365,6 +392,7 @@ inline void random_lanes(std::mt19937_64& rng, const Texture& t, Lane* lanes, in
       }
     }
     l = {c[0], c[1], c[2], clustered ? layer : static_cast<int32_t>(rng() % 10) - 2};
+    if (t.shape == kShapeLinear) l.layer = random_index(rng, s.width, index_centre);
   }
 }
 
