@@ -6,9 +6,10 @@
 // Mismatch).  Shapes map to dimensions as kestrel_texture.h's read_view
 // does; linear memory is tex1Dfetch's (TexDimIndexed: its filter mode,
 // coordinate normalization and address modes unused, any nonzero width) and
-// goes to the address unit as 1D.  sRGB reads of 8-bit unsigned channels as normalized floats are
-// refused (the datapath has no sRGB conversion; docs/texture.md, "sRGB");
-// for every other format the flag changes nothing, as on the H100.  Of the
+// goes to the address unit as 1D.  sRGB reads of 8-bit unsigned channels
+// as normalized floats are refused (the datapath has no sRGB conversion;
+// docs/texture.md, "sRGB"); for every other format the flag changes
+// nothing, as on the H100.  Of the
 // descriptor, the mipmap fields (a mipmapped texture is refused by its
 // mip_levels), the seamless cubemap flag and the padding are not read;
 // base_addr, pitch and slice_pitch are the unit's to take.  Combinational.

@@ -18,7 +18,8 @@ package kestrel_tex_pkg;
   localparam int unsigned TexTexelBits = 128;  // 4 channels x 32 bits
 
   // TexDimIndexed is tex1Dfetch's: linear memory read by an integer index
-  // (the lane's layer field), no coordinates, no address unit.
+  // (the lane's layer field), no coordinates; the lane still passes the
+  // address unit as 1D, whose taps kestrel_tex_unit then ignores.
   typedef enum logic [1:0] {
     TexDim1D      = 2'd0,
     TexDim2D      = 2'd1,
@@ -121,8 +122,9 @@ package kestrel_tex_pkg;
   // --- the texture unit (kestrel_tex_unit): one warp's fetch ---------------
 
   // The fetch form the instruction names (tex1D, tex2D, tex3D,
-  // tex1DLayered, tex2DLayered; tex1Dfetch as TexDimIndexed).  Filtering, coordinate normalization,
-  // address modes and the format are the descriptor's (cudaTextureDesc);
+  // tex1DLayered, tex2DLayered; tex1Dfetch as TexDimIndexed).  Filtering,
+  // coordinate normalization, address modes and the format are the
+  // descriptor's (cudaTextureDesc);
   // the form must match the descriptor's shape (TexStatusMismatch).
   typedef struct packed {
     tex_dim_e dim;

@@ -347,12 +347,18 @@ static __device__ __forceinline__ kestrel::texture::Texels unit_fetch(unsigned l
  * samples the object as its shape says. */
 static_assert(KESTREL_TEX_DESC_UNIT_FETCH_WORD == KESTREL_TEX_DESC_MIP_LEVELS_WORD,
               "unit_fetch and mip_levels share a descriptor word");
+/* The descriptor's word 7 (unit_fetch, mip_levels), and its unit_fetch flag. */
+static __device__ __forceinline__ uint32_t flag_word(unsigned long long handle) {
+  return ((const volatile uint32_t*)(uintptr_t)handle)[KESTREL_TEX_DESC_UNIT_FETCH_WORD];
+}
+static __device__ __forceinline__ bool unit_fetch_flag(uint32_t flags) {
+  return ((flags >> KESTREL_TEX_DESC_UNIT_FETCH_SHIFT) & KESTREL_TEX_DESC_UNIT_FETCH_MASK) != 0;
+}
 template <unsigned Form>
 static __device__ __forceinline__ kestrel::texture::Texels sample_form(unsigned long long handle, float x,
                                                                        float y, float z, int layer) {
-  const uint32_t flags = ((const volatile uint32_t*)(uintptr_t)handle)[KESTREL_TEX_DESC_UNIT_FETCH_WORD];
-  if ((flags >> KESTREL_TEX_DESC_UNIT_FETCH_SHIFT) & KESTREL_TEX_DESC_UNIT_FETCH_MASK)
-    return unit_fetch<Form>(handle, x, y, z, layer);
+  const uint32_t flags = flag_word(handle);
+  if (unit_fetch_flag(flags)) return unit_fetch<Form>(handle, x, y, z, layer);
   if (((flags >> KESTREL_TEX_DESC_MIP_LEVELS_SHIFT) & KESTREL_TEX_DESC_MIP_LEVELS_MASK) == 0)
     return sample_image(handle, x, y, z, layer, 256);
   return sample_mipmapped_at_zero(handle, x, y, z, layer);
@@ -370,8 +376,7 @@ static __device__ __forceinline__ kestrel::texture::Texels fetch_linear_in_softw
   return kestrel::texture::fetch_linear(view.texture, read, (uint32_t)view.texture.width, x);
 }
 static __device__ __forceinline__ kestrel::texture::Texels fetch_linear(unsigned long long handle, int x) {
-  const uint32_t flags = ((const volatile uint32_t*)(uintptr_t)handle)[KESTREL_TEX_DESC_UNIT_FETCH_WORD];
-  if ((flags >> KESTREL_TEX_DESC_UNIT_FETCH_SHIFT) & KESTREL_TEX_DESC_UNIT_FETCH_MASK)
+  if (unit_fetch_flag(flag_word(handle)))
     return unit_fetch<KESTREL_TEX_FORM_1D_FETCH>(handle, 0.0f, 0.0f, 0.0f, x);
   return fetch_linear_in_software(handle, x);
 }
